@@ -1,0 +1,399 @@
+/// @file html_extract.cpp
+/// @brief HTML extraction on top of gumbo's browser-grade parse tree.
+#include "indexer/html_extract.h"
+
+#include <gumbo.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <span>
+
+#include "indexer/url.h"
+
+namespace canon::indexer {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+/// Appends `text` to `out`, collapsing runs of white space to one space.
+void append_collapsed(std::string& out, std::string_view text) {
+  for (char c : text) {
+    if (is_html_space(c)) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  std::size_t start = 0;
+  while (start < s.size() && s[start] == ' ') ++start;
+  return s.substr(start);
+}
+
+std::string collapsed(std::string_view text) {
+  std::string out;
+  append_collapsed(out, text);
+  return trimmed(std::move(out));
+}
+
+const char* attribute(const GumboNode* node, const char* name) {
+  const GumboAttribute* attr = gumbo_get_attribute(&node->v.element.attributes, name);
+  return attr != nullptr ? attr->value : nullptr;
+}
+
+bool is_element(const GumboNode* node, GumboTag tag) {
+  return node->type == GUMBO_NODE_ELEMENT && node->v.element.tag == tag;
+}
+
+std::string role_of(const GumboNode* node) {
+  const char* role = attribute(node, "role");
+  return role != nullptr ? lower(role) : std::string();
+}
+
+/// Elements whose text is never content.
+bool is_never_text(const GumboNode* node) {
+  if (node->type == GUMBO_NODE_TEMPLATE) return true;
+  if (node->type != GUMBO_NODE_ELEMENT) return false;
+  switch (node->v.element.tag) {
+    case GUMBO_TAG_SCRIPT:
+    case GUMBO_TAG_STYLE:
+    case GUMBO_TAG_NOSCRIPT:
+    case GUMBO_TAG_TEMPLATE:
+    case GUMBO_TAG_HEAD:
+    case GUMBO_TAG_TITLE:
+      return true;
+    default:
+      return attribute(node, "hidden") != nullptr;
+  }
+}
+
+/// Page chrome: navigation, asides, and (outside an article or main) banners and footers.
+bool is_chrome(const GumboNode* node, bool inside_main_content) {
+  if (node->type != GUMBO_NODE_ELEMENT) return false;
+  const std::string role = role_of(node);
+  if (role == "navigation" || role == "complementary" || role == "search") return true;
+  switch (node->v.element.tag) {
+    case GUMBO_TAG_NAV:
+    case GUMBO_TAG_ASIDE:
+      return true;
+    case GUMBO_TAG_HEADER:
+    case GUMBO_TAG_FOOTER:
+      return !inside_main_content;
+    default:
+      return !inside_main_content && (role == "banner" || role == "contentinfo");
+  }
+}
+
+/// Inline elements do not separate words; everything else does.
+bool is_inline(const GumboNode* node) {
+  switch (node->v.element.tag) {
+    case GUMBO_TAG_A: case GUMBO_TAG_ABBR: case GUMBO_TAG_B: case GUMBO_TAG_BDI:
+    case GUMBO_TAG_BDO: case GUMBO_TAG_CITE: case GUMBO_TAG_CODE: case GUMBO_TAG_DATA:
+    case GUMBO_TAG_DFN: case GUMBO_TAG_EM: case GUMBO_TAG_FONT: case GUMBO_TAG_I:
+    case GUMBO_TAG_KBD: case GUMBO_TAG_MARK: case GUMBO_TAG_Q: case GUMBO_TAG_S:
+    case GUMBO_TAG_SAMP: case GUMBO_TAG_SMALL: case GUMBO_TAG_SPAN: case GUMBO_TAG_STRONG:
+    case GUMBO_TAG_SUB: case GUMBO_TAG_SUP: case GUMBO_TAG_TIME: case GUMBO_TAG_TT:
+    case GUMBO_TAG_U: case GUMBO_TAG_VAR:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int heading_level(const GumboNode* node) {
+  if (node->type != GUMBO_NODE_ELEMENT) return 0;
+  switch (node->v.element.tag) {
+    case GUMBO_TAG_H1: return 1;
+    case GUMBO_TAG_H2: return 2;
+    case GUMBO_TAG_H3: return 3;
+    case GUMBO_TAG_H4: return 4;
+    case GUMBO_TAG_H5: return 5;
+    case GUMBO_TAG_H6: return 6;
+    default: return 0;
+  }
+}
+
+std::span<GumboNode* const> children_of(const GumboNode* node) {
+  const GumboVector* kids = nullptr;
+  if (node->type == GUMBO_NODE_ELEMENT || node->type == GUMBO_NODE_TEMPLATE) {
+    kids = &node->v.element.children;
+  } else if (node->type == GUMBO_NODE_DOCUMENT) {
+    kids = &node->v.document.children;
+  }
+  if (kids == nullptr) return {};
+  return {reinterpret_cast<GumboNode* const*>(kids->data), kids->length};
+}
+
+/// All text below `node`, chrome included (for titles, headings and anchor texts).
+void append_all_text(const GumboNode* node, std::string& out) {
+  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
+      node->type == GUMBO_NODE_CDATA) {
+    append_collapsed(out, node->v.text.text);
+    return;
+  }
+  if (is_never_text(node) && !is_element(node, GUMBO_TAG_TITLE)) return;
+  const bool separates = node->type == GUMBO_NODE_ELEMENT && !is_inline(node);
+  if (separates) append_collapsed(out, " ");
+  for (const GumboNode* child : children_of(node)) append_all_text(child, out);
+  if (separates) append_collapsed(out, " ");
+}
+
+std::string all_text(const GumboNode* node) {
+  std::string out;
+  append_all_text(node, out);
+  return trimmed(std::move(out));
+}
+
+/// Finds the outermost elements matching `match`, in document order.
+template <class Match>
+void find_outermost(const GumboNode* node, const Match& match, std::vector<const GumboNode*>& out) {
+  if (match(node)) {
+    out.push_back(node);
+    return;
+  }
+  for (const GumboNode* child : children_of(node)) find_outermost(child, match, out);
+}
+
+/// Walks the whole tree once for the head-level facts: title, meta, base, canonical, links.
+class PageScanner {
+public:
+  PageScanner(ExtractedPage& page, std::string page_url) : page_(page), page_url_(std::move(page_url)) {}
+
+  void scan(const GumboNode* root) {
+    // <base href> must be known before any link is resolved: find it first.
+    std::vector<const GumboNode*> bases;
+    find_outermost(root, [](const GumboNode* n) { return is_element(n, GUMBO_TAG_BASE) && attribute(n, "href"); }, bases);
+    link_base_ = page_url_;
+    if (!bases.empty()) {
+      auto resolved = resolve_url(page_url_, attribute(bases.front(), "href"));
+      if (resolved.ok()) link_base_ = resolved.value();
+    }
+    visit(root);
+  }
+
+private:
+  void visit(const GumboNode* node) {
+    if (node->type == GUMBO_NODE_ELEMENT) {
+      switch (node->v.element.tag) {
+        case GUMBO_TAG_TITLE:
+          if (page_.title.empty()) page_.title = all_text(node);
+          return;
+        case GUMBO_TAG_META:
+          on_meta(node);
+          return;
+        case GUMBO_TAG_LINK:
+          on_link_element(node);
+          return;
+        case GUMBO_TAG_A:
+        case GUMBO_TAG_AREA:
+          on_anchor(node);
+          break;
+        default:
+          break;
+      }
+    }
+    for (const GumboNode* child : children_of(node)) visit(child);
+  }
+
+  void on_meta(const GumboNode* node) {
+    const char* content = attribute(node, "content");
+    if (content == nullptr) return;
+    if (const char* name = attribute(node, "name")) {
+      const std::string key = lower(name);
+      if (key == "description") page_.meta_description = collapsed(content);
+      if (key == "keywords") page_.meta_keywords = collapsed(content);
+      if (key == "robots") on_robots(lower(content));
+    }
+    if (const char* equiv = attribute(node, "http-equiv"); equiv && lower(equiv) == "refresh") {
+      on_refresh(content);
+    }
+  }
+
+  void on_robots(const std::string& content) {
+    std::size_t start = 0;
+    while (start <= content.size()) {
+      std::size_t end = content.find(',', start);
+      if (end == std::string::npos) end = content.size();
+      const std::string token = collapsed(content.substr(start, end - start));
+      if (token == "noindex" || token == "none") page_.robots_noindex = true;
+      if (token == "nofollow" || token == "none") page_.robots_nofollow = true;
+      start = end + 1;
+    }
+  }
+
+  /// content="5; url=http://..." (also "0;URL='x'" and "0, url=x").
+  void on_refresh(std::string_view content) {
+    const std::string lowered = lower(content);
+    std::size_t pos = lowered.find("url");
+    if (pos == std::string::npos) return;
+    pos = lowered.find('=', pos);
+    if (pos == std::string::npos) return;
+    std::string target = collapsed(content.substr(pos + 1));
+    if (target.size() >= 2 && (target.front() == '\'' || target.front() == '"')) {
+      const char quote = target.front();
+      target = target.substr(1, target.find(quote, 1) == std::string::npos ? std::string::npos
+                                                                            : target.find(quote, 1) - 1);
+    }
+    if (target.empty()) return;
+    auto resolved = resolve_url(link_base_, target);
+    if (!resolved.ok()) return;
+    auto self = normalize_url(page_url_);
+    if (self.ok() && strip_index_page(self.value()) == strip_index_page(resolved.value())) return;
+    page_.refresh_url = resolved.value();
+  }
+
+  void on_link_element(const GumboNode* node) {
+    const char* rel = attribute(node, "rel");
+    const char* href = attribute(node, "href");
+    if (rel == nullptr || href == nullptr || page_.canonical_url) return;
+    if (!has_token(lower(rel), "canonical")) return;
+    auto resolved = resolve_url(link_base_, href);
+    if (resolved.ok()) page_.canonical_url = resolved.value();
+  }
+
+  void on_anchor(const GumboNode* node) {
+    const char* href = attribute(node, "href");
+    if (href == nullptr) return;
+    auto resolved = resolve_url(link_base_, href);
+    if (!resolved.ok()) return;  // mailto:, javascript:, malformed: not a page link
+    PageLink link;
+    link.url = std::move(resolved.value());
+    link.anchor_text = all_text(node);
+    if (const char* rel = attribute(node, "rel")) link.nofollow = has_token(lower(rel), "nofollow");
+    page_.links.push_back(std::move(link));
+  }
+
+  static bool has_token(const std::string& list, std::string_view token) {
+    std::size_t start = 0;
+    while (start < list.size()) {
+      while (start < list.size() && is_html_space(list[start])) ++start;
+      std::size_t end = start;
+      while (end < list.size() && !is_html_space(list[end])) ++end;
+      if (std::string_view(list).substr(start, end - start) == token) return true;
+      start = end;
+    }
+    return false;
+  }
+
+  ExtractedPage& page_;
+  std::string page_url_;
+  std::string link_base_;
+};
+
+/// Collects the main content's text and headings below the chosen content roots.
+class ContentCollector {
+public:
+  ContentCollector(ExtractedPage& page, bool inside_main_content)
+      : page_(page), inside_main_content_(inside_main_content) {}
+
+  void collect(const GumboNode* node) {
+    if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
+        node->type == GUMBO_NODE_CDATA) {
+      append_collapsed(text_, node->v.text.text);
+      return;
+    }
+    if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_DOCUMENT) return;
+    if (is_never_text(node) || is_chrome(node, inside_main_content_)) return;
+    if (heading_level(node) > 0) {
+      std::string heading = all_text(node);
+      if (!heading.empty()) page_.headings.push_back(std::move(heading));
+    }
+    const bool separates = node->type == GUMBO_NODE_ELEMENT && !is_inline(node);
+    if (separates) append_collapsed(text_, " ");
+    for (const GumboNode* child : children_of(node)) collect(child);
+    if (separates) append_collapsed(text_, " ");
+  }
+
+  std::string take_text() { return trimmed(std::move(text_)); }
+
+private:
+  ExtractedPage& page_;
+  bool inside_main_content_;
+  std::string text_;
+};
+
+bool is_main(const GumboNode* node) {
+  return is_element(node, GUMBO_TAG_MAIN) || (node->type == GUMBO_NODE_ELEMENT && role_of(node) == "main");
+}
+
+/// True when the whole string is valid UTF-8 (no overlongs, surrogates or values > U+10FFFF);
+/// otherwise sets `bad_offset`. Hand-written: 20 lines, and the one place canon needs it.
+bool valid_utf8(std::string_view s, std::size_t& bad_offset) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    std::size_t len = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) { ++i; continue; }
+    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
+    else { bad_offset = i; return false; }
+    if (i + len > n) { bad_offset = i; return false; }
+    for (std::size_t k = 1; k < len; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) { bad_offset = i; return false; }
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF)) {
+      bad_offset = i;
+      return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status check_page_bytes(std::string_view bytes) {
+  if (std::all_of(bytes.begin(), bytes.end(), [](char c) { return is_html_space(c); })) {
+    return Status::error("empty file");
+  }
+  if (const std::size_t nul = bytes.find('\0'); nul != std::string_view::npos) {
+    return Status::error("binary content (NUL byte at offset " + std::to_string(nul) + ")");
+  }
+  std::size_t bad = 0;
+  if (!valid_utf8(bytes, bad)) {
+    return Status::error("not valid UTF-8 (at byte offset " + std::to_string(bad) + ")");
+  }
+  return Status::ok_status();
+}
+
+ExtractedPage extract_page(std::string_view html, std::string_view page_url) {
+  if (html.starts_with("\xEF\xBB\xBF")) html.remove_prefix(3);
+  ExtractedPage page;
+  std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> output(
+      gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size()),
+      [](GumboOutput* o) { gumbo_destroy_output(&kGumboDefaultOptions, o); });
+
+  PageScanner(page, std::string(page_url)).scan(output->document);
+
+  // Main content: <main>/role=main, else <article>s, else the body without its chrome.
+  std::vector<const GumboNode*> roots;
+  find_outermost(output->root, is_main, roots);
+  if (roots.empty()) {
+    find_outermost(output->root, [](const GumboNode* n) { return is_element(n, GUMBO_TAG_ARTICLE); }, roots);
+  }
+  const bool inside_main_content = !roots.empty();
+  if (roots.empty()) roots.push_back(output->root);
+  ContentCollector collector(page, inside_main_content);
+  for (const GumboNode* root : roots) collector.collect(root);
+  page.main_text = collector.take_text();
+
+  if (page.title.empty() && !page.headings.empty()) page.title = page.headings.front();
+  return page;
+}
+
+}  // namespace canon::indexer

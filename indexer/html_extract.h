@@ -1,0 +1,58 @@
+/// @file html_extract.h
+/// @brief What canon takes from one HTML page (gumbo-parser).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace canon::indexer {
+
+/// A link found in the page.
+struct PageLink {
+  /// Absolute, normalised http(s) URL, fragment dropped.
+  std::string url;
+  /// The link's visible text, whitespace-collapsed.
+  std::string anchor_text;
+  /// rel="nofollow" on the link.
+  bool nofollow = false;
+};
+
+/// Everything canon uses of a page. Text fields are UTF-8 with whitespace collapsed.
+struct ExtractedPage {
+  /// <title>, or the first heading of the main content when there is no title.
+  std::string title;
+  std::string meta_description;
+  std::string meta_keywords;
+  /// <meta name="robots"> says noindex (or none): not indexed, still part of the link graph.
+  bool robots_noindex = false;
+  /// <meta name="robots"> says nofollow (or none): the page's links are not followed.
+  bool robots_nofollow = false;
+  /// h1–h6 of the main content, in document order.
+  std::vector<std::string> headings;
+  /// The main content's text: <main> (or role="main") when present, else <article>, else
+  /// <body> without nav/header/footer/aside; never script/style/noscript/template text.
+  std::string main_text;
+  /// a[href] and area[href] of the whole page (template links included), resolved against
+  /// <base href> and the page URL; links that are not http(s) (mailto:, javascript:) dropped.
+  std::vector<PageLink> links;
+  /// <link rel="canonical" href>, resolved.
+  std::optional<std::string> canonical_url;
+  /// <meta http-equiv="refresh" content="N; url=..."> target, resolved, when it names
+  /// another URL than the page's own.
+  std::optional<std::string> refresh_url;
+};
+
+/// Why a file is not a page canon can read; the message goes into pages.jsonl as `reason`.
+/// Checks, in order: empty (or only white space), binary (a NUL byte), not valid UTF-8.
+/// Returns ok() for a readable page. A leading UTF-8 byte-order mark is allowed.
+Status check_page_bytes(std::string_view bytes);
+
+/// Parses `html` (which must pass check_page_bytes) fetched from the absolute URL `page_url`.
+/// Never fails on markup: gumbo repairs broken HTML as browsers do.
+ExtractedPage extract_page(std::string_view html, std::string_view page_url);
+
+}  // namespace canon::indexer

@@ -1,0 +1,54 @@
+/// @file pipeline.h
+/// @brief `canon index`: walk → parse → link graph → PageRank → near-duplicates → authority →
+/// Xapian index + pages.jsonl + graph.tsv + summary.json (docs/design.md).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "common/status.h"
+#include "dedup/detector.h"
+#include "ranking/pagerank.h"
+
+namespace canon::indexer {
+
+/// Everything `canon index` can be told.
+struct IndexOptions {
+  std::filesystem::path site_dir;
+  /// INDEX_DIR: replaced only when the new index is complete.
+  std::filesystem::path out_dir;
+  /// The URL the site is served at; must end in '/'.
+  std::string base_url = "http://localhost/";
+  /// Near-duplicate detector name (dedup::detector_names()).
+  std::string detector = "minhash";
+  dedup::DedupOptions dedup;
+  ranking::PageRankOptions pagerank;
+  /// A rel=canonical naming another member of the same cluster chooses the indexed page.
+  bool honour_canonical = true;
+  /// Progress lines on stderr (only shown on a terminal).
+  bool show_progress = true;
+};
+
+/// What a run did; also written as summary.json.
+struct IndexSummary {
+  /// Pages per status: indexed, duplicate, redirect, skipped.
+  std::map<std::string, std::size_t> status_counts;
+  std::size_t input_files = 0;
+  std::size_t graph_nodes = 0;
+  std::size_t graph_edges = 0;
+  /// Clusters with more than one member.
+  std::size_t duplicate_clusters = 0;
+  unsigned pagerank_iterations = 0;
+  bool pagerank_converged = false;
+  /// Seconds per stage, in run order.
+  std::vector<std::pair<std::string, double>> stage_seconds;
+};
+
+/// Runs the whole pipeline. Fails (and leaves an existing INDEX_DIR untouched) when the site
+/// cannot be read, the options are invalid, or the output cannot be written; bad pages never
+/// fail a run, they are recorded as skipped with their reason.
+Result<IndexSummary> index_site(const IndexOptions& options);
+
+}  // namespace canon::indexer

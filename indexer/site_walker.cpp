@@ -1,0 +1,121 @@
+/// @file site_walker.cpp
+/// @brief Recursive, link-safe walk of a site directory.
+#include "indexer/site_walker.h"
+
+#include <algorithm>
+#include <set>
+#include <system_error>
+
+namespace canon::indexer {
+namespace fs = std::filesystem;
+namespace {
+
+bool is_inside(const fs::path& root, const fs::path& candidate) {
+  auto r = root.begin();
+  auto c = candidate.begin();
+  for (; r != root.end(); ++r, ++c) {
+    if (c == candidate.end() || *r != *c) return false;
+  }
+  return true;
+}
+
+class Walker {
+public:
+  explicit Walker(fs::path root) : root_(std::move(root)) {}
+
+  void walk(const fs::path& dir, const std::string& relative_dir) {
+    std::error_code ec;
+    const fs::path real_dir = fs::canonical(dir, ec);
+    if (ec || !visited_dirs_.insert(real_dir).second) return;  // link loop or seen already
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      listing_.skipped.push_back({relative_dir, "cannot read directory: " + ec.message()});
+      return;
+    }
+    std::vector<fs::directory_entry> entries;
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      entries.push_back(*it);
+    }
+    if (ec) listing_.skipped.push_back({relative_dir, "cannot read directory: " + ec.message()});
+    std::sort(entries.begin(), entries.end());
+    for (const auto& entry : entries) visit(entry, relative_dir);
+  }
+
+  /// Walks the directories reached through links, after everything reachable without them.
+  void walk_linked_dirs() {
+    for (std::size_t i = 0; i < linked_dirs_.size(); ++i) {
+      const SiteFile link = linked_dirs_[i];  // copy: walk() may grow the vector
+      walk(link.absolute_path, link.relative_path);
+    }
+  }
+
+  SiteListing take() {
+    std::sort(listing_.files.begin(), listing_.files.end(),
+              [](const SiteFile& a, const SiteFile& b) { return a.relative_path < b.relative_path; });
+    return std::move(listing_);
+  }
+
+private:
+  void visit(const fs::directory_entry& entry, const std::string& relative_dir) {
+    const std::string name = entry.path().filename().string();
+    const std::string relative = relative_dir.empty() ? name : relative_dir + "/" + name;
+    std::error_code ec;
+    const bool is_link = entry.is_symlink(ec);
+    const fs::file_status status = fs::status(entry.path(), ec);  // follows links
+    if (ec || !fs::exists(status)) {
+      if (is_link && is_page_file_name(name)) listing_.skipped.push_back({relative, "broken symbolic link"});
+      return;
+    }
+    const bool is_dir = fs::is_directory(status);
+    if (!is_dir && !is_page_file_name(name)) return;  // not a page: not an input
+    if (is_link) {
+      const fs::path target = fs::canonical(entry.path(), ec);
+      if (ec || !is_inside(root_, target)) {
+        listing_.skipped.push_back({relative, "symbolic link leads outside the site"});
+        return;
+      }
+    }
+    if (is_dir && is_link) {
+      linked_dirs_.push_back({relative, entry.path()});  // after the real tree: real paths win
+    } else if (is_dir) {
+      walk(entry.path(), relative);
+    } else if (fs::is_regular_file(status)) {
+      listing_.files.push_back({relative, entry.path()});
+    } else {
+      listing_.skipped.push_back({relative, "not a regular file"});
+    }
+  }
+
+  fs::path root_;
+  std::set<fs::path> visited_dirs_;
+  std::vector<SiteFile> linked_dirs_;
+  SiteListing listing_;
+};
+
+}  // namespace
+
+bool is_page_file_name(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const auto ends_with = [&](std::string_view s) { return lower.size() > s.size() && lower.ends_with(s); };
+  return ends_with(".html") || ends_with(".htm");
+}
+
+Result<SiteListing> walk_site(const fs::path& site_dir) {
+  std::error_code ec;
+  if (!fs::is_directory(site_dir, ec)) {
+    return Status::error("site directory '" + site_dir.string() + "' does not exist or is not a directory");
+  }
+  const fs::path root = fs::canonical(site_dir, ec);
+  if (ec) return Status::error("cannot open site directory '" + site_dir.string() + "': " + ec.message());
+  fs::directory_iterator probe(root, ec);
+  if (ec) return Status::error("cannot read site directory '" + site_dir.string() + "': " + ec.message());
+  Walker walker(root);
+  walker.walk(root, "");
+  walker.walk_linked_dirs();
+  return walker.take();
+}
+
+}  // namespace canon::indexer

@@ -1,0 +1,53 @@
+/// @file render.cpp
+/// @brief Text and JSON renderings of SearchResults.
+#include "query/render.h"
+
+#include <cstdio>
+
+namespace canon::query {
+
+std::string render_text(const SearchResults& results) {
+  std::string out;
+  char line[256];
+  if (results.hits.empty()) {
+    return "No results for \"" + results.query + "\".\n";
+  }
+  std::snprintf(line, sizeof line, "About %zu results; showing %zu-%zu.\n\n", results.estimated_matches,
+                results.hits.front().rank, results.hits.back().rank);
+  out += line;
+  for (const SearchHit& hit : results.hits) {
+    out += std::to_string(hit.rank) + ". " + (hit.title.empty() ? hit.url : hit.title) + "\n";
+    out += "   " + hit.url + "\n";
+    if (!hit.snippet.empty()) out += "   " + hit.snippet + "\n";
+    for (const Alternate& alt : hit.alternates) {
+      std::snprintf(line, sizeof line, " (%.2f)", alt.similarity);
+      out += "   also at: " + alt.url + line + "\n";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+nlohmann::json to_json(const SearchResults& results) {
+  nlohmann::json hits = nlohmann::json::array();
+  for (const SearchHit& hit : results.hits) {
+    nlohmann::json alternates = nlohmann::json::array();
+    for (const Alternate& alt : hit.alternates) {
+      alternates.push_back({{"url", alt.url}, {"title", alt.title}, {"similarity", alt.similarity}});
+    }
+    hits.push_back({{"rank", hit.rank},
+                    {"url", hit.url},
+                    {"title", hit.title},
+                    {"snippet", hit.snippet},
+                    {"weight", hit.weight},
+                    {"percent", hit.percent},
+                    {"pagerank", hit.pagerank},
+                    {"alternates", alternates}});
+  }
+  return {{"query", results.query},
+          {"estimated_matches", results.estimated_matches},
+          {"offset", results.offset},
+          {"results", hits}};
+}
+
+}  // namespace canon::query

@@ -1,0 +1,21 @@
+/// @file render.h
+/// @brief Search results as terminal text and as JSON (the CLI's and the web API's output).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "query/searcher.h"
+
+namespace canon::query {
+
+/// Human-readable results: a count line, then per result its title, URL, snippet and
+/// "also at: URL (similarity)" lines for its alternates.
+std::string render_text(const SearchResults& results);
+
+/// The same as a JSON object: {query, estimated_matches, offset, results: [{rank, url, title,
+/// snippet, weight, percent, pagerank, alternates: [{url, title, similarity}]}]}.
+nlohmann::json to_json(const SearchResults& results);
+
+}  // namespace canon::query

@@ -1,0 +1,40 @@
+/// @file pagerank.h
+/// @brief PageRank by power iteration, with dangling pages handled (definition: docs/ranking.md).
+#pragma once
+
+#include <vector>
+
+#include "ranking/link_graph.h"
+
+namespace canon::ranking {
+
+/// Parameters of the iteration. Defaults are canon's.
+struct PageRankOptions {
+  /// Probability of following a link; 1 - damping is the uniform teleport.
+  double damping = 0.85;
+  /// Stop when the L1 change between two iterations is below this.
+  double tolerance = 1e-10;
+  /// Stop after this many iterations even when not converged.
+  unsigned max_iterations = 1000;
+  /// Worker threads for one iteration; 0 means all hardware threads.
+  unsigned threads = 1;
+};
+
+/// Scores and how the iteration ended.
+struct PageRankResult {
+  /// One score per node; they sum to 1 (empty for an empty graph).
+  std::vector<double> scores;
+  /// Iterations run.
+  unsigned iterations = 0;
+  /// L1 change of the last iteration.
+  double last_change = 0.0;
+  /// True when last_change < tolerance; false when max_iterations stopped it.
+  bool converged = false;
+};
+
+/// PageRank with uniform teleport; the mass of dangling nodes (no out-links) is spread
+/// uniformly over all nodes each iteration. Starts from the uniform vector.
+/// REQUIRES: 0 <= damping < 1, tolerance > 0.
+PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options = {});
+
+}  // namespace canon::ranking
