@@ -181,18 +181,31 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   }
   clock.lap("walk");
 
-  std::unordered_map<std::string, std::size_t> by_url;  // parsed pages only
+  // Files that map to one URL (dir/index.html and dir/index.htm): one is the page, as a web
+  // server's DirectoryIndex would choose it (index.html first), the others are skipped.
+  std::vector<Result<std::string>> file_urls;
+  std::unordered_map<std::string, std::size_t> url_owner;  // url -> file index
+  for (std::size_t i = 0; i < listing->files.size(); ++i) {
+    file_urls.push_back(file_url(base_url, listing->files[i].relative_path));
+    if (!file_urls.back().ok()) continue;
+    auto [it, inserted] = url_owner.emplace(file_urls.back().value(), i);
+    if (!inserted && listing->files[i].relative_path.ends_with("index.html") &&
+        !listing->files[it->second].relative_path.ends_with("index.html")) {
+      it->second = i;
+    }
+  }
+
+  std::unordered_map<std::string, std::size_t> by_url;  // url -> record index, parsed pages only
   progress.start("parse", listing->files.size());
   for (std::size_t i = 0; i < listing->files.size(); ++i) {
     const SiteFile& file = listing->files[i];
     PageRecord r;
     r.path = file.relative_path;
     r.status = "skipped";
-    auto url = file_url(base_url, r.path);
-    if (!url.ok()) {
-      r.reason = "no URL for this path: " + url.status().message();
-    } else if (r.url = url.value(); by_url.count(r.url) > 0) {
-      r.reason = "same URL as " + records[by_url[r.url]].path;
+    if (!file_urls[i].ok()) {
+      r.reason = "no URL for this path: " + file_urls[i].status().message();
+    } else if (r.url = file_urls[i].value(); url_owner.at(r.url) != i) {
+      r.reason = "same URL as " + listing->files[url_owner.at(r.url)].relative_path;
     } else if (auto bytes = read_file(file.absolute_path); !bytes.ok()) {
       r.reason = bytes.status().message();
     } else if (Status readable = check_page_bytes(bytes.value()); !readable.ok()) {

@@ -42,6 +42,30 @@ Status check_balanced(const std::string& query) {
   return Status::ok_status();
 }
 
+/// MSet::snippet() escapes &, <, > and " for HTML; canon's snippets are plain text (the web
+/// front end escapes what it shows), so undo exactly those escapes.
+std::string unescape_snippet(const std::string& html) {
+  static constexpr std::pair<std::string_view, char> kEntities[] = {
+      {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}};
+  std::string out;
+  out.reserve(html.size());
+  for (std::size_t i = 0; i < html.size();) {
+    bool replaced = false;
+    if (html[i] == '&') {
+      for (const auto& [entity, c] : kEntities) {
+        if (html.compare(i, entity.size(), entity) == 0) {
+          out += c;
+          i += entity.size();
+          replaced = true;
+          break;
+        }
+      }
+    }
+    if (!replaced) out += html[i++];
+  }
+  return out;
+}
+
 std::vector<Alternate> parse_alternates(const std::string& json_text) {
   std::vector<Alternate> out;
   const auto parsed = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
@@ -113,16 +137,16 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
       const Xapian::Document doc = it.get_document();
       const std::string data = doc.get_data();
       SearchHit hit;
-      hit.rank = request.offset + it.get_rank() + 1;
+      hit.rank = it.get_rank() + 1;  // get_rank() already counts the offset
       hit.url = data_field(data, fmt::kDataUrl);
       hit.title = data_field(data, fmt::kDataCaption);
       hit.weight = it.get_weight();
       hit.percent = it.get_percent();
       const std::string score = doc.get_value(fmt::kStaticScoreSlot);
       hit.pagerank = score.empty() ? 0.0 : Xapian::sortable_unserialise(score);
-      hit.snippet = mset.snippet(data_field(data, fmt::kDataText), 240, rep_->stemmer,
+      hit.snippet = unescape_snippet(mset.snippet(data_field(data, fmt::kDataText), 240, rep_->stemmer,
                                  Xapian::MSet::SNIPPET_BACKGROUND_MODEL | Xapian::MSet::SNIPPET_EXHAUSTIVE,
-                                 request.highlight_start, request.highlight_end, "...");
+                                 request.highlight_start, request.highlight_end, "..."));
       hit.alternates = parse_alternates(data_field(data, fmt::kDataAlternates));
       results.hits.push_back(std::move(hit));
     }

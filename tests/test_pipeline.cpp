@@ -1,0 +1,301 @@
+/// @file test_pipeline.cpp
+/// @brief `canon index` end to end: sample_site's expected clusters (sample_site/README.md),
+/// the files beside the index, search over the result, and the run's safety rules.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "indexer/pipeline.h"
+#include "query/searcher.h"
+#include "support/temp_dir.h"
+
+namespace fs = std::filesystem;
+using canon::indexer::IndexOptions;
+using nlohmann::json;
+
+namespace {
+
+fs::path sample_site() {
+  const char* source = std::getenv("CANON_SOURCE_DIR");
+  REQUIRE_MESSAGE(source != nullptr, "CANON_SOURCE_DIR is set by ctest");
+  return fs::path(source) / "sample_site";
+}
+
+IndexOptions options_for(const fs::path& site, const fs::path& out) {
+  IndexOptions options;
+  options.site_dir = site;
+  options.out_dir = out;
+  options.show_progress = false;
+  return options;
+}
+
+/// pages.jsonl keyed by path.
+std::map<std::string, json> read_pages(const fs::path& index_dir) {
+  std::map<std::string, json> pages;
+  std::ifstream in(index_dir / "pages.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    json record = json::parse(line);
+    pages[record["path"].get<std::string>()] = record;
+  }
+  return pages;
+}
+
+std::string url_of(const std::string& path) { return "http://localhost/" + path; }
+
+/// One index of sample_site shared by the test cases that only read it.
+const fs::path& sample_index() {
+  static canon::testing::TempDir dir;
+  static const fs::path index = [] {
+    const fs::path out = dir.path() / "index";
+    auto summary = canon::indexer::index_site(options_for(sample_site(), out));
+    REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
+    return out;
+  }();
+  return index;
+}
+
+canon::query::SearchResults search(const std::string& query) {
+  auto searcher = canon::query::Searcher::open(sample_index());
+  REQUIRE(searcher.ok());
+  canon::query::SearchRequest request;
+  request.query = query;
+  request.limit = 50;
+  auto results = searcher.value()->search(request);
+  REQUIRE_MESSAGE(results.ok(), results.status().message());
+  return results.value();
+}
+
+}  // namespace
+
+TEST_CASE("sample_site: every file is accounted for in pages.jsonl") {
+  std::set<std::string> on_disk;
+  for (const auto& entry : fs::recursive_directory_iterator(sample_site())) {
+    const std::string ext = entry.path().extension().string();
+    if (entry.is_regular_file() && (ext == ".html" || ext == ".htm")) {
+      on_disk.insert(fs::relative(entry.path(), sample_site()).generic_string());
+    }
+  }
+  const auto pages = read_pages(sample_index());
+  std::set<std::string> recorded;
+  for (const auto& [path, record] : pages) {
+    recorded.insert(path);
+    const std::string status = record["status"];
+    CAPTURE(path);
+    CHECK((status == "indexed" || status == "duplicate" || status == "redirect" || status == "skipped"));
+    if (status == "skipped") CHECK_FALSE(record.value("reason", "").empty());
+    if (status == "duplicate") {
+      const std::string authoritative = record["authoritative"];
+      const bool points_to_indexed = std::any_of(pages.begin(), pages.end(), [&](const auto& other) {
+        return other.second["url"] == authoritative && other.second["status"] == "indexed";
+      });
+      CHECK(points_to_indexed);
+    }
+  }
+  CHECK(recorded == on_disk);
+}
+
+TEST_CASE("sample_site: the expected clusters and their authoritative pages") {
+  struct ExpectedCluster {
+    std::vector<std::string> members;  // authoritative first
+    const char* reason;
+  };
+  // sample_site/README.md, "Expected near-duplicate clusters".
+  const ExpectedCluster expected[] = {
+      {{"docs/install.html", "mirror/docs/install.html", "print/install.html"}, "pagerank"},
+      {{"docs/quickstart.html", "mirror/docs/quickstart.html"}, "pagerank"},
+      {{"docs/tutorials/nightly-backups.html", "print/nightly-backups.html"}, "pagerank"},
+      {{"docs/upgrading.html", "docs/v1/upgrading.html"}, "pagerank"},
+      {{"news/release-2-0.html", "news/release-2-0;jsessionid=8F3A9C21.html"}, "pagerank"},
+      {{"news/2024-community-survey.html", "news/feed/2024-community-survey.html"}, "canonical"},
+  };
+  const auto pages = read_pages(sample_index());
+  std::set<std::string> in_expected_clusters;
+  for (const ExpectedCluster& cluster : expected) {
+    const json& authority = pages.at(cluster.members.front());
+    CAPTURE(cluster.members.front());
+    CHECK(authority["status"] == "indexed");
+    CHECK(authority["authority_reason"] == cluster.reason);
+    for (const std::string& member : cluster.members) {
+      in_expected_clusters.insert(member);
+      const json& record = pages.at(member);
+      CAPTURE(member);
+      CHECK(record["cluster"] == authority["cluster"]);
+      CHECK(record["authoritative"] == authority["url"]);
+      if (member != cluster.members.front()) {
+        CHECK(record["status"] == "duplicate");
+        CHECK(record["similarity"].get<double>() >= 0.5);
+        CHECK(record["similarity"].get<double>() <= 1.0);
+      }
+    }
+  }
+  // Everything else that was indexed is alone in its cluster.
+  std::map<int, int> cluster_sizes;
+  for (const auto& [path, record] : pages) {
+    if (record.contains("cluster")) ++cluster_sizes[record["cluster"].get<int>()];
+  }
+  for (const auto& [path, record] : pages) {
+    if (in_expected_clusters.count(path) || !record.contains("cluster")) continue;
+    CAPTURE(path);
+    CHECK(record["status"] == "indexed");
+    CHECK(record["authority_reason"] == "singleton");
+    CHECK(cluster_sizes[record["cluster"].get<int>()] == 1);
+  }
+}
+
+TEST_CASE("sample_site: redirect, noindex, binary and alias pages") {
+  const auto pages = read_pages(sample_index());
+  CHECK(pages.at("old/download.html")["status"] == "redirect");
+  CHECK(pages.at("old/download.html")["redirect_to"] == url_of("download.html"));
+  CHECK(pages.at("search.html")["status"] == "skipped");
+  CHECK(pages.at("search.html")["reason"].get<std::string>().find("noindex") != std::string::npos);
+  CHECK(pages.at("search.html").contains("pagerank"));  // still part of the link graph
+  CHECK(pages.at("downloads/screenshot.html")["status"] == "skipped");
+  CHECK(pages.at("downloads/screenshot.html")["reason"].get<std::string>().find("binary") != std::string::npos);
+  CHECK(pages.at("subscribed.html")["status"] == "indexed");
+  CHECK(pages.at("docs/index.html")["url"] == url_of("docs/"));
+  CHECK(pages.at("index.html")["url"] == url_of(""));
+
+  std::ifstream summary_file(sample_index() / "summary.json");
+  const json summary = json::parse(summary_file);
+  CHECK(summary["status_counts"]["indexed"] == 30);
+  CHECK(summary["status_counts"]["duplicate"] == 7);
+  CHECK(summary["duplicate_clusters"] == 6);
+  CHECK(summary["pagerank"]["converged"] == true);
+}
+
+TEST_CASE("sample_site: PageRank sums to 1 over the graph; graph.tsv is the graph it ran on") {
+  const auto pages = read_pages(sample_index());
+  double sum = 0.0;
+  std::set<std::string> graph_urls;
+  for (const auto& [path, record] : pages) {
+    if (record.contains("pagerank")) {
+      sum += record["pagerank"].get<double>();
+      graph_urls.insert(record["url"]);
+    }
+  }
+  CHECK(sum == doctest::Approx(1.0).epsilon(1e-9));
+
+  std::ifstream graph(sample_index() / "graph.tsv");
+  std::set<std::pair<std::string, std::string>> edges;
+  for (std::string line; std::getline(graph, line);) {
+    const auto tab = line.find('\t');
+    REQUIRE(tab != std::string::npos);
+    const std::string source = line.substr(0, tab), target = line.substr(tab + 1);
+    CHECK(graph_urls.count(source) == 1);
+    CHECK(graph_urls.count(target) == 1);
+    CHECK(source != target);
+    CHECK(edges.insert({source, target}).second);  // no parallel edges
+  }
+  // about.html links to the redirect page old/download.html: the link counts for its target.
+  CHECK(edges.count({url_of("about.html"), url_of("download.html")}) == 1);
+  // Links to the directory and to its index.html are one edge to one page.
+  CHECK(edges.count({url_of(""), url_of("docs/")}) == 1);
+}
+
+TEST_CASE("sample_site: duplicates are not searchable on their own; alternates come with their page") {
+  // "millions of chunks" is in the release notes and in their session-id copy.
+  const auto release = search("\"millions of chunks\"");
+  REQUIRE(release.hits.size() == 1);
+  CHECK(release.hits[0].url == url_of("news/release-2-0.html"));
+  REQUIRE(release.hits[0].alternates.size() == 1);
+  CHECK(release.hits[0].alternates[0].url == url_of("news/release-2-0;jsessionid=8F3A9C21.html"));
+
+  const auto install = search("shell completions");
+  REQUIRE_FALSE(install.hits.empty());
+  CHECK(install.hits[0].url == url_of("docs/install.html"));
+  std::set<std::string> alternates;
+  for (const auto& alt : install.hits[0].alternates) alternates.insert(alt.url);
+  CHECK(alternates == std::set<std::string>{url_of("mirror/docs/install.html"), url_of("print/install.html")});
+
+  // No query returns a duplicate, a redirect or a noindex page as a result.
+  const auto pages = read_pages(sample_index());
+  for (const char* query : {"larder", "backup OR restore OR repository", "survey", "upgrading", "download"}) {
+    for (const auto& hit : search(query).hits) {
+      const bool indexed = std::any_of(pages.begin(), pages.end(), [&](const auto& p) {
+        return p.second["url"] == hit.url && p.second["status"] == "indexed";
+      });
+      CAPTURE(query);
+      CAPTURE(hit.url);
+      CHECK(indexed);
+    }
+  }
+}
+
+TEST_CASE("--no-canonical: the better-linked feed copy wins the survey cluster") {
+  canon::testing::TempDir dir;
+  IndexOptions options = options_for(sample_site(), dir.path() / "index");
+  options.honour_canonical = false;
+  REQUIRE(canon::indexer::index_site(options).ok());
+  const auto pages = read_pages(dir.path() / "index");
+  CHECK(pages.at("news/feed/2024-community-survey.html")["status"] == "indexed");
+  CHECK(pages.at("news/2024-community-survey.html")["status"] == "duplicate");
+  CHECK(pages.at("news/2024-community-survey.html")["authority_reason"] == "pagerank");
+}
+
+TEST_CASE("a failed run leaves the previous index in place; a foreign directory is never replaced") {
+  canon::testing::TempDir dir;
+  dir.write("site/a.html", "<title>A</title><main>An only page about apples and pears.</main>");
+  const fs::path out = dir.path() / "index";
+  REQUIRE(canon::indexer::index_site(options_for(dir.path() / "site", out)).ok());
+  const auto before = read_pages(out);
+
+  auto failed = canon::indexer::index_site(options_for(dir.path() / "missing-site", out));
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.status().message().find("does not exist") != std::string::npos);
+  CHECK(read_pages(out) == before);
+  auto searcher = canon::query::Searcher::open(out);
+  REQUIRE(searcher.ok());
+  CHECK(searcher.value()->document_count() == 1);
+  // Nothing half-built is left beside it.
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    CHECK(entry.path().filename().string().find(".building-") == std::string::npos);
+  }
+
+  dir.write("precious/notes.txt", "mine");
+  auto refused = canon::indexer::index_site(options_for(dir.path() / "site", dir.path() / "precious"));
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message().find("not a canon index") != std::string::npos);
+  CHECK(fs::exists(dir.path() / "precious" / "notes.txt"));
+}
+
+TEST_CASE("small sites: URL clashes, redirect chains and loops, nofollow, bad base URL") {
+  canon::testing::TempDir dir;
+  const std::string body = "<main>Some words that make this page its own page number ";
+  dir.write("site/docs/index.html", "<title>Docs</title>" + body + "one.</main>");
+  dir.write("site/docs/index.htm", "<title>Docs too</title>" + body + "two.</main>");
+  dir.write("site/r1.html", "<meta http-equiv=refresh content='0;url=r2.html'>");
+  dir.write("site/r2.html", "<meta http-equiv=refresh content='0;url=docs/'>");
+  dir.write("site/loop1.html", "<meta http-equiv=refresh content='0;url=loop2.html'>");
+  dir.write("site/loop2.html", "<meta http-equiv=refresh content='0;url=loop1.html'>");
+  dir.write("site/hub.html", "<title>Hub</title><a href='r1.html'>via redirects</a><a href='loop1.html'>loop</a>"
+                             "<a href='x.html' rel=nofollow>x</a>" + body + "three.</main>");
+  dir.write("site/x.html", "<title>X</title><meta name=robots content=nofollow><a href='hub.html'>hub</a>" + body +
+                               "four.</main>");
+  const fs::path out = dir.path() / "index";
+  auto summary = canon::indexer::index_site(options_for(dir.path() / "site", out));
+  REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
+  const auto pages = read_pages(out);
+  CHECK(pages.size() == 8);
+  CHECK(pages.at("docs/index.htm")["status"] == "skipped");
+  CHECK(pages.at("docs/index.htm")["reason"].get<std::string>().find("same URL as docs/index.html") != std::string::npos);
+  CHECK(pages.at("r1.html")["redirect_to"] == url_of("docs/"));
+  CHECK(pages.at("loop1.html")["status"] == "redirect");
+
+  std::ifstream graph(out / "graph.tsv");
+  std::set<std::string> lines;
+  for (std::string line; std::getline(graph, line);) lines.insert(line);
+  // hub -> r1 -> r2 -> docs/ counts as hub -> docs/; the nofollow link and x's links do not count.
+  CHECK(lines == std::set<std::string>{url_of("hub.html") + "\t" + url_of("docs/")});
+
+  IndexOptions bad = options_for(dir.path() / "site", dir.path() / "other");
+  bad.base_url = "not a url";
+  auto refused = canon::indexer::index_site(bad);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message().find("--base-url") != std::string::npos);
+}
