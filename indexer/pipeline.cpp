@@ -4,6 +4,7 @@
 
 #include <stdio.h>  // renameat2
 #include <fcntl.h>  // AT_FDCWD
+#include <signal.h>  // kill(pid, 0)
 #include <unistd.h>
 
 #include <cerrno>
@@ -107,6 +108,19 @@ Status move_into_place(const fs::path& built, const fs::path& out_dir) {
   fs::rename(built, out_dir, ec);
   if (ec) return Status::error("cannot move the index to '" + out_dir.string() + "': " + ec.message());
   return Status::ok_status();
+}
+
+/// Removes `.NAME.building-PID` directories left by interrupted runs whose process is gone.
+void remove_stale_builds(const fs::path& parent, const std::string& prefix) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string pid_text = name.substr(prefix.size());
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
+    if (kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+  }
 }
 
 nlohmann::json record_json(const PageRecord& r) {
@@ -379,7 +393,9 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   const fs::path parent = out_dir.parent_path();
   std::error_code ec;
   fs::create_directories(parent, ec);
-  const fs::path work_dir = parent / ("." + out_dir.filename().string() + ".building-" + std::to_string(getpid()));
+  const std::string build_prefix = "." + out_dir.filename().string() + ".building-";
+  remove_stale_builds(parent, build_prefix);
+  const fs::path work_dir = parent / (build_prefix + std::to_string(getpid()));
   fs::remove_all(work_dir, ec);
   if (!fs::create_directory(work_dir, ec)) {
     return Status::error("cannot create '" + work_dir.string() + "': " + ec.message());

@@ -3,6 +3,9 @@
 /// the files beside the index, search over the result, and the run's safety rules.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -256,6 +259,16 @@ TEST_CASE("a failed run leaves the previous index in place; a foreign directory 
   for (const auto& entry : fs::directory_iterator(dir.path())) {
     CHECK(entry.path().filename().string().find(".building-") == std::string::npos);
   }
+
+  // A build directory left by an interrupted run whose process is gone is cleaned up.
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  REQUIRE(child > 0);
+  waitpid(child, nullptr, 0);
+  const fs::path stale = dir.path() / (".index.building-" + std::to_string(child));
+  dir.write(stale.filename().string() + "/half-written", "x");
+  REQUIRE(canon::indexer::index_site(options_for(dir.path() / "site", out)).ok());
+  CHECK_FALSE(fs::exists(stale));
 
   dir.write("precious/notes.txt", "mine");
   auto refused = canon::indexer::index_site(options_for(dir.path() / "site", dir.path() / "precious"));
