@@ -51,6 +51,7 @@ void add_index_command(CLI::App& app, canon::indexer::IndexOptions& options, boo
 int main(int argc, char** argv) {
   CLI::App app{"canon: site search that collapses near-duplicate pages into their authoritative version"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("canon ") + CANON_VERSION);
 
   canon::indexer::IndexOptions index_options;
   bool quiet = false;
