@@ -186,7 +186,10 @@ private:
     if (node->type == GUMBO_NODE_ELEMENT) {
       switch (node->v.element.tag) {
         case GUMBO_TAG_TITLE:
-          if (page_.title.empty()) page_.title = all_text(node);
+          // Like document.title: an inline SVG's <title> is not the page's.
+          if (page_.title.empty() && node->v.element.tag_namespace == GUMBO_NAMESPACE_HTML) {
+            page_.title = all_text(node);
+          }
           return;
         case GUMBO_TAG_META:
           on_meta(node);
@@ -231,20 +234,39 @@ private:
     }
   }
 
-  /// content="5; url=http://..." (also "0;URL='x'" and "0, url=x").
+  /// content="5; url=http://..." (also "0;URL='x'", "0, url=x" and "0; x"): HTML's shared
+  /// declarative refresh steps, in which the "url=" prefix is optional.
   void on_refresh(std::string_view content) {
-    const std::string lowered = lower(content);
-    std::size_t pos = lowered.find("url");
-    if (pos == std::string::npos) return;
-    pos = lowered.find('=', pos);
-    if (pos == std::string::npos) return;
-    std::string target = collapsed(content.substr(pos + 1));
-    if (target.size() >= 2 && (target.front() == '\'' || target.front() == '"')) {
-      const char quote = target.front();
-      target = target.substr(1, target.find(quote, 1) == std::string::npos ? std::string::npos
-                                                                            : target.find(quote, 1) - 1);
+    std::size_t pos = 0;
+    const auto skip_space = [&] {
+      while (pos < content.size() && is_html_space(content[pos])) ++pos;
+    };
+    const auto at = [&](std::size_t i) { return i < content.size() ? content[i] : '\0'; };
+    skip_space();
+    const std::size_t delay_start = pos;
+    while (std::isdigit(static_cast<unsigned char>(at(pos))) || at(pos) == '.') ++pos;
+    if (pos == delay_start) return;  // no delay: not a refresh
+    if (pos < content.size() && !is_html_space(at(pos)) && at(pos) != ';' && at(pos) != ',') {
+      return;
     }
-    if (target.empty()) return;
+    skip_space();
+    if (at(pos) == ';' || at(pos) == ',') ++pos;
+    skip_space();
+    if (lower(content.substr(pos, 3)) == "url") {
+      std::size_t after = pos + 3;
+      while (is_html_space(at(after))) ++after;
+      if (at(after) == '=') {
+        pos = after + 1;
+        skip_space();
+      }
+    }
+    std::string_view target = content.substr(pos);
+    if (!target.empty() && (target.front() == '\'' || target.front() == '"')) {
+      const char quote = target.front();
+      target.remove_prefix(1);
+      target = target.substr(0, target.find(quote));
+    }
+    if (collapsed(target).empty()) return;  // refreshes the page itself
     auto resolved = resolve_url(link_base_, target);
     if (!resolved.ok()) return;
     auto self = normalize_url(page_url_);
@@ -358,7 +380,9 @@ bool valid_utf8(std::string_view s, std::size_t& bad_offset) {
 }  // namespace
 
 Status check_page_bytes(std::string_view bytes) {
-  if (std::all_of(bytes.begin(), bytes.end(), [](char c) { return is_html_space(c); })) {
+  std::string_view content = bytes;
+  if (content.starts_with("\xEF\xBB\xBF")) content.remove_prefix(3);  // a BOM is not content
+  if (std::all_of(content.begin(), content.end(), [](char c) { return is_html_space(c); })) {
     return Status::error("empty file");
   }
   if (const std::size_t nul = bytes.find('\0'); nul != std::string_view::npos) {

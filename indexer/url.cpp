@@ -4,6 +4,7 @@
 
 #include <uriparser/Uri.h>
 
+#include <cctype>
 #include <memory>
 
 namespace canon::indexer {
@@ -50,10 +51,12 @@ bool parse(ParsedUri& target, std::string text) {
 }
 
 Result<std::string> to_normalized_string(UriUriA& uri) {
-  if (uriNormalizeSyntaxA(&uri) != URI_SUCCESS) return Status::error("cannot normalise URL");
+  // Parts are dropped before uriNormalizeSyntaxA: it makes `uri` own copies of its parts, and
+  // a part unlinked after that is never freed.
   uri.fragment.first = nullptr;
   uri.fragment.afterLast = nullptr;
-  const std::string scheme(text_of(uri.scheme));
+  std::string scheme(text_of(uri.scheme));
+  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (scheme != "http" && scheme != "https") {
     return Status::error("not an http(s) URL");
   }
@@ -63,6 +66,7 @@ Result<std::string> to_normalized_string(UriUriA& uri) {
     uri.portText.first = nullptr;
     uri.portText.afterLast = nullptr;
   }
+  if (uriNormalizeSyntaxA(&uri) != URI_SUCCESS) return Status::error("cannot normalise URL");
   int chars = 0;
   if (uriToStringCharsRequiredA(&uri, &chars) != URI_SUCCESS) return Status::error("cannot print URL");
   std::string out(static_cast<std::size_t>(chars) + 1, '\0');
@@ -70,9 +74,14 @@ Result<std::string> to_normalized_string(UriUriA& uri) {
     return Status::error("cannot print URL");
   }
   out.resize(static_cast<std::size_t>(chars));
-  // An http URL with an empty path is the root of its host.
-  if (uri.pathHead == nullptr && text_of(uri.query).empty() && !uri.absolutePath) {
-    if (out.find('/', scheme.size() + 3) == std::string::npos) out += '/';
+  // An http URL with an empty path is the root of its host ("http://h?q" is "http://h/?q").
+  if (uri.pathHead == nullptr && !uri.absolutePath) {
+    const std::size_t authority_end = out.find_first_of("/?", scheme.size() + 3);
+    if (authority_end == std::string::npos) {
+      out += '/';
+    } else if (out[authority_end] == '?') {
+      out.insert(authority_end, 1, '/');
+    }
   }
   return out;
 }
@@ -122,7 +131,8 @@ std::string strip_index_page(std::string_view url) {
 
 Result<std::string> file_url(std::string_view base_url, std::string_view relative_path) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string encoded;
+  // "./" keeps a ':' in the first segment ("a:b.html") from reading as a scheme.
+  std::string encoded = relative_path.starts_with('/') ? "" : "./";
   for (unsigned char c : relative_path) {
     if (c == '/' || is_pchar(c)) {
       encoded += static_cast<char>(c);

@@ -1,0 +1,466 @@
+/// @file test_html_extract.cpp
+/// @brief extract_page and check_page_bytes: one table row per behaviour.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "indexer/html_extract.h"
+
+using canon::indexer::check_page_bytes;
+using canon::indexer::extract_page;
+using canon::indexer::ExtractedPage;
+using namespace std::string_literals;
+
+namespace {
+
+constexpr const char* kPageUrl = "http://example.com/dir/page.html";
+
+/// Row for one string field of the extracted page.
+struct TextCase {
+  std::string comment;
+  std::string html;
+  std::string expected;
+};
+
+/// Row for an optional URL field (canonical, refresh).
+struct UrlCase {
+  std::string comment;
+  std::string html;
+  std::optional<std::string> expected;
+};
+
+std::string show(const std::optional<std::string>& value) {
+  return value ? "'" + *value + "'" : "(none)";
+}
+
+}  // namespace
+
+TEST_CASE("title: <title> text, else the first heading of the main content") {
+  const TextCase cases[] = {
+      {"plain", "<title>Hello</title><p>x", "Hello"},
+      {"entities decoded", "<title>Fish &amp; Chips &lt;3 caf&eacute; &#x263A;</title>",
+       "Fish & Chips <3 caf\u00e9 \u263a"},
+      {"whitespace collapsed", "<title>\n   Two \t words\n  </title>", "Two words"},
+      {"markup inside title is text (RCDATA)", "<title>a <b>c</b></title>", "a <b>c</b>"},
+      {"first title wins", "<title>One</title><title>Two</title>", "One"},
+      {"UTF-8 BOM ignored", "\xEF\xBB\xBF<title>T</title>", "T"},
+      {"missing: first heading", "<body><p>x</p><h2>First</h2><h1>Second</h1>", "First"},
+      {"blank title: first heading", "<title>  </title><h3>H</h3>", "H"},
+      {"missing: heading of main content, not of nav",
+       "<nav><h2>Menu</h2></nav><main><h1>Real</h1></main>", "Real"},
+      {"heading text collapsed", "<h1>  Big\n<em>News</em> </h1>", "Big News"},
+      // Browsers' document.title only reads an HTML-namespace <title>.
+      {"an inline SVG's <title> is not the page title",
+       "<body><svg><title>icon</title></svg><h1>Head</h1></body>", "Head"},
+      {"no title, no heading", "<p>just text</p>", ""},
+  };
+  for (const TextCase& c : cases) {
+    INFO(c.comment);
+    CHECK(extract_page(c.html, kPageUrl).title == c.expected);
+  }
+}
+
+TEST_CASE("meta description and keywords") {
+  struct Case {
+    std::string comment;
+    std::string html;
+    std::string description;
+    std::string keywords;
+  };
+  const Case cases[] = {
+      {"both",
+       R"(<meta name="description" content="About us"><meta name="keywords" content="a, b">)",
+       "About us", "a, b"},
+      {"name is case-insensitive",
+       R"(<meta NAME="Description" content="D"><meta name="KEYWORDS" content="K">)", "D", "K"},
+      {"entities decoded, whitespace collapsed",
+       "<meta name=\"description\" content=\"  Tom &amp;\n  Jerry  \">", "Tom & Jerry", ""},
+      {"no content attribute", R"(<meta name="description">)", "", ""},
+      {"other names ignored", R"(<meta property="og:description" content="og">)", "", ""},
+      {"none", "<p>x</p>", "", ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    const ExtractedPage page = extract_page(c.html, kPageUrl);
+    CHECK(page.meta_description == c.description);
+    CHECK(page.meta_keywords == c.keywords);
+  }
+}
+
+TEST_CASE("meta robots") {
+  struct Case {
+    std::string comment;
+    std::string content;
+    bool noindex;
+    bool nofollow;
+  };
+  const Case cases[] = {
+      {"noindex", "noindex", true, false},
+      {"nofollow", "nofollow", false, true},
+      {"none = noindex, nofollow", "none", true, true},
+      {"upper case, with follow", "NOINDEX, follow", true, false},
+      {"both, no space", "noindex,nofollow", true, true},
+      {"padded tokens", "  nofollow ,  noindex  ", true, true},
+      {"index, follow", "index, follow", false, false},
+      {"all", "all", false, false},
+      {"not a token match", "noindexing, nofollowers", false, false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    const ExtractedPage page =
+        extract_page("<meta name=\"robots\" content=\"" + c.content + "\"><p>x", kPageUrl);
+    CHECK(page.robots_noindex == c.noindex);
+    CHECK(page.robots_nofollow == c.nofollow);
+  }
+}
+
+TEST_CASE("meta robots: absent means indexed and followed; the name is case-insensitive") {
+  const ExtractedPage plain = extract_page("<p>x</p>", kPageUrl);
+  CHECK_FALSE(plain.robots_noindex);
+  CHECK_FALSE(plain.robots_nofollow);
+  const ExtractedPage upper = extract_page(R"(<meta name="ROBOTS" content="NoFollow">)", kPageUrl);
+  CHECK_FALSE(upper.robots_noindex);
+  CHECK(upper.robots_nofollow);
+}
+
+TEST_CASE("headings h1-h6 of the main content, in document order") {
+  struct Case {
+    std::string comment;
+    std::string html;
+    std::vector<std::string> expected;
+  };
+  const Case cases[] = {
+      {"all six levels in order",
+       "<h3>c</h3><h1>a</h1><h2>b</h2><h4>d</h4><h5>e</h5><h6>f</h6>",
+       {"c", "a", "b", "d", "e", "f"}},
+      {"inline markup inside", "<h1>Hello <em>big</em> World</h1>", {"Hello big World"}},
+      {"empty heading skipped", "<h1> </h1><h2>x</h2>", {"x"}},
+      {"only <main>'s headings", "<h1>Site</h1><main><h2>A</h2><h3>B</h3></main><h2>After</h2>",
+       {"A", "B"}},
+      {"only <article>'s headings without <main>", "<h1>Site</h1><article><h2>Art</h2></article>",
+       {"Art"}},
+      {"chrome's headings left out",
+       "<header><h1>Banner</h1></header><nav><h2>Menu</h2></nav><h1>Body</h1>"
+       "<aside><h3>Side</h3></aside><footer><h4>Foot</h4></footer>",
+       {"Body"}},
+      {"header inside <main> kept, nav inside <main> not",
+       "<main><header><h1>Title</h1></header><nav><h2>Toc</h2></nav><h2>Sec</h2></main>",
+       {"Title", "Sec"}},
+      {"hidden and template headings left out",
+       "<div hidden><h1>H</h1></div><template><h1>T</h1></template><h2>V</h2>", {"V"}},
+      {"no headings", "<p>x</p>", {}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    CHECK(extract_page(c.html, kPageUrl).headings == c.expected);
+  }
+}
+
+TEST_CASE("main text: content root, chrome and hidden text, word boundaries") {
+  const TextCase cases[] = {
+      // Choosing the content root.
+      {"<main> preferred", "<p>outside</p><main><p>inside</p></main><p>after</p>", "inside"},
+      {"<main> preferred over <article>", "<article>art</article><main>m</main>", "m"},
+      {"role=main", R"(<div>x</div><div role="main">y</div>)", "y"},
+      {"role=main, any case", R"(<div>x</div><div ROLE="Main">y</div>)", "y"},
+      {"<article> without <main>", "<div>x</div><article>a</article><p>z</p>", "a"},
+      {"several articles, in order", "<article>one</article><p>x</p><article>two</article>",
+       "one two"},
+      {"body minus nav/header/footer/aside",
+       "<header>H</header><nav>N</nav><p>body</p><aside>A</aside><footer>F</footer>", "body"},
+      {"ARIA chrome roles", R"(<div role="navigation">N</div><div role="banner">B</div>)"
+                            R"(<p>t</p><div role="complementary">C</div>)"
+                            R"(<div role="contentinfo">I</div>)",
+       "t"},
+      {"header/footer inside <main> kept, nav/aside not",
+       "<main><header>Title</header><nav>toc</nav><p>t</p><aside>s</aside><footer>end</footer>"
+       "</main>",
+       "Title t end"},
+      {"head content is not text", "<title>T</title><meta name=x content=y><p>body</p>", "body"},
+      // Never text.
+      {"script/style/noscript/template",
+       "<p>a</p><script>var x = 1;</script><style>p{}</style><noscript>ns</noscript>"
+       "<template><p>tpl</p></template><p>b</p>",
+       "a b"},
+      {"script inside <main>", "<main>a<script>x()</script>b</main>", "ab"},
+      {"hidden attribute", "<p>a</p><div hidden>secret</div><p>b <span hidden>x</span>c</p>",
+       "a b c"},
+      {"comments are not text", "<p>a<!-- note -->b</p>", "ab"},
+      // Word boundaries.
+      {"inline elements don't split words", "<p><b>wa</b>ter</p>", "water"},
+      {"more inline elements", "<p>w<span>a</span><em>t</em><a href=x>e</a><code>r</code></p>",
+       "water"},
+      {"paragraphs split words", "<p>a</p><p>b</p>", "a b"},
+      {"divs split words", "<div>a</div><div>b</div>", "a b"},
+      {"<br> splits words", "a<br>b", "a b"},
+      {"list items split words", "<ul><li>a</li><li>b</li></ul>", "a b"},
+      {"table cells split words", "<table><tr><td>a</td><td>b</td></tr></table>", "a b"},
+      {"headings split words", "<h1>a</h1>b", "a b"},
+      {"whitespace collapsed and trimmed", "<p>\n  a \t\n\n b  </p>\n", "a b"},
+      {"entities decoded", "<p>Fish &amp; chips &lt;3</p>", "Fish & chips <3"},
+      {"UTF-8 passes through", "<p>caf\u00e9 \u65e5\u672c</p>", "caf\u00e9 \u65e5\u672c"},
+      {"empty body", "<html><body></body></html>", ""},
+  };
+  for (const TextCase& c : cases) {
+    INFO(c.comment);
+    CHECK(extract_page(c.html, kPageUrl).main_text == c.expected);
+  }
+}
+
+TEST_CASE("links: resolved, filtered, with anchor text and nofollow") {
+  struct Link {
+    std::string url;
+    std::string anchor_text;
+    bool nofollow = false;
+  };
+  struct Case {
+    std::string comment;
+    std::string html;
+    std::vector<Link> expected;
+  };
+  const Case cases[] = {
+      {"relative", R"(<a href="other.html">Other</a>)",
+       {{"http://example.com/dir/other.html", "Other"}}},
+      {"root-relative and parent", R"(<a href="/r.html">R</a><a href="../p.html">P</a>)",
+       {{"http://example.com/r.html", "R"}, {"http://example.com/p.html", "P"}}},
+      {"absolute, normalised", R"(<a href="HTTP://Other.ORG:80/x">X</a>)",
+       {{"http://other.org/x", "X"}}},
+      {"<base href> absolute",
+       R"(<head><base href="http://cdn.example.org/base/"></head><a href="x.html">x</a>)",
+       {{"http://cdn.example.org/base/x.html", "x"}}},
+      {"<base href> relative to the page", R"(<base href="/sub/"><a href="x.html">x</a>)",
+       {{"http://example.com/sub/x.html", "x"}}},
+      {"first <base href> wins",
+       R"(<base href="/one/"><base href="/two/"><a href="x.html">x</a>)",
+       {{"http://example.com/one/x.html", "x"}}},
+      {"<base> without href ignored", R"(<base target="_blank"><a href="x.html">x</a>)",
+       {{"http://example.com/dir/x.html", "x"}}},
+      {"fragment dropped", R"(<a href="other.html#sec">o</a>)",
+       {{"http://example.com/dir/other.html", "o"}}},
+      {"fragment-only link is the page itself", R"(<a href="#top">Top</a>)",
+       {{"http://example.com/dir/page.html", "Top"}}},
+      {"mailto, javascript, tel dropped",
+       R"x(<a href="mailto:a@b.c">m</a><a href="javascript:void(0)">j</a><a href="tel:1">t</a>)x",
+       {}},
+      {"a without href ignored", R"(<a name="anchor">n</a><a>x</a>)", {}},
+      {"anchor text collapsed, inline markup kept",
+       "<a href=\"a.html\">  Read <b>more</b>\n now </a>",
+       {{"http://example.com/dir/a.html", "Read more now"}}},
+      {"anchor text entities", R"(<a href="a.html">R&amp;D</a>)",
+       {{"http://example.com/dir/a.html", "R&D"}}},
+      {"empty anchor text", R"(<a href="a.html"><img src="i.png"></a>)",
+       {{"http://example.com/dir/a.html", ""}}},
+      {"rel=nofollow", R"(<a rel="nofollow" href="a.html">a</a>)",
+       {{"http://example.com/dir/a.html", "a", true}}},
+      {"nofollow among rel tokens, any case", R"(<a rel="noopener NoFollow" href="a.html">a</a>)",
+       {{"http://example.com/dir/a.html", "a", true}}},
+      {"'nofollowed' is not nofollow", R"(<a rel="nofollowed" href="a.html">a</a>)",
+       {{"http://example.com/dir/a.html", "a", false}}},
+      {"area[href]", R"(<map name="m"><area href="m.html" alt="M"><area alt="no"></map>)",
+       {{"http://example.com/dir/m.html", ""}}},
+      {"whole page: nav and footer links, document order",
+       R"(<nav><a href="n.html">N</a></nav><main><a href="m.html">M</a></main>)"
+       R"(<footer><a href="f.html">F</a></footer>)",
+       {{"http://example.com/dir/n.html", "N"},
+        {"http://example.com/dir/m.html", "M"},
+        {"http://example.com/dir/f.html", "F"}}},
+      {"template links included", R"(<template><a href="t.html">T</a></template>)",
+       {{"http://example.com/dir/t.html", "T"}}},
+      {"spaces in href", R"(<a href="  my page.html ">s</a>)",
+       {{"http://example.com/dir/my%20page.html", "s"}}},
+      {"duplicates kept", R"(<a href="a.html">1</a><a href="a.html#x">2</a>)",
+       {{"http://example.com/dir/a.html", "1"}, {"http://example.com/dir/a.html", "2"}}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    const ExtractedPage page = extract_page(c.html, kPageUrl);
+    REQUIRE(page.links.size() == c.expected.size());
+    for (std::size_t i = 0; i < c.expected.size(); ++i) {
+      INFO("link #" << i);
+      CHECK(page.links[i].url == c.expected[i].url);
+      CHECK(page.links[i].anchor_text == c.expected[i].anchor_text);
+      CHECK(page.links[i].nofollow == c.expected[i].nofollow);
+    }
+  }
+}
+
+TEST_CASE("link rel=canonical") {
+  const UrlCase cases[] = {
+      {"relative href", R"(<link rel="canonical" href="/c.html">)", "http://example.com/c.html"},
+      {"absolute href normalised", R"(<link rel="canonical" href="HTTPS://Example.com/C#x">)",
+       "https://example.com/C"},
+      {"token list, any case", R"(<link rel="Canonical alternate" href="c.html">)",
+       "http://example.com/dir/c.html"},
+      {"resolved against <base href>", R"(<base href="/b/"><link rel="canonical" href="c.html">)",
+       "http://example.com/b/c.html"},
+      {"first one wins",
+       R"(<link rel="canonical" href="/1.html"><link rel="canonical" href="/2.html">)",
+       "http://example.com/1.html"},
+      {"other rel", R"(<link rel="alternate" href="c.html">)", std::nullopt},
+      {"not a whole token", R"(<link rel="canonicalish" href="c.html">)", std::nullopt},
+      {"no href", R"(<link rel="canonical">)", std::nullopt},
+      {"not http(s)", R"(<link rel="canonical" href="mailto:a@b.c">)", std::nullopt},
+      {"none", "<p>x</p>", std::nullopt},
+  };
+  for (const UrlCase& c : cases) {
+    INFO(c.comment);
+    const auto got = extract_page(c.html, kPageUrl).canonical_url;
+    CHECK_MESSAGE(got == c.expected, "got " << show(got) << ", expected " << show(c.expected));
+  }
+}
+
+TEST_CASE("meta refresh") {
+  struct Case {
+    std::string comment;
+    const char* page_url;
+    std::string content;
+    std::optional<std::string> expected;
+  };
+  const Case cases[] = {
+      {"root-relative url=", kPageUrl, "0; url=/x.html", "http://example.com/x.html"},
+      {"URL= upper case, quoted, no space", kPageUrl, "5;URL='x.html'",
+       "http://example.com/dir/x.html"},
+      {"double-quoted", kPageUrl, "5; url=&quot;y.html&quot;", "http://example.com/dir/y.html"},
+      {"absolute", kPageUrl, "0;url=https://other.org/", "https://other.org/"},
+      {"spaces around '='", kPageUrl, "3 ; url = z.html", "http://example.com/dir/z.html"},
+      {"comma separator", kPageUrl, "0, url=z.html", "http://example.com/dir/z.html"},
+      // HTML's "shared declarative refresh steps": the "url=" prefix is optional.
+      {"URL without url= prefix", kPageUrl, "0; /plain.html", "http://example.com/plain.html"},
+      {"'url' inside a bare URL", kPageUrl, "0; /curly.html", "http://example.com/curly.html"},
+      {"delay only: no refresh target", kPageUrl, "5", std::nullopt},
+      {"delay and separator only", kPageUrl, "5; ", std::nullopt},
+      {"empty url=", kPageUrl, "0; url=", std::nullopt},
+      {"to the page itself", kPageUrl, "0; url=page.html", std::nullopt},
+      {"to the page itself with a fragment", kPageUrl, "0; url=#top", std::nullopt},
+      {"index page to its directory", "http://example.com/dir/index.html", "0; url=./",
+       std::nullopt},
+      {"directory to its index page", "http://example.com/dir/", "0; url=index.html",
+       std::nullopt},
+      {"not http(s)", kPageUrl, "0; url=javascript:alert(1)", std::nullopt},
+      {"no delay: not a refresh (as browsers)", kPageUrl, "url=/x.html", std::nullopt},
+      {"junk after the delay: not a refresh", kPageUrl, "5x; url=/x.html", std::nullopt},
+      {"fractional delay", kPageUrl, "1.5; url=/x.html", "http://example.com/x.html"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment << " [" << c.content << "]");
+    const std::string html =
+        "<meta http-equiv=\"refresh\" content=\"" + c.content + "\"><p>Moved</p>";
+    const auto got = extract_page(html, c.page_url).refresh_url;
+    CHECK_MESSAGE(got == c.expected, "got " << show(got) << ", expected " << show(c.expected));
+  }
+}
+
+TEST_CASE("meta refresh: http-equiv is case-insensitive; none without the meta") {
+  const auto page =
+      extract_page(R"(<meta HTTP-EQUIV="Refresh" content="0; url=/r.html">)", kPageUrl);
+  CHECK(page.refresh_url == std::optional<std::string>("http://example.com/r.html"));
+  CHECK_FALSE(extract_page("<p>x</p>", kPageUrl).refresh_url.has_value());
+}
+
+TEST_CASE("broken markup never crashes and still yields text") {
+  const TextCase cases[] = {
+      {"unclosed <p>", "<p>one<p>two", "one two"},
+      {"unclosed <li>", "<ul><li>a<li>b</ul>", "a b"},
+      {"unclosed <div>", "<div><div>x", "x"},
+      {"stray </div>", "</div>text</div></span>", "text"},
+      {"unclosed comment", "<p>kept<!-- the rest is a comment <p>lost", "kept"},
+      {"misnested inline", "<b><i>x</b></i>y", "xy"},
+      {"unclosed table cells", "<table><tr><td>a<td>b</table>", "a b"},
+      {"unclosed attribute quote", "<p>before</p><a href=\"x>y</a><p>after</p>", "before"},
+      {"unterminated tag at the end", "<p>text</p><div", "text"},
+      {"bare angle brackets", "a < b > c", "a < b > c"},
+      {"no tags at all", "just text", "just text"},
+      {"only a doctype", "<!DOCTYPE html>", ""},
+      {"empty input", "", ""},
+      {"lone '<'", "<", "<"},
+      {"end tags only", "</p></p></body></html>", ""},
+  };
+  for (const TextCase& c : cases) {
+    INFO(c.comment);
+    CHECK(extract_page(c.html, kPageUrl).main_text == c.expected);
+  }
+}
+
+TEST_CASE("random tag soup: no crash, text always collapsed and trimmed") {
+  const std::string pieces[] = {
+      "<p>", "</p>", "<div>", "</div>", "<main>", "</main>", "<nav>", "<article>", "<li>",
+      "<table>", "<td>", "<script>", "</script>", "<!--", "-->", "<a href=\"x.html\">", "</a>",
+      "<b>", "</i>", "<title>", "<h1>", "</h2>", "<template>", "<svg>", "<base href=\"/q/\">",
+      "word", " ", "\n", "&amp;", "&", "<", ">", "\"", "'", "caf\u00e9", "<meta name=robots "
+      "content=none>", "<meta http-equiv=refresh content=\"0;url=", "<link rel=canonical href="};
+  std::mt19937 rng(42);
+  for (int round = 0; round < 300; ++round) {
+    std::string html;
+    const int count = static_cast<int>(rng() % 40);
+    for (int i = 0; i < count; ++i) html += pieces[rng() % std::size(pieces)];
+    INFO("html: " << html);
+    const ExtractedPage page = extract_page(html, kPageUrl);
+    for (const std::string* text : {&page.main_text, &page.title}) {
+      CHECK(text->find("  ") == std::string::npos);
+      CHECK_FALSE(text->starts_with(' '));
+      CHECK_FALSE(text->ends_with(' '));
+    }
+    for (const auto& link : page.links) CHECK(link.url.starts_with("http"));
+  }
+}
+
+TEST_CASE("check_page_bytes") {
+  struct Case {
+    std::string comment;
+    std::string bytes;
+    /// "" = accepted; otherwise a word the error message must contain.
+    const char* error_word;
+  };
+  const Case cases[] = {
+      // Empty.
+      {"empty", "", "empty"},
+      {"whitespace only", " \t\r\n\f \n", "empty"},
+      {"BOM only", "\xEF\xBB\xBF", "empty"},
+      {"BOM and whitespace only", "\xEF\xBB\xBF \n", "empty"},
+      // Binary.
+      {"NUL byte", "<p>a</p>\0<p>b</p>"s, "NUL"},
+      {"only a NUL byte", "\0"s, "NUL"},
+      {"NUL checked before UTF-8", "\x80\0"s, "NUL"},
+      // Not UTF-8.
+      {"lone continuation byte", "ab\x80" "cd", "UTF-8"},
+      {"overlong C0 AF", "a\xC0\xAF", "UTF-8"},
+      {"overlong C1 BF", "a\xC1\xBF", "UTF-8"},
+      {"overlong 3-byte E0 80 AF", "a\xE0\x80\xAF", "UTF-8"},
+      {"overlong 4-byte F0 80 80 AF", "a\xF0\x80\x80\xAF", "UTF-8"},
+      {"surrogate ED A0 80", "a\xED\xA0\x80", "UTF-8"},
+      {"low surrogate ED BF BF", "a\xED\xBF\xBF", "UTF-8"},
+      {"truncated sequence at the end", "euro \xE2\x82", "UTF-8"},
+      {"truncated sequence mid-text", "euro \xE2\x82 sign", "UTF-8"},
+      {"above U+10FFFF (F4 90 80 80)", "a\xF4\x90\x80\x80", "UTF-8"},
+      {"lead byte F5", "a\xF5\x80\x80\x80", "UTF-8"},
+      {"byte FF", "a\xFF", "UTF-8"},
+      {"Latin-1 text", "caf\xE9 au lait", "UTF-8"},
+      // Accepted.
+      {"ASCII page", "<html><body>hi</body></html>", ""},
+      {"valid multibyte text", "h\u00e9llo \u65e5\u672c\u8a9e \U0001F600 \u20ac", ""},
+      {"UTF-8 BOM then a page", "\xEF\xBB\xBF<p>x</p>", ""},
+      {"largest code point U+10FFFF", "\xF4\x8F\xBF\xBF", ""},
+      {"last before surrogates U+D7FF", "\xED\x9F\xBF", ""},
+      {"first after surrogates U+E000", "\xEE\x80\x80", ""},
+      {"noncharacter U+FFFF is valid UTF-8", "\xEF\xBF\xBF", ""},
+      {"a single non-space character", "x", ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    const canon::Status status = check_page_bytes(c.bytes);
+    if (std::string(c.error_word).empty()) {
+      CHECK_MESSAGE(status.ok(), status.message());
+    } else {
+      CHECK_FALSE(status.ok());
+      CHECK_MESSAGE(status.message().find(c.error_word) != std::string::npos, status.message());
+    }
+  }
+}
+
+TEST_CASE("check_page_bytes: the message locates the bad byte") {
+  CHECK(check_page_bytes("ab\0"s).message().find("offset 2") != std::string::npos);
+  CHECK(check_page_bytes("abc\x80").message().find("offset 3") != std::string::npos);
+}
