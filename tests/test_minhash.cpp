@@ -1,0 +1,198 @@
+/// @file test_minhash.cpp
+/// @brief MinHash estimates vs exact Jaccard, banding choice, LSH candidates vs oracles.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dedup/minhash.h"
+
+using namespace canon::dedup;
+using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+TEST_CASE("MinHasher sketches: size, empty set, determinism") {
+  const MinHasher h(64, 1);
+  CHECK(h.num_hashes() == 64);
+  CHECK(h.sketch({}) == Sketch(64, UINT64_MAX));
+  const ShingleSet s = {3, 17, 99, 1000};
+  CHECK(h.sketch(s) == MinHasher(64, 1).sketch(s));
+  CHECK(h.sketch(s) != MinHasher(64, 2).sketch(s));
+  CHECK(estimate_jaccard(h.sketch(s), h.sketch(s)) == 1.0);
+  CHECK(estimate_jaccard(h.sketch(s), h.sketch(ShingleSet{4, 18})) == 0.0);
+}
+
+TEST_CASE("estimate_jaccard tracks exact Jaccard without bias") {
+  std::mt19937_64 rng(11);
+  for (const unsigned n : {128u, 256u}) {
+    CAPTURE(n);
+    const MinHasher hasher(n, rng());
+    constexpr int kTrials = 200;
+    double sum_abs = 0, sum_signed = 0;
+    for (int t = 0; t < kTrials; ++t) {
+      // A union of u random values: `common` in both, the rest split between a and b.
+      const std::size_t u = 50 + rng() % 200;
+      const std::size_t common = rng() % (u + 1);
+      ShingleSet a, b;
+      for (std::size_t i = 0; i < u; ++i) {
+        const std::uint64_t x = rng();
+        if (i < common) {
+          a.push_back(x);
+          b.push_back(x);
+        } else {
+          (rng() % 2 ? a : b).push_back(x);
+        }
+      }
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      const double exact = jaccard(a, b);
+      REQUIRE(exact == doctest::Approx(double(common) / double(u)));
+      const double err = estimate_jaccard(hasher.sketch(a), hasher.sketch(b)) - exact;
+      CHECK(std::abs(err) <= 3.0 / std::sqrt(double(n)));  // >= 6 standard deviations
+      sum_abs += std::abs(err);
+      sum_signed += err;
+    }
+    // Standard deviation of one estimate is at most 0.5/sqrt(n).
+    const double sd = 0.5 / std::sqrt(double(n));
+    CHECK(sum_abs / kTrials <= sd);                                 // expected <= 0.8 sd
+    CHECK(std::abs(sum_signed / kTrials) <= 3 * sd / std::sqrt(double(kTrials)));  // no bias
+  }
+}
+
+TEST_CASE("choose_banding: fits the sketch, reaches 99% recall, uses the most rows") {
+  CHECK(choose_banding(128, 0.5).bands == 42);
+  CHECK(choose_banding(128, 0.5).rows == 3);
+  CHECK(candidate_probability({42, 3}, 0.5) == doctest::Approx(0.99633).epsilon(1e-4));
+  for (const unsigned n : {1u, 8u, 64u, 100u, 128u, 256u}) {
+    for (const double t : {0.3, 0.5, 0.7, 0.8, 0.9, 1.0}) {
+      CAPTURE(n);
+      CAPTURE(t);
+      const LshBanding b = choose_banding(n, t);
+      CHECK(b.bands >= 1);
+      CHECK(b.rows >= 1);
+      CHECK(b.bands * b.rows <= n);
+      CHECK(b.bands == n / b.rows);
+      if (candidate_probability({n, 1}, t) >= 0.99) {
+        CHECK(candidate_probability(b, t) >= 0.99);
+        if (b.rows < n) CHECK(candidate_probability({n / (b.rows + 1), b.rows + 1}, t) < 0.99);
+      } else {
+        CHECK(b.rows == 1);  // unreachable: best recall available
+      }
+    }
+  }
+}
+
+TEST_CASE("candidate_probability is the S-curve") {
+  const LshBanding b{20, 5};
+  CHECK(candidate_probability(b, 0.0) == 0.0);
+  CHECK(candidate_probability(b, 1.0) == 1.0);
+  CHECK(candidate_probability({1, 1}, 0.3) == doctest::Approx(0.3));
+  for (double s = 0.05; s < 1.0; s += 0.05) {
+    CHECK(candidate_probability(b, s) < candidate_probability(b, s + 0.05));
+  }
+}
+
+TEST_CASE("lsh_candidates equals the any-band-equal oracle") {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 100; ++round) {
+    const LshBanding banding{1 + unsigned(rng() % 5), 1 + unsigned(rng() % 3)};
+    const std::size_t docs = rng() % 30;
+    // Tiny value alphabet so equal bands are common; a spare trailing value is ignored.
+    std::vector<Sketch> sketches(docs, Sketch(banding.bands * banding.rows + 1));
+    for (Sketch& s : sketches) {
+      for (auto& v : s) v = rng() % 3;
+    }
+    std::unique_ptr<bool[]> skip(new bool[docs]);
+    for (std::size_t d = 0; d < docs; ++d) skip[d] = rng() % 5 == 0;
+    const bool use_skip = round % 2;
+    Pairs expected;
+    for (std::uint32_t a = 0; a < docs; ++a) {
+      for (std::uint32_t b = a + 1; b < docs; ++b) {
+        if (use_skip && (skip[a] || skip[b])) continue;
+        for (unsigned band = 0; band < banding.bands; ++band) {
+          const auto first = sketches[a].begin() + band * banding.rows;
+          if (std::equal(first, first + banding.rows, sketches[b].begin() + band * banding.rows)) {
+            expected.emplace_back(a, b);
+            break;
+          }
+        }
+      }
+    }
+    CAPTURE(round);
+    const auto skip_span = use_skip ? std::span<const bool>(skip.get(), docs)
+                                    : std::span<const bool>();
+    CHECK(lsh_candidates(sketches, banding, skip_span) == expected);
+  }
+}
+
+namespace {
+
+/// Shingle sets of `families` families of documents, each made by editing a random base text
+/// (substituting, deleting and inserting words at a random rate of up to `max_rate`).
+std::vector<ShingleSet> near_duplicate_families(std::mt19937_64& rng, int families, int size,
+                                                double max_rate) {
+  std::vector<ShingleSet> sets;
+  const auto word = [&] { return "w" + std::to_string(rng() % 2000); };
+  for (int f = 0; f < families; ++f) {
+    std::vector<std::string> base(40 + rng() % 200);
+    for (auto& w : base) w = word();
+    for (int m = 0; m < size; ++m) {
+      // Integer arithmetic only: mt19937_64 is specified exactly, the distributions are not.
+      const double rate = max_rate * double(rng() % 1001) / 1000.0;
+      std::vector<std::string> doc;
+      for (const auto& w : base) {
+        if (double(rng() % 1000000) / 1e6 >= rate) {
+          doc.push_back(w);
+          continue;
+        }
+        switch (rng() % 3) {
+          case 0: doc.push_back(word()); break;   // substitute
+          case 1: break;                          // delete
+          default: doc.push_back(w); doc.push_back(word());  // insert
+        }
+      }
+      sets.push_back(shingle_set(doc, 3));
+    }
+  }
+  return sets;
+}
+
+}  // namespace
+
+TEST_CASE("LSH recall on near-duplicate families vs all-pairs exact Jaccard") {
+  std::mt19937_64 rng(99);
+  struct Config {
+    unsigned n;
+    double threshold, max_edit_rate;
+  };
+  for (const Config& c : {Config{128, 0.5, 0.15}, Config{128, 0.8, 0.05}}) {
+    const auto [n, threshold, max_edit_rate] = c;
+    CAPTURE(n);
+    CAPTURE(threshold);
+    const auto sets = near_duplicate_families(rng, 60, 6, max_edit_rate);
+    const MinHasher hasher(n, rng());
+    std::vector<Sketch> sketches;
+    for (const auto& s : sets) sketches.push_back(hasher.sketch(s));
+    const auto candidates = lsh_candidates(sketches, choose_banding(n, threshold));
+    const std::set<std::pair<std::uint32_t, std::uint32_t>> found(candidates.begin(),
+                                                                  candidates.end());
+    std::size_t similar = 0, missed = 0, near = 0;
+    for (std::uint32_t a = 0; a < sets.size(); ++a) {
+      for (std::uint32_t b = a + 1; b < sets.size(); ++b) {
+        const double j = jaccard(sets[a], sets[b]);
+        if (j < threshold) continue;
+        ++similar;
+        near += j < threshold + 0.1;
+        missed += !found.count({a, b});
+      }
+    }
+    MESSAGE("n=", n, " threshold=", threshold, ": ", similar, " similar pairs, ", missed,
+            " missed, ", near, " within 0.1 of the threshold, ", candidates.size(), " candidates");
+    CHECK(similar >= 100);
+    CHECK(double(missed) <= 0.01 * double(similar));
+  }
+}

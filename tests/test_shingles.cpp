@@ -1,0 +1,83 @@
+/// @file test_shingles.cpp
+/// @brief shingle_set() rules and jaccard() against a std::set oracle.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dedup/shingles.h"
+
+using canon::dedup::jaccard;
+using canon::dedup::shingle_set;
+using canon::dedup::ShingleSet;
+using Words = std::vector<std::string>;
+
+TEST_CASE("shingle_set: empty and short-text rules") {
+  CHECK(shingle_set(Words{}, 3).empty());
+  CHECK(shingle_set(Words{}, 1).empty());
+  // Fewer than k words: one element standing for exactly those words, in order.
+  const ShingleSet one = shingle_set(Words{"hello"}, 3);
+  const ShingleSet two = shingle_set(Words{"hello", "world"}, 3);
+  CHECK(one.size() == 1);
+  CHECK(two.size() == 1);
+  CHECK(one != two);
+  CHECK(shingle_set(Words{"hello", "world"}, 3) == two);
+  CHECK(shingle_set(Words{"world", "hello"}, 3) != two);
+  // A short text never matches a shingle of a longer text that contains its words.
+  const ShingleSet three = shingle_set(Words{"hello", "world", "again"}, 3);
+  CHECK(three.size() == 1);
+  CHECK(jaccard(two, three) == 0.0);
+  CHECK(jaccard(one, shingle_set(Words{"hello", "hello", "hello"}, 3)) == 0.0);
+}
+
+TEST_CASE("shingle_set: k-word windows, order matters, duplicates collapse, sorted") {
+  const Words abc = {"a", "b", "c", "a", "b", "c", "a", "b", "c"};
+  const ShingleSet s = shingle_set(abc, 3);
+  CHECK(s.size() == 3);  // abc, bca, cab
+  CHECK(std::is_sorted(s.begin(), s.end()));
+  CHECK(std::adjacent_find(s.begin(), s.end()) == s.end());
+  CHECK(shingle_set(Words{"a", "b", "c", "d"}, 3).size() == 2);
+  // k = 1 is the set of words: order is irrelevant.
+  CHECK(shingle_set(Words{"x", "y", "z", "x"}, 1) == shingle_set(Words{"z", "y", "x"}, 1));
+  // k = 2 sees order.
+  CHECK(shingle_set(Words{"x", "y", "z"}, 2) != shingle_set(Words{"z", "y", "x"}, 2));
+  // Word boundaries are part of the shingle: "ab c" differs from "a bc".
+  CHECK(shingle_set(Words{"ab", "c"}, 2) != shingle_set(Words{"a", "bc"}, 2));
+  // Deterministic.
+  CHECK(shingle_set(abc, 2) == shingle_set(abc, 2));
+}
+
+namespace {
+
+double oracle_jaccard(const std::set<std::uint64_t>& a, const std::set<std::uint64_t>& b) {
+  std::set<std::uint64_t> all = a;
+  all.insert(b.begin(), b.end());
+  if (all.empty()) return 0.0;
+  const std::size_t common = a.size() + b.size() - all.size();
+  return static_cast<double>(common) / static_cast<double>(all.size());
+}
+
+}  // namespace
+
+TEST_CASE("jaccard matches a std::set oracle on random sets") {
+  CHECK(jaccard({}, {}) == 0.0);
+  const ShingleSet x = {1, 5, 9};
+  CHECK(jaccard(x, {}) == 0.0);
+  CHECK(jaccard(x, x) == 1.0);
+  CHECK(jaccard(x, ShingleSet{5, 9, 12}) == doctest::Approx(0.5));
+  std::mt19937_64 rng(42);
+  for (int round = 0; round < 300; ++round) {
+    // A small universe makes overlaps of every size likely.
+    const std::uint64_t universe = 1 + rng() % 60;
+    std::set<std::uint64_t> a, b;
+    for (std::uint64_t i = rng() % 40; i > 0; --i) a.insert(rng() % universe);
+    for (std::uint64_t i = rng() % 40; i > 0; --i) b.insert(rng() % universe);
+    const ShingleSet va(a.begin(), a.end()), vb(b.begin(), b.end());
+    CAPTURE(round);
+    CHECK(jaccard(va, vb) == doctest::Approx(oracle_jaccard(a, b)));
+    CHECK(jaccard(va, vb) == jaccard(vb, va));
+  }
+}
