@@ -1,0 +1,57 @@
+/// @file command_index.cpp
+/// @brief `canon index SITE_DIR --out INDEX_DIR`: the whole pipeline (indexer/pipeline.h).
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "dedup/detector.h"
+#include "indexer/pipeline.h"
+
+namespace canon::cli {
+
+void add_index_command(CLI::App& app) {
+  struct Args {
+    indexer::IndexOptions options;
+    bool quiet = false;
+  };
+  auto args = std::make_shared<Args>();
+  indexer::IndexOptions& options = args->options;
+  CLI::App* index = app.add_subcommand("index", "Index a saved site, collapsing near-duplicate pages");
+  index->add_option("SITE_DIR", options.site_dir, "Directory of saved HTML pages")->required();
+  index->add_option("--out,-o", options.out_dir, "Index directory to write (replaced when complete)")->required();
+  index->add_option("--base-url", options.base_url, "URL the site is served at")->capture_default_str();
+  index->add_option("--detector", options.detector, "Near-duplicate detector")
+      ->capture_default_str()
+      ->check(CLI::IsMember(dedup::detector_names()));
+  index->add_option("--threshold", options.dedup.threshold, "Similarity at which pages are near-duplicates")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  index->add_option("--shingle-size", options.dedup.shingle_size, "Words per shingle")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 16u));
+  index->add_option("--num-hashes", options.dedup.num_hashes, "MinHash sketch size")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 4096u));
+  index->add_option("--seed", options.dedup.seed, "Seed of the hash functions")->capture_default_str();
+  index->add_option("--damping", options.pagerank.damping, "PageRank damping factor")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 0.999));
+  index->add_flag("!--no-canonical", options.honour_canonical,
+                  "Ignore rel=canonical when choosing a cluster's indexed page");
+  index->add_flag("--quiet,-q", args->quiet, "No progress output");
+
+  index->callback([args] {
+    args->options.show_progress = !args->quiet;
+    auto summary = indexer::index_site(args->options);
+    if (!summary.ok()) fail(summary.status());
+    std::cout << "Indexed " << args->options.site_dir.string() << " into " << args->options.out_dir.string() << ": ";
+    const char* separator = "";
+    for (const auto& [status, count] : summary->status_counts) {
+      std::cout << separator << count << " " << status;
+      separator = ", ";
+    }
+    std::cout << "; " << summary->duplicate_clusters << " near-duplicate clusters.\n";
+  });
+}
+
+}  // namespace canon::cli

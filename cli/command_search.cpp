@@ -1,0 +1,51 @@
+/// @file command_search.cpp
+/// @brief `canon search INDEX_DIR QUERY...`: ranked results with their collapsed alternates.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "query/render.h"
+#include "query/searcher.h"
+
+namespace canon::cli {
+
+void add_search_command(CLI::App& app) {
+  struct Args {
+    std::filesystem::path index_dir;
+    std::vector<std::string> query_words;
+    query::SearchRequest request;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* search = app.add_subcommand("search", "Search an index; each result shows its collapsed alternates");
+  search->add_option("INDEX_DIR", args->index_dir, "Index directory written by `canon index`")->required();
+  search->add_option("QUERY", args->query_words, "Query (Xapian syntax: phrases, AND/OR/NOT, title:, site:)")
+      ->required();
+  search->add_option("--limit,-n", args->request.limit, "Results to show")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  search->add_option("--offset", args->request.offset, "Results to skip")->capture_default_str();
+  search->add_flag("--json", args->json, "Print results as JSON");
+
+  search->callback([args] {
+    auto searcher = query::Searcher::open(args->index_dir);
+    if (!searcher.ok()) fail(searcher.status());
+    query::SearchRequest& request = args->request;
+    for (const std::string& word : args->query_words) request.query += (request.query.empty() ? "" : " ") + word;
+    if (!args->json && isatty(STDOUT_FILENO) == 1) {
+      request.highlight_start = "\033[1m";
+      request.highlight_end = "\033[0m";
+    }
+    auto results = searcher.value()->search(request);
+    if (!results.ok()) fail(results.status());
+    if (args->json) {
+      std::cout << query::to_json(results.value()).dump(2) << "\n";
+    } else {
+      std::cout << query::render_text(results.value());
+    }
+  });
+}
+
+}  // namespace canon::cli
