@@ -2,29 +2,69 @@
 /// @brief The detector registry: make_detector() and detector_names().
 #include "dedup/detector.h"
 
+#include <algorithm>
+
+#include "dedup/exact_detector.h"
+#include "dedup/keyword_detector.h"
 #include "dedup/minhash_detector.h"
+#include "dedup/multik_detector.h"
+#include "dedup/mwo_detector.h"
+#include "dedup/simhash_detector.h"
 
 namespace canon::dedup {
 
-// simhash, mwo, multik, keyword and exact detectors will register here behind the same
-// interface.
-std::vector<std::string> detector_names() { return {"minhash"}; }
+namespace {
+
+bool in_unit_interval(double t) { return t > 0.0 && t <= 1.0; }
+
+}  // namespace
+
+std::vector<std::string> detector_names() {
+  return {"minhash", "simhash", "mwo", "multik", "keyword", "exact"};
+}
 
 Result<std::unique_ptr<Detector>> make_detector(std::string_view name,
                                                 const DedupOptions& options) {
-  if (name != "minhash") {
+  const std::vector<std::string> names = detector_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
     std::string choices;
-    for (const std::string& n : detector_names()) choices += (choices.empty() ? "" : ", ") + n;
+    for (const std::string& n : names) choices += (choices.empty() ? "" : ", ") + n;
     return Status::error("unknown detector '" + std::string(name) + "' (choose from: " +
                          choices + ")");
   }
   // Options come from the command line: reject values the detectors cannot work with.
   if (options.shingle_size == 0) return Status::error("shingle size must be at least 1");
   if (options.num_hashes == 0) return Status::error("number of hashes must be at least 1");
-  if (!(options.threshold > 0.0 && options.threshold <= 1.0)) {
+  if (!in_unit_interval(options.threshold)) {
     return Status::error("similarity threshold must be in (0, 1]");
   }
-  return std::unique_ptr<Detector>(std::make_unique<MinhashDetector>(options));
+  if (name == "minhash") {
+    return std::unique_ptr<Detector>(std::make_unique<MinhashDetector>(options));
+  }
+  if (name == "exact") return std::unique_ptr<Detector>(std::make_unique<ExactDetector>(options));
+  if (name == "simhash") {
+    if (options.simhash_max_distance > 63) {
+      return Status::error("simhash Hamming distance must be at most 63");
+    }
+    return std::unique_ptr<Detector>(std::make_unique<SimhashDetector>(options));
+  }
+  if (name == "keyword") {
+    if (!in_unit_interval(options.threshold_explicit ? options.threshold
+                                                      : options.keyword_threshold)) {
+      return Status::error("keyword threshold must be in (0, 1]");
+    }
+    return std::unique_ptr<Detector>(std::make_unique<KeywordDetector>(options));
+  }
+  if (name == "mwo") {
+    // The weighted join needs a threshold it can filter with (1e-6 and above).
+    const double t = options.threshold_explicit ? options.threshold : options.mwo_threshold;
+    if (!(t >= 1e-6 && t <= 1.0)) return Status::error("mwo threshold must be in [1e-6, 1]");
+    return std::unique_ptr<Detector>(std::make_unique<MwoDetector>(options));
+  }
+  if (!(options.multik_max_dissimilarity >= 0.0 && options.multik_max_dissimilarity < 1.0)) {
+    return Status::error("multik dissimilarity must be in [0, 1)");
+  }
+  return std::unique_ptr<Detector>(std::make_unique<MultikDetector>(options));
 }
 
 }  // namespace canon::dedup

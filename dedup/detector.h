@@ -14,12 +14,22 @@
 namespace canon::dedup {
 
 /// What a detector sees of a page. Views stay valid for the detector's find_clusters call
-/// and for later similarity() calls.
+/// and for later similarity() calls. Only `mwo` reads the fields after `text`; the others
+/// may be left empty.
 struct DedupDocument {
   std::string_view url;
   std::string_view title;
   /// The page's main text (template removed).
   std::string_view text;
+  /// h1-h6 of the main content, in document order.
+  std::span<const std::string> headings = {};
+  /// <meta name="keywords"> and <meta name="description"> content.
+  std::string_view meta_keywords = {};
+  std::string_view meta_description = {};
+  /// Visible texts of the page's links to its own host, and to other hosts (the caller decides
+  /// which is which: dedup knows nothing of URLs).
+  std::vector<std::string_view> same_site_anchors = {};
+  std::vector<std::string_view> other_site_anchors = {};
 };
 
 /// Two documents judged near-duplicates, with the detector's similarity in [0, 1].
@@ -41,16 +51,31 @@ struct Clusters {
 
 /// Parameters shared by detectors; each detector documents which it uses.
 struct DedupOptions {
-  /// Words per shingle.
+  /// Words per shingle (minhash, exact, simhash).
   unsigned shingle_size = 3;
   /// MinHash sketch size.
   unsigned num_hashes = 128;
-  /// Similarity at or above which two documents are near-duplicates.
+  /// Similarity at or above which two documents are near-duplicates (minhash and exact; keyword
+  /// and mwo when threshold_explicit).
   double threshold = 0.5;
   /// Seed for the hash functions (results are reproducible for a seed).
   std::uint64_t seed = 0x63616e6f6e;  // "canon"
   /// Worker threads; 0 means all hardware threads.
   unsigned threads = 0;
+
+  /// True when `threshold` was chosen by the user (`canon index --threshold`): then `keyword`
+  /// and `mwo` use `threshold` instead of their own defaults below.
+  bool threshold_explicit = false;
+  /// simhash: the largest Hamming distance (of 64 bits) of near-duplicate fingerprints (k).
+  unsigned simhash_max_distance = 3;
+  /// keyword: |A ∩ B| / max(|A|, |B|) of stemmed keyword sets at or above which documents are
+  /// near-duplicates (Narayana et al.: 80 %).
+  double keyword_threshold = 0.8;
+  /// mwo: minimum weight overlap at or above which documents are near-duplicates.
+  double mwo_threshold = 0.8;
+  /// multik: the weighted dissimilarity (in [0, 1]) at or below which documents are
+  /// near-duplicates (Khan et al.: 0.2).
+  double multik_max_dissimilarity = 0.2;
 };
 
 /// A near-duplicate detector. Stateful: find_clusters() remembers what it needs to answer

@@ -162,13 +162,13 @@ TEST_CASE("verified pairs are ordered, above the threshold, and build cluster id
 }
 
 TEST_CASE("make_detector and detector_names") {
-  CHECK(detector_names() == std::vector<std::string>{"minhash"});
+  CHECK(detector_names().front() == "minhash");  // all names: test_exact_detector.cpp
   auto made = make_detector("minhash", DedupOptions{});
   REQUIRE(made.ok());
   CHECK(made.value()->name() == "minhash");
-  auto unknown = make_detector("simhash", DedupOptions{});
+  auto unknown = make_detector("nosuch", DedupOptions{});
   REQUIRE(!unknown.ok());
-  CHECK(unknown.status().message() == "unknown detector 'simhash' (choose from: minhash)");
+  CHECK(unknown.status().message().starts_with("unknown detector 'nosuch' (choose from: minhash"));
   DedupOptions bad;
   bad.shingle_size = 0;
   CHECK(!make_detector("minhash", bad).ok());

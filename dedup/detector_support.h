@@ -1,0 +1,93 @@
+/// @file detector_support.h
+/// @brief What the literature detectors (simhash, mwo, multik, keyword, exact) share: a
+/// deterministic parallel loop, word n-gram hashes with counts, and pairs → clusters.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "dedup/detector.h"
+
+namespace canon::dedup {
+
+/// The number of workers parallel_for uses for `n` items: min(threads, n), at least 1, where
+/// threads = 0 means all hardware threads.
+std::size_t worker_count(std::size_t n, unsigned threads);
+
+/// Calls fn(i, worker) for i in [0, n) on worker_count(n, threads) threads, handing out
+/// indices dynamically; `worker` (< worker_count) lets fn use per-worker scratch state. fn must
+/// only write state owned by index i or by its worker. Rethrows the first exception after all
+/// threads have finished. Results that fn stores by index do not depend on the thread count.
+template <class Fn>
+void parallel_for(std::size_t n, unsigned threads, const Fn& fn) {
+  const std::size_t workers = worker_count(n, threads);
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto work = [&](std::size_t worker) {
+    try {
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i, worker);
+    } catch (...) {
+      const std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next = n;
+    }
+  };
+  if (workers <= 1) {
+    work(0);
+  } else {
+    std::vector<std::jthread> pool;
+    for (std::size_t t = 0; t < workers; ++t) pool.emplace_back(work, t);
+  }  // jthreads join here
+  if (error) std::rethrow_exception(error);
+}
+
+/// XXH3_64bits of `words` joined by '\x1f': the same hash shingle_set() gives a k-word window,
+/// so equal word sequences hash equal and different ones (almost surely) differ.
+std::uint64_t hash_words(std::span<const std::string> words);
+
+/// A distinct n-gram (its hash_words value) and how often it occurs.
+struct TermCount {
+  std::uint64_t term;
+  std::uint32_t count;
+};
+
+/// Every window of `k` consecutive `tokens`, hashed with hash_words and counted; sorted by
+/// hash. A text with fewer than k tokens has no windows: empty result. REQUIRES: k >= 1.
+std::vector<TermCount> ngram_counts(std::span<const std::string> tokens, unsigned k);
+
+/// For each of `sets` (each without repeats), the rank of each of its tokens in the global
+/// order "rarest first": ascending number of sets holding the token, ties by token value. The
+/// ranks of a set are in the set's own order. Equal tokens get equal ranks.
+std::vector<std::vector<std::uint32_t>> frequency_ranks(
+    std::span<const std::vector<std::uint64_t>> sets);
+
+/// The splitmix64 finaliser: a bijection of 64-bit values with full avalanche.
+std::uint64_t mix64(std::uint64_t x);
+
+/// Clusters of `n` documents from verified `pairs` (each a < b < n): the pairs are sorted by
+/// (a, b) and merged with UnionFind; cluster ids are smallest members.
+Clusters clusters_from_pairs(std::uint32_t n, std::vector<SimilarPair> pairs,
+                             std::size_t candidates_examined);
+
+/// What an exact similarity join returns.
+struct JoinResult {
+  /// The qualifying pairs (a < b, original indices), sorted by (a, b).
+  std::vector<SimilarPair> pairs;
+  /// Candidate pairs that survived the filters and were verified exactly.
+  std::size_t candidates = 0;
+};
+
+/// Tolerance for the filters of the exact joins: a bound is only used to discard a pair when it
+/// is below the threshold by more than this, so rounding never loses a qualifying pair.
+inline constexpr double kFilterSlack = 1e-9;
+
+}  // namespace canon::dedup

@@ -1,0 +1,193 @@
+/// @file exact_detector.cpp
+/// @brief order_by_frequency, ppjoin (prefix + length + positional filtering) and
+/// ExactDetector.
+///
+/// PPJoin is written by hand: no Debian package provides a set-similarity join, and the
+/// algorithm is short once the records are integer ranks (Xiao, Wang, Lin, Yu: "Efficient
+/// similarity joins for near duplicate detection", WWW 2008, algorithm PPJoin).
+#include "dedup/exact_detector.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "dedup/tokenizer.h"
+
+namespace canon::dedup {
+
+namespace {
+
+/// ceil(x), but a value within kFilterSlack above an integer rounds down to it: the filters
+/// below may then ask for one element less than they could, never for one more.
+std::size_t ceil_down(double x) {
+  const double c = std::ceil(x - kFilterSlack);
+  return c <= 0.0 ? 0 : static_cast<std::size_t>(c);
+}
+
+/// The overlap a partner of size `b` needs for `measure` >= t with a record of size a >= b.
+std::size_t required_overlap(SetMeasure measure, double t, std::size_t a, std::size_t b) {
+  switch (measure) {
+    case SetMeasure::Jaccard:  // c / (a + b - c) >= t  <=>  c >= t / (1 + t) * (a + b)
+      return ceil_down(t / (1.0 + t) * static_cast<double>(a + b));
+    case SetMeasure::MaxContainment:  // c / max(a, b) >= t
+      return ceil_down(t * static_cast<double>(std::max(a, b)));
+  }
+  return 0;
+}
+
+/// Per-worker scratch of the probe: overlap so far per earlier record (in processing order),
+/// kPruned once the positional bound has ruled it out, and which entries were touched.
+struct ProbeScratch {
+  static constexpr std::int32_t kPruned = -1;
+  std::vector<std::int32_t> overlap;
+  std::vector<std::uint32_t> touched;
+};
+
+}  // namespace
+
+std::vector<TokenRecord> order_by_frequency(std::span<const std::vector<std::uint64_t>> sets) {
+  std::vector<TokenRecord> records = frequency_ranks(sets);
+  for (TokenRecord& r : records) std::sort(r.begin(), r.end());
+  return records;
+}
+
+double set_similarity(SetMeasure measure, std::size_t common, std::size_t a, std::size_t b) {
+  // Same operations as jaccard() in shingles.cpp, so both give the same double.
+  const std::size_t all = measure == SetMeasure::Jaccard ? a + b - common : std::max(a, b);
+  return all == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(all);
+}
+
+std::size_t intersection_size(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
+  std::size_t common = 0;
+  const std::uint32_t *i = a.data(), *i_end = i + a.size(), *j = b.data(), *j_end = j + b.size();
+  while (i != i_end && j != j_end) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      ++common, ++i, ++j;
+    }
+  }
+  return common;
+}
+
+JoinResult ppjoin(std::span<const TokenRecord> records, SetMeasure measure, double threshold,
+                  unsigned threads) {
+  assert(threshold > 0.0 && threshold <= 1.0);
+  const double t = threshold;
+  // Processing order: non-empty records by size, then index. A record is only compared with
+  // records before it, which are no larger.
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t i = 0; i < records.size(); ++i) {
+    if (!records[i].empty()) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+    return records[x].size() < records[y].size();
+  });
+  const std::size_t m = order.size();
+  std::vector<std::size_t> size_at(m);
+  for (std::size_t q = 0; q < m; ++q) size_at[q] = records[order[q]].size();
+  // Any partner y of x (|y| <= |x|) needs >= t|x| common tokens for either measure, so two
+  // qualifying records share a token among the first |x| - ceil(t|x|) + 1 of x.
+  const auto prefix_length = [&](std::size_t size) {
+    return size + 1 - std::clamp<std::size_t>(ceil_down(t * static_cast<double>(size)), 1, size);
+  };
+  std::uint32_t max_token = 0;
+  for (const TokenRecord& r : records) {
+    if (!r.empty()) max_token = std::max(max_token, r.back());
+  }
+  // The inverted index of all prefixes: token -> (processing position, position in record),
+  // in increasing processing position.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> postings(
+      m == 0 ? 0 : std::size_t{max_token} + 1);
+  for (std::uint32_t q = 0; q < m; ++q) {
+    const TokenRecord& x = records[order[q]];
+    for (std::uint32_t i = 0; i < prefix_length(x.size()); ++i) postings[x[i]].emplace_back(q, i);
+  }
+
+  std::vector<std::vector<SimilarPair>> found(m);
+  std::vector<std::size_t> candidates(m, 0);
+  std::vector<ProbeScratch> scratch(worker_count(m, threads));
+  parallel_for(m, threads, [&](std::size_t q, std::size_t worker) {
+    ProbeScratch& s = scratch[worker];
+    if (s.overlap.empty()) s.overlap.assign(m, 0);
+    const TokenRecord& x = records[order[q]];
+    const std::size_t sx = x.size();
+    // Length filter: partners before q are no larger; they must hold >= t|x| tokens.
+    const std::size_t min_size = ceil_down(t * static_cast<double>(sx));
+    const auto first_q = static_cast<std::uint32_t>(
+        std::lower_bound(size_at.begin(), size_at.begin() + static_cast<std::ptrdiff_t>(q),
+                         min_size) - size_at.begin());
+    const std::size_t prefix = prefix_length(sx);
+    for (std::size_t i = 0; i < prefix; ++i) {
+      const auto& list = postings[x[i]];
+      auto it = std::lower_bound(list.begin(), list.end(),
+                                 std::pair<std::uint32_t, std::uint32_t>{first_q, 0});
+      for (; it != list.end() && it->first < q; ++it) {
+        const auto [y, j] = *it;
+        std::int32_t& overlap = s.overlap[y];
+        if (overlap == ProbeScratch::kPruned) continue;
+        if (overlap == 0) s.touched.push_back(y);
+        // Positional filter: every common token still to come lies after i in x and after j in
+        // y, so the overlap can grow by at most min(|x| - i, |y| - j) including this one.
+        const std::size_t bound = static_cast<std::size_t>(overlap) +
+                                  std::min(sx - i, size_at[y] - j);
+        if (bound >= required_overlap(measure, t, sx, size_at[y])) {
+          ++overlap;
+        } else {
+          overlap = ProbeScratch::kPruned;
+        }
+      }
+    }
+    for (const std::uint32_t y : s.touched) {
+      if (s.overlap[y] > 0) {
+        ++candidates[q];
+        const TokenRecord& other = records[order[y]];
+        const double similarity =
+            set_similarity(measure, intersection_size(x, other), sx, other.size());
+        if (similarity >= t) {
+          const std::uint32_t a = std::min(order[q], order[y]), b = std::max(order[q], order[y]);
+          found[q].push_back({a, b, similarity});
+        }
+      }
+      s.overlap[y] = 0;
+    }
+    s.touched.clear();
+  });
+
+  JoinResult result;
+  for (std::size_t q = 0; q < m; ++q) {
+    result.candidates += candidates[q];
+    result.pairs.insert(result.pairs.end(), found[q].begin(), found[q].end());
+  }
+  std::sort(result.pairs.begin(), result.pairs.end(),
+            [](const SimilarPair& x, const SimilarPair& y) {
+              return x.a != y.a ? x.a < y.a : x.b < y.b;
+            });
+  return result;
+}
+
+ExactDetector::ExactDetector(const DedupOptions& options) : options_(options) {
+  assert(options.shingle_size >= 1);
+  assert(options.threshold > 0.0 && options.threshold <= 1.0);
+}
+
+Clusters ExactDetector::find_clusters(std::span<const DedupDocument> docs) {
+  const auto n = static_cast<std::uint32_t>(docs.size());
+  shingles_.assign(n, {});
+  parallel_for(n, options_.threads, [&](std::size_t i, std::size_t) {
+    shingles_[i] = shingle_set(tokenize(docs[i].text), options_.shingle_size);
+  });
+  const std::vector<TokenRecord> records = order_by_frequency(shingles_);
+  JoinResult join = ppjoin(records, SetMeasure::Jaccard, options_.threshold, options_.threads);
+  return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
+}
+
+double ExactDetector::similarity(std::uint32_t a, std::uint32_t b) const {
+  assert(a < shingles_.size() && b < shingles_.size());
+  if (shingles_[a].empty() || shingles_[b].empty()) return 0.0;
+  return jaccard(shingles_[a], shingles_[b]);
+}
+
+}  // namespace canon::dedup

@@ -1,0 +1,66 @@
+/// @file exact_detector.h
+/// @brief The "exact" detector: the all-pairs Jaccard join over minhash's shingle sets, made
+/// fast with PPJoin's prefix, length and positional filters (Xiao et al., WWW 2008).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "dedup/detector.h"
+#include "dedup/detector_support.h"
+#include "dedup/shingles.h"
+
+namespace canon::dedup {
+
+/// A set for the exact joins: distinct token ids, ascending, where a smaller id is a token held
+/// by fewer records (the global order "rarest first" that prefix filtering needs).
+using TokenRecord = std::vector<std::uint32_t>;
+
+/// Replaces every token of `sets` (each sorted, without repeats) by its rank in the global
+/// order: ascending number of sets holding it, ties by token value. Each result is sorted.
+/// Equal tokens get equal ids, so overlaps (and set sizes) are preserved.
+std::vector<TokenRecord> order_by_frequency(std::span<const std::vector<std::uint64_t>> sets);
+
+/// The set similarities ppjoin() supports.
+enum class SetMeasure {
+  Jaccard,         ///< |A ∩ B| / |A ∪ B|
+  MaxContainment,  ///< |A ∩ B| / max(|A|, |B|)
+};
+
+/// `measure` of two sets of sizes a and b with `common` elements in common; 0 when both are
+/// empty. The Jaccard value equals jaccard() of the same sets bit for bit.
+double set_similarity(SetMeasure measure, std::size_t common, std::size_t a, std::size_t b);
+
+/// |a ∩ b| of two ascending, repeat-free sequences.
+std::size_t intersection_size(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
+
+/// Exactly the pairs (a < b) of non-empty `records` whose `measure` is >= threshold, the same
+/// pairs an all-pairs loop finds, with their similarity. PPJoin: records are probed in order of
+/// size; each indexes its prefix of |x| - ceil(t|x|) + 1 tokens (any qualifying partner shares
+/// one of them); candidates must pass the length filter (|y| >= t|x|) and the positional upper
+/// bound; survivors are verified by a full merge. Probing runs on `threads` threads (0: all);
+/// the result does not depend on the thread count. REQUIRES: 0 < threshold <= 1.
+JoinResult ppjoin(std::span<const TokenRecord> records, SetMeasure measure, double threshold,
+                  unsigned threads);
+
+/// Near-duplicates by exact Jaccard of word shingles: the same shingle sets (shingle_size) and
+/// threshold as `minhash`, without sampling, so it is the oracle `minhash` is measured against.
+/// Uses shingle_size, threshold and threads of DedupOptions; reads only each document's text.
+/// similarity() is the exact Jaccard (0 when either set is empty), equal to minhash's.
+class ExactDetector final : public Detector {
+public:
+  /// REQUIRES: options.shingle_size >= 1, 0 < options.threshold <= 1.
+  explicit ExactDetector(const DedupOptions& options);
+  std::string_view name() const override { return "exact"; }
+  Clusters find_clusters(std::span<const DedupDocument> docs) override;
+  double similarity(std::uint32_t a, std::uint32_t b) const override;
+
+private:
+  DedupOptions options_;
+  /// Shingle sets of the last find_clusters call, by document index.
+  std::vector<ShingleSet> shingles_;
+};
+
+}  // namespace canon::dedup
