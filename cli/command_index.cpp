@@ -13,6 +13,7 @@ void add_index_command(CLI::App& app) {
   struct Args {
     indexer::IndexOptions options;
     bool quiet = false;
+    bool no_collapse = false;
   };
   auto args = std::make_shared<Args>();
   indexer::IndexOptions& options = args->options;
@@ -38,10 +39,14 @@ void add_index_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 0.999));
   index->add_flag("!--no-canonical", options.honour_canonical,
                   "Ignore rel=canonical when choosing a cluster's indexed page");
+  index->add_flag("--no-collapse", args->no_collapse,
+                  "Index duplicates too, each with its cluster id; search collapses clusters");
   index->add_flag("--quiet,-q", args->quiet, "No progress output");
 
   index->callback([args] {
     args->options.show_progress = !args->quiet;
+    args->options.collapse =
+        args->no_collapse ? indexer::CollapseMode::kQueryTime : indexer::CollapseMode::kIndexTime;
     auto summary = indexer::index_site(args->options);
     if (!summary.ok()) fail(summary.status());
     std::cout << "Indexed " << args->options.site_dir.string() << " into " << args->options.out_dir.string() << ": ";

@@ -17,23 +17,41 @@ void add_search_command(CLI::App& app) {
     std::vector<std::string> query_words;
     query::SearchRequest request;
     bool json = false;
+    std::string static_score = "log";
   };
   auto args = std::make_shared<Args>();
-  CLI::App* search = app.add_subcommand("search", "Search an index; each result shows its collapsed alternates");
-  search->add_option("INDEX_DIR", args->index_dir, "Index directory written by `canon index`")->required();
-  search->add_option("QUERY", args->query_words, "Query (Xapian syntax: phrases, AND/OR/NOT, title:, site:)")
+  CLI::App* search =
+      app.add_subcommand("search", "Search an index; each result shows its collapsed alternates");
+  search->add_option("INDEX_DIR", args->index_dir, "Index directory written by `canon index`")
+      ->required();
+  search
+      ->add_option("QUERY", args->query_words,
+                   "Query (Xapian syntax: phrases, AND/OR/NOT, title:, site:, path:)")
       ->required();
   search->add_option("--limit,-n", args->request.limit, "Results to show")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
   search->add_option("--offset", args->request.offset, "Results to skip")->capture_default_str();
+  search
+      ->add_option("--static-weight", args->request.static_weight,
+                   "Most that the static score (cluster PageRank) adds to BM25; 0 for BM25 alone")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  search
+      ->add_option("--static-score", args->static_score,
+                   "Static score: log (ln(1 + N * PageRank)) or pagerank")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"log", "pagerank"}));
   search->add_flag("--json", args->json, "Print results as JSON");
 
   search->callback([args] {
     auto searcher = query::Searcher::open(args->index_dir);
     if (!searcher.ok()) fail(searcher.status());
     query::SearchRequest& request = args->request;
-    for (const std::string& word : args->query_words) request.query += (request.query.empty() ? "" : " ") + word;
+    request.static_score = args->static_score == "pagerank" ? query::StaticScore::kPageRank
+                                                            : query::StaticScore::kLogPageRank;
+    for (const std::string& word : args->query_words)
+      request.query += (request.query.empty() ? "" : " ") + word;
     if (!args->json && isatty(STDOUT_FILENO) == 1) {
       request.highlight_start = "\033[1m";
       request.highlight_end = "\033[0m";

@@ -17,5 +17,9 @@ namespace canon::cli {
 
 void add_index_command(CLI::App& app);
 void add_search_command(CLI::App& app);
+void add_rank_command(CLI::App& app);
+void add_serve_command(CLI::App& app);
+void add_synth_command(CLI::App& app);
+void add_eval_command(CLI::App& app);
 
 }  // namespace canon::cli

@@ -19,6 +19,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("canon ") + CANON_VERSION);
   canon::cli::add_index_command(app);
   canon::cli::add_search_command(app);
+  canon::cli::add_rank_command(app);
+  canon::cli::add_serve_command(app);
+  canon::cli::add_synth_command(app);
+  canon::cli::add_eval_command(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

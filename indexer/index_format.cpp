@@ -1,23 +1,68 @@
 /// @file index_format.cpp
-/// @brief The unique URL term.
+/// @brief Omega's long-term hashing, the unique URL term, path terms and value encodings.
 #include "indexer/index_format.h"
 
-#include <xxhash.h>
-
-#include <cstdio>
+#include <algorithm>
+#include <cassert>
 
 namespace canon::index_format {
+namespace {
+
+/// Length of omindex's hash: 32 bits written 6 bits per byte.
+constexpr std::size_t kHashLength = 6;
+
+/// omindex's hash of the cut-off tail of a long term (omega/hashterm.cc): h = 1, then
+/// h = h * 33 + byte over the bytes, kept to 32 bits; written least significant 6 bits first,
+/// each as the byte 33 + bits, and padded with spaces once the remaining bits are all zero.
+std::string tail_hash(std::string_view tail) {
+  std::uint32_t h = 1;
+  for (unsigned char c : tail) h += (h << 5) + c;
+  std::string out(kHashLength, ' ');
+  for (std::size_t i = 0; h != 0; ++i, h >>= 6) out[i] = static_cast<char>((h & 63) + 33);
+  return out;
+}
+
+}  // namespace
+
+std::string hash_long_term(std::string_view term, std::size_t max_length) {
+  assert(max_length >= kHashLength);
+  if (term.size() <= max_length) return std::string(term);
+  const std::size_t keep = max_length - kHashLength;
+  return std::string(term.substr(0, keep)) + tail_hash(term.substr(keep));
+}
 
 std::string url_term(std::string_view url) {
-  // Xapian's glass backend refuses terms over 245 bytes; omindex keeps URL terms to 240.
-  constexpr std::size_t kMaxTermLength = 240;
   std::string term(kUrlPrefix);
-  if (term.size() + url.size() <= kMaxTermLength) return term.append(url);
-  char hash[17];
-  std::snprintf(hash, sizeof hash, "%016llx",
-                static_cast<unsigned long long>(XXH3_64bits(url.data(), url.size())));
-  term.append(url.substr(0, kMaxTermLength - term.size() - 16));
-  return term.append(hash);
+  term.append(url);
+  return hash_long_term(term);
+}
+
+std::vector<std::string> path_terms(std::string_view url_path) {
+  // The directory the page is in: everything before the last '/' ("/docs/" is docs/index.html).
+  std::size_t end = url_path.rfind('/');
+  std::vector<std::string> terms;
+  while (end != std::string_view::npos && end > 0) {
+    terms.push_back(
+        hash_long_term(std::string(kPathPrefix) + std::string(url_path.substr(0, end))));
+    end = url_path.rfind('/', end - 1);
+  }
+  return terms;
+}
+
+std::string path_filter_term(std::string_view user_path) {
+  std::string path(user_path);
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  if (path.empty()) return {};
+  if (path.front() != '/') path.insert(path.begin(), '/');
+  return hash_long_term(std::string(kPathPrefix) + path);
+}
+
+std::string cluster_value(std::uint32_t cluster_id) { return std::to_string(cluster_id); }
+
+std::string last_modified_value(std::int64_t time) {
+  const auto t = static_cast<std::uint32_t>(std::clamp<std::int64_t>(time, 0, 0xFFFFFFFF));
+  return {static_cast<char>(t >> 24), static_cast<char>(t >> 16), static_cast<char>(t >> 8),
+          static_cast<char>(t)};
 }
 
 }  // namespace canon::index_format

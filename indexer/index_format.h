@@ -1,19 +1,33 @@
 /// @file index_format.h
 /// @brief The names shared by the index writer and the searcher (docs/index-format.md).
+///
+/// The layout is Omega 1.4's (omindex's) wherever Omega defines a meaning, so that Omega's CGI,
+/// `quest` and `xapian-delve` read a canon database as they read one built by omindex; canon's
+/// own additions use value slots from 10 and data keys starting with "canon_".
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <xapian.h>
 
 namespace canon::index_format {
 
-/// Value slot of the static score (cluster PageRank), Xapian::sortable_serialise'd.
-/// Omega uses slots 0-3 (last modified, MD5, size, ctime), so canon starts at 10.
+/// Omega's value slots. Slot 0: last-modified time of the page's file as a 4-byte big-endian
+/// time_t (what Omega's date-range filters read); slot 2: the file's size in bytes,
+/// Xapian::sortable_serialise'd. (Omega's slot 1, the MD5 of the file, is not written.)
+inline constexpr Xapian::valueno kLastModifiedSlot = 0;
+inline constexpr Xapian::valueno kSizeSlot = 2;
+/// Value slot of the cluster's PageRank (sum over its members), Xapian::sortable_serialise'd.
 inline constexpr Xapian::valueno kStaticScoreSlot = 10;
-/// Value slot of the cluster id, as decimal text.
+/// Value slot of the cluster id, as decimal text: the collapse key of query-time collapse.
 inline constexpr Xapian::valueno kClusterSlot = 11;
+/// Value slot of the static weight search adds to BM25: ln(1 + N * cluster PageRank) with N
+/// the number of pages in the link graph (so an average page has ln 2), sortable_serialise'd.
+/// docs/ranking.md, "Static score in search", explains the log.
+inline constexpr Xapian::valueno kStaticWeightSlot = 12;
 
 /// Omega's prefixes: S title, U url (unique), H host, P path, K keywords, T mime type.
 inline constexpr std::string_view kTitlePrefix = "S";
@@ -28,12 +42,46 @@ inline constexpr std::string_view kDataUrl = "url";
 inline constexpr std::string_view kDataCaption = "caption";
 inline constexpr std::string_view kDataSample = "sample";
 inline constexpr std::string_view kDataType = "type";
+inline constexpr std::string_view kDataModtime = "modtime";
+inline constexpr std::string_view kDataSize = "size";
 inline constexpr std::string_view kDataText = "canon_text";
 inline constexpr std::string_view kDataAlternates = "canon_alternates";
+/// On a duplicate page indexed for query-time collapse: the URL of its cluster's indexed page.
+inline constexpr std::string_view kDataAuthoritative = "canon_authoritative";
 
-/// "U" + url, or when that exceeds Xapian's safe term length, the first part of the URL and
-/// a hash of the whole (as omindex does), so every URL has one unique term.
+/// Database metadata key recording how near-duplicates were collapsed, and its values.
+/// "index": only authoritative pages are documents. "query": every indexable page is, with
+/// its cluster id in kClusterSlot, and search collapses on that slot. Missing means "index".
+inline constexpr std::string_view kCollapseMetadataKey = "canon_collapse";
+inline constexpr std::string_view kCollapseAtIndexTime = "index";
+inline constexpr std::string_view kCollapseAtQueryTime = "query";
+
+/// Omega's limit for boolean terms; longer ones are cut and end in a hash (hash_long_term).
+inline constexpr std::size_t kMaxBooleanTermLength = 240;
+
+/// `term` itself when it has at most `max_length` bytes; otherwise its first max_length - 6
+/// bytes followed by a 6-byte hash of the rest, exactly as omindex's hash_long_term() does,
+/// so long U and P terms are the ones omindex and scriptindex's `hash` action would make.
+/// REQUIRES: max_length >= 6.
+std::string hash_long_term(std::string_view term, std::size_t max_length = kMaxBooleanTermLength);
+
+/// The unique term of a page: "U" + url, hashed as omindex does when it passes 240 bytes.
 std::string url_term(std::string_view url);
+
+/// omindex's P terms for a URL path: one per enclosing directory, without trailing slash,
+/// e.g. "/docs/tutorials/a.html" -> {"P/docs/tutorials", "P/docs"}; "/docs/" (the directory's
+/// index page) -> {"P/docs"}; a page at the root has none.
+std::vector<std::string> path_terms(std::string_view url_path);
+
+/// The P term a `path:` filter names: "/docs/", "/docs" and "docs" all give "P/docs".
+/// An empty string for the root ("/" or ""), which every page is under.
+std::string path_filter_term(std::string_view user_path);
+
+/// Value of kClusterSlot for a cluster id (decimal, the `cluster` of pages.jsonl).
+std::string cluster_value(std::uint32_t cluster_id);
+
+/// Value of kLastModifiedSlot: `time` as 4 bytes big-endian (clamped to 0..2^32-1), as omindex.
+std::string last_modified_value(std::int64_t time);
 
 /// The stemming language of every text field.
 inline constexpr const char* kStemLanguage = "english";

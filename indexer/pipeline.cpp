@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -170,7 +171,8 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
         {"damping", o.pagerank.damping},
         {"tolerance", o.pagerank.tolerance},
         {"max_iterations", o.pagerank.max_iterations},
-        {"honour_canonical", o.honour_canonical}}},
+        {"honour_canonical", o.honour_canonical},
+        {"collapse", o.collapse == CollapseMode::kQueryTime ? "query" : "index"}}},
       {"seconds", stages},
   };
 }
@@ -286,7 +288,16 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     }
     r.doc = static_cast<std::uint32_t>(docs.size());
     doc_records.push_back(record_index);
-    docs.push_back({r.url, r.page->title, r.page->main_text});
+    dedup::DedupDocument doc{r.url, r.page->title, r.page->main_text};
+    doc.headings = r.page->headings;
+    doc.meta_keywords = r.page->meta_keywords;
+    doc.meta_description = r.page->meta_description;
+    const std::string host = url_host(r.url);  // anchors split by host: dedup knows no URLs
+    for (const PageLink& link : r.page->links) {
+      (url_host(link.url) == host ? doc.same_site_anchors : doc.other_site_anchors)
+          .push_back(link.anchor_text);
+    }
+    docs.push_back(std::move(doc));
   }
   auto detector = dedup::make_detector(options.detector, options.dedup);
   if (!detector.ok()) return detector.status();
@@ -340,15 +351,21 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
       alternates[authorities[d].representative].push_back({r.url, r.page->title, *r.similarity});
     }
   }
-  auto writer = IndexWriter::create((work_dir / "xapian").string());
+  // Query-time collapse indexes the duplicates too, each naming its authoritative page.
+  const bool index_duplicates = options.collapse == CollapseMode::kQueryTime;
+  const double graph_pages = static_cast<double>(std::max<std::size_t>(graph.node_count(), 1));
+  auto writer =
+      IndexWriter::create((work_dir / "xapian").string(), {options.collapse, graph_pages});
   if (!writer.ok()) return writer.status();
   progress.start("index", docs.size());
   for (std::uint32_t d = 0; d < docs.size(); ++d) {
     const PageRecord& r = records[doc_records[d]];
     progress.update(d + 1);
-    if (r.status != "indexed") continue;
+    if (r.status != "indexed" && !(index_duplicates && r.status == "duplicate")) continue;
     IndexedPage page{r.url, r.page->title, r.page->meta_description, r.page->meta_keywords,
-                     r.page->headings, r.page->main_text, r.cluster_pagerank, *r.cluster, {}};
+                     r.page->headings, r.page->main_text, r.cluster_pagerank, *r.cluster, {},
+                     r.status == "duplicate" ? r.authoritative : std::string(),
+                     options.site_dir / r.path};
     if (auto it = alternates.find(d); it != alternates.end()) {
       page.alternates = std::move(it->second);
       std::stable_sort(page.alternates.begin(), page.alternates.end(),
@@ -366,11 +383,24 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     graph_tsv += records[node_records[e.source]].url + '\t' + records[node_records[e.target]].url + '\n';
   }
   if (Status s = write_text_file(work_dir / "graph.tsv", graph_tsv); !s.ok()) return s;
+  // The detector's verified pairs, before union-find (for `canon eval dedup`).
+  std::string pairs_tsv;
+  for (const dedup::SimilarPair& pair : clusters.pairs) {
+    char similarity[32];
+    const auto end = std::to_chars(similarity, similarity + sizeof similarity, pair.similarity).ptr;
+    pairs_tsv += records[doc_records[pair.a]].url + '\t' + records[doc_records[pair.b]].url + '\t' +
+                 std::string(similarity, end) + '\n';
+  }
+  if (Status s = write_text_file(work_dir / "pairs.tsv", pairs_tsv); !s.ok()) return s;
   std::sort(records.begin(), records.end(), [](const PageRecord& a, const PageRecord& b) { return a.path < b.path; });
   std::string pages_jsonl;
   for (const PageRecord& r : records) {
     ++summary.status_counts[r.status];
-    pages_jsonl += record_json(r).dump() + '\n';
+    nlohmann::json record = record_json(r);
+    if (index_duplicates && r.status == "duplicate") {
+      record["indexed_for_query_time_collapse"] = true;
+    }
+    pages_jsonl += record.dump() + '\n';
   }
   if (Status s = write_text_file(work_dir / "pages.jsonl", pages_jsonl); !s.ok()) return s;
   clock.lap("records");

@@ -10,6 +10,7 @@
 
 #include "common/status.h"
 #include "dedup/detector.h"
+#include "indexer/index_writer.h"
 #include "ranking/pagerank.h"
 
 namespace canon::indexer {
@@ -27,6 +28,9 @@ struct IndexOptions {
   ranking::PageRankOptions pagerank;
   /// A rel=canonical naming another member of the same cluster chooses the indexed page.
   bool honour_canonical = true;
+  /// kIndexTime: only each cluster's authoritative page is indexed. kQueryTime (`--no-collapse`):
+  /// every indexable page is, with its cluster id as the collapse key search uses.
+  CollapseMode collapse = CollapseMode::kIndexTime;
   /// Progress lines on stderr (only shown on a terminal).
   bool show_progress = true;
 };

@@ -12,15 +12,16 @@ std::string render_text(const SearchResults& results) {
   if (results.hits.empty()) {
     return "No results for \"" + results.query + "\".\n";
   }
-  std::snprintf(line, sizeof line, "About %zu results; showing %zu-%zu.\n\n", results.estimated_matches,
-                results.hits.front().rank, results.hits.back().rank);
+  std::snprintf(line, sizeof line, "About %zu results; showing %zu-%zu.\n\n",
+                results.estimated_matches, results.hits.front().rank, results.hits.back().rank);
   out += line;
   for (const SearchHit& hit : results.hits) {
     out += std::to_string(hit.rank) + ". " + (hit.title.empty() ? hit.url : hit.title) + "\n";
     out += "   " + hit.url + "\n";
     if (!hit.snippet.empty()) out += "   " + hit.snippet + "\n";
     for (const Alternate& alt : hit.alternates) {
-      std::snprintf(line, sizeof line, " (%.2f)", alt.similarity);
+      const bool matched = !hit.matched_url.empty() && alt.url == hit.matched_url;
+      std::snprintf(line, sizeof line, " (%.2f%s)", alt.similarity, matched ? ", best match" : "");
       out += "   also at: " + alt.url + line + "\n";
     }
     out += "\n";
@@ -33,7 +34,8 @@ nlohmann::json to_json(const SearchResults& results) {
   for (const SearchHit& hit : results.hits) {
     nlohmann::json alternates = nlohmann::json::array();
     for (const Alternate& alt : hit.alternates) {
-      alternates.push_back({{"url", alt.url}, {"title", alt.title}, {"similarity", alt.similarity}});
+      alternates.push_back(
+          {{"url", alt.url}, {"title", alt.title}, {"similarity", alt.similarity}});
     }
     hits.push_back({{"rank", hit.rank},
                     {"url", hit.url},
@@ -42,11 +44,13 @@ nlohmann::json to_json(const SearchResults& results) {
                     {"weight", hit.weight},
                     {"percent", hit.percent},
                     {"pagerank", hit.pagerank},
-                    {"alternates", alternates}});
+                    {"alternates", alternates},
+                    {"matched_url", hit.matched_url}});
   }
   return {{"query", results.query},
           {"estimated_matches", results.estimated_matches},
           {"offset", results.offset},
+          {"collapse", results.collapse},
           {"results", hits}};
 }
 

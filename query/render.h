@@ -11,11 +11,13 @@
 namespace canon::query {
 
 /// Human-readable results: a count line, then per result its title, URL, snippet and
-/// "also at: URL (similarity)" lines for its alternates.
+/// "also at: URL (similarity)" lines for its alternates (", best match" after the similarity
+/// of the alternate that matched best, in a query-time-collapse index).
 std::string render_text(const SearchResults& results);
 
-/// The same as a JSON object: {query, estimated_matches, offset, results: [{rank, url, title,
-/// snippet, weight, percent, pagerank, alternates: [{url, title, similarity}]}]}.
+/// The same as a JSON object: {query, estimated_matches, offset, collapse, results: [{rank, url,
+/// title, snippet, weight, percent, pagerank, alternates: [{url, title, similarity}],
+/// matched_url}]}.
 nlohmann::json to_json(const SearchResults& results);
 
 }  // namespace canon::query

@@ -2,6 +2,12 @@
 /// @brief Xapian search over a canon index.
 #include "query/searcher.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <optional>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 #include <xapian.h>
 
@@ -10,6 +16,18 @@
 namespace canon::query {
 namespace fmt = canon::index_format;
 namespace {
+
+/// Bytes of page text a snippet aims for.
+constexpr std::size_t kSnippetLength = 240;
+/// Bytes of text around the densest matches that Xapian chooses the snippet from: with
+/// SNIPPET_EXHAUSTIVE it weighs every window of the text it is given, at about 0.1-0.2 us per
+/// byte, so giving it a whole 16 KiB page text cost several ms per hit (docs/benchmarks.md).
+constexpr std::size_t kSnippetRegion = 640;
+/// Of those, at most this many bytes come before the first match of the densest window (the
+/// region starts at a sentence start there if it can, else after a space).
+constexpr std::size_t kSnippetLead = 160;
+/// Occurrences of one needle looked at (the first ones) when choosing the region.
+constexpr std::size_t kMaxNeedleHits = 64;
 
 /// Omega's document data: `key=value` lines.
 std::string data_field(const std::string& data, std::string_view key) {
@@ -35,7 +53,8 @@ Status check_balanced(const std::string& query) {
     if (c == '"') in_quotes = !in_quotes;
     if (in_quotes) continue;
     if (c == '(') ++depth;
-    if (c == ')' && --depth < 0) return Status::error("malformed query: ')' without a matching '('");
+    if (c == ')' && --depth < 0)
+      return Status::error("malformed query: ')' without a matching '('");
   }
   if (in_quotes) return Status::error("malformed query: a phrase is missing its closing '\"'");
   if (depth > 0) return Status::error("malformed query: '(' without a matching ')'");
@@ -77,11 +96,182 @@ std::vector<Alternate> parse_alternates(const std::string& json_text) {
   return out;
 }
 
+/// `path:/docs/` is a filter on omindex's directory terms: P/docs is on every page below /docs.
+class PathFieldProcessor : public Xapian::FieldProcessor {
+public:
+  Xapian::Query operator()(const std::string& path) override {
+    const std::string term = fmt::path_filter_term(path);
+    return term.empty() ? Xapian::Query::MatchAll : Xapian::Query(term);
+  }
+};
+
+/// The start of `text`, at most `max_bytes` long, cut after a whole word, with "..." when cut:
+/// the snippet of a page the query's words are not in (e.g. they matched its title only).
+std::string leading_text(const std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // UTF-8
+  if (const std::size_t space = text.rfind(' ', end); space != std::string::npos && space > 0)
+    end = space;
+  return text.substr(0, end) + "...";
+}
+
+/// ASCII lower case (faster than std::tolower, which goes through the locale per byte).
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// True when a sentence starts at `offset` of `text`: its start, or after ". ", "! " or "? ".
+bool starts_sentence(const std::string& text, std::size_t offset) {
+  if (offset == 0) return true;
+  if (offset < 2 || text[offset - 1] != ' ') return false;
+  const char end = text[offset - 2];
+  return end == '.' || end == '!' || end == '?';
+}
+
+bool is_word_byte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u >= 0x80 || std::isalnum(u) || c == '_';
+}
+
+/// Moves `offset` back to the first byte of the UTF-8 character it is in.
+std::size_t char_start(const std::string& text, std::size_t offset) {
+  while (offset > 0 && offset < text.size() &&
+         (static_cast<unsigned char>(text[offset]) & 0xC0) == 0x80)
+    --offset;
+  return offset;
+}
+
+/// Lower-case words whose occurrences in a page's text show where it matches `query`: each
+/// text term without its field prefix (a stem is nearly always a prefix of its words) and the
+/// words the user typed for it. Boolean filter terms (site:, path:...) are not in the text.
+std::vector<std::string> snippet_needles(const Xapian::Query& query,
+                                         const Xapian::QueryParser& parser) {
+  std::vector<std::string> needles;
+  const auto add = [&needles](std::string word) {
+    for (char& c : word) c = ascii_lower(c);
+    if (!word.empty() && std::find(needles.begin(), needles.end(), word) == needles.end())
+      needles.push_back(word);
+  };
+  for (auto it = query.get_unique_terms_begin(); it != query.get_unique_terms_end(); ++it) {
+    const std::string& term = *it;
+    std::size_t prefix = 0;
+    while (prefix < term.size() && std::isupper(static_cast<unsigned char>(term[prefix]))) ++prefix;
+    const std::string_view field(term.data(), prefix);
+    if (field != "" && field != "Z" && field != fmt::kTitlePrefix && field != "ZS" &&
+        field != fmt::kKeywordPrefix && field != "ZK") {
+      continue;
+    }
+    add(term.substr(prefix));
+    for (auto typed = parser.unstem_begin(term); typed != parser.unstem_end(term); ++typed)
+      add(*typed);
+  }
+  return needles;
+}
+
+/// [begin, end) of the part of `text` around the kSnippetLength bytes holding the most
+/// different needles (then the most occurrences, then the earliest), or nothing when no
+/// needle starts a word of the text. ASCII case is ignored.
+std::optional<std::pair<std::size_t, std::size_t>> snippet_region(
+    const std::string& text, const std::vector<std::string>& needles) {
+  std::string lower = text;
+  for (char& c : lower) c = ascii_lower(c);
+  std::vector<std::pair<std::size_t, std::size_t>> hits;  // (offset, needle)
+  for (std::size_t n = 0; n < needles.size(); ++n) {
+    std::size_t found = 0;
+    for (std::size_t pos = lower.find(needles[n]);
+         pos != std::string::npos && found < kMaxNeedleHits;
+         pos = lower.find(needles[n], pos + 1)) {
+      if (pos > 0 && is_word_byte(lower[pos - 1])) continue;
+      hits.emplace_back(pos, n);
+      ++found;
+    }
+  }
+  if (hits.empty()) return std::nullopt;
+  std::sort(hits.begin(), hits.end());
+  std::size_t best_offset = 0, best_distinct = 0, best_count = 0;
+  std::vector<char> seen(needles.size());
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    std::fill(seen.begin(), seen.end(), 0);
+    std::size_t distinct = 0, count = 0;
+    for (std::size_t j = i; j < hits.size() && hits[j].first < hits[i].first + kSnippetLength;
+         ++j, ++count) {
+      if (!seen[hits[j].second]) seen[hits[j].second] = 1, ++distinct;
+    }
+    if (distinct > best_distinct || (distinct == best_distinct && count > best_count)) {
+      best_offset = hits[i].first;
+      best_distinct = distinct;
+      best_count = count;
+    }
+  }
+  // Begin at the last sentence start in the kSnippetLead bytes before the window, else after
+  // a space there; end after a whole word.
+  std::size_t begin = best_offset > kSnippetLead ? best_offset - kSnippetLead : 0;
+  if (begin > 0) {
+    std::size_t start = best_offset;
+    while (start > begin && !starts_sentence(text, start)) --start;
+    if (start == begin && !starts_sentence(text, start)) {
+      const std::size_t space = text.find(' ', begin);
+      start = space != std::string::npos && space < best_offset ? space + 1 : best_offset;
+    }
+    begin = start;
+  }
+  std::size_t end = std::min(text.size(), begin + kSnippetRegion);
+  if (end < text.size()) {
+    const std::size_t space = text.rfind(' ', end);
+    end = space != std::string::npos && space > best_offset ? space : char_start(text, end);
+  }
+  return std::make_pair(begin, end);
+}
+
+/// The best passage of `text` for the MSet's query, matches wrapped in the highlight markers,
+/// "..." where text was left out; the start of the text when none of its words match.
+/// Xapian picks the passage (MSet::snippet, exhaustively, preferring rare words around the
+/// matches) from the region snippet_region() finds, which bounds its cost on long pages.
+std::string make_snippet(const Xapian::MSet& mset, const std::string& text,
+                         const std::vector<std::string>& needles, const Xapian::Stem& stemmer,
+                         const SearchRequest& request) {
+  // Without a needle in the text (the words matched elsewhere, or a wildcard matched), Xapian
+  // may still find a match at the start of the text.
+  const auto [begin, end] =
+      snippet_region(text, needles)
+          .value_or(std::make_pair(std::size_t{0}, std::min(text.size(), kSnippetRegion)));
+  constexpr unsigned kFlags = Xapian::MSet::SNIPPET_BACKGROUND_MODEL |
+                              Xapian::MSet::SNIPPET_EXHAUSTIVE |
+                              Xapian::MSet::SNIPPET_EMPTY_WITHOUT_MATCH;
+  std::string snippet =
+      unescape_snippet(mset.snippet(text.substr(begin, end - begin), kSnippetLength, stemmer,
+                                    kFlags, request.highlight_start, request.highlight_end, "..."));
+  if (snippet.empty()) return leading_text(text, kSnippetLength);
+  // Xapian marks a cut with "..." except before a sentence start; it cannot know that the
+  // region's own start and end are cuts of the page's text.
+  if (!snippet.starts_with("...") && !starts_sentence(text, begin)) snippet.insert(0, "...");
+  if (end < text.size() && !snippet.ends_with("...")) snippet += "...";
+  return snippet;
+}
+
+/// The largest value a sortable_serialise'd slot holds (0 when no document has one).
+double slot_upper_bound(const Xapian::Database& db, Xapian::valueno slot) {
+  const std::string bound = db.get_value_upper_bound(slot);
+  return bound.empty() ? 0.0 : Xapian::sortable_unserialise(bound);
+}
+
+/// A hit's document fields as the reader sees them.
+void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& doc) {
+  hit.url = data_field(data, fmt::kDataUrl);
+  hit.title = data_field(data, fmt::kDataCaption);
+  const std::string score = doc.get_value(fmt::kStaticScoreSlot);
+  hit.pagerank = score.empty() ? 0.0 : Xapian::sortable_unserialise(score);
+}
+
 }  // namespace
 
 struct Searcher::Rep {
   Xapian::Database db;
   Xapian::Stem stemmer{fmt::kStemLanguage};
+  Xapian::QueryParser parser;
+  bool query_time_collapse = false;
+  /// Upper bounds of the static score slots, for scaling them to SearchRequest::static_weight.
+  double log_pagerank_bound = 0.0;
+  double pagerank_bound = 0.0;
 };
 
 Searcher::Searcher(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
@@ -90,7 +280,8 @@ Searcher::~Searcher() = default;
 Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& index_dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(index_dir, ec)) {
-    return Status::error("index '" + index_dir.string() + "' does not exist (build it with `canon index`)");
+    return Status::error("index '" + index_dir.string() +
+                         "' does not exist (build it with `canon index`)");
   }
   const auto xapian_dir = index_dir / "xapian";
   if (!std::filesystem::is_directory(xapian_dir, ec)) {
@@ -99,55 +290,101 @@ Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& in
   try {
     auto rep = std::make_unique<Rep>();
     rep->db = Xapian::Database(xapian_dir.string());
-    return std::unique_ptr<Searcher>(new Searcher(std::move(rep)));
-  } catch (const Xapian::Error& e) {
-    return Status::error("cannot open the index at '" + xapian_dir.string() + "': " + e.get_description());
-  }
-}
+    const std::string collapse = rep->db.get_metadata(std::string(fmt::kCollapseMetadataKey));
+    if (!collapse.empty() && collapse != fmt::kCollapseAtIndexTime &&
+        collapse != fmt::kCollapseAtQueryTime) {
+      return Status::error("the index at '" + xapian_dir.string() +
+                           "' has an unknown collapse mode '" + collapse +
+                           "' (rebuild it with this version of canon)");
+    }
+    rep->query_time_collapse = collapse == fmt::kCollapseAtQueryTime;
+    rep->log_pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticWeightSlot);
+    rep->pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticScoreSlot);
 
-std::size_t Searcher::document_count() const { return rep_->db.get_doccount(); }
-
-Result<SearchResults> Searcher::search(const SearchRequest& request) {
-  if (Status balanced = check_balanced(request.query); !balanced.ok()) return balanced;
-  try {
-    Xapian::QueryParser parser;
-    parser.set_database(rep_->db);
-    parser.set_stemmer(rep_->stemmer);
+    Xapian::QueryParser& parser = rep->parser;
+    parser.set_database(rep->db);
+    parser.set_stemmer(rep->stemmer);
     parser.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
     parser.set_default_op(Xapian::Query::OP_AND);
     parser.add_prefix("title", std::string(fmt::kTitlePrefix));
     parser.add_boolean_prefix("site", std::string(fmt::kHostPrefix));
     parser.add_boolean_prefix("host", std::string(fmt::kHostPrefix));
+    parser.add_boolean_prefix("path", (new PathFieldProcessor)->release());
+    return std::unique_ptr<Searcher>(new Searcher(std::move(rep)));
+  } catch (const Xapian::Error& e) {
+    return Status::error("cannot open the index at '" + xapian_dir.string() +
+                         "': " + e.get_description());
+  }
+}
+
+std::size_t Searcher::document_count() const { return rep_->db.get_doccount(); }
+
+bool Searcher::collapses_at_query_time() const { return rep_->query_time_collapse; }
+
+Result<SearchResults> Searcher::search(const SearchRequest& request) {
+  if (!std::isfinite(request.static_weight) || request.static_weight < 0) {
+    return Status::error("the static weight must be a number >= 0");
+  }
+  if (Status balanced = check_balanced(request.query); !balanced.ok()) return balanced;
+  try {
     const unsigned flags = Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_WILDCARD |
                            Xapian::QueryParser::FLAG_PURE_NOT;
-    const Xapian::Query query = parser.parse_query(request.query, flags);
-    if (query.empty()) return Status::error("the query has no searchable words: '" + request.query + "'");
+    Xapian::Query query = rep_->parser.parse_query(request.query, flags);
+    if (query.empty())
+      return Status::error("the query has no searchable words: '" + request.query + "'");
+    const std::vector<std::string> needles =
+        request.with_snippets ? snippet_needles(query, rep_->parser) : std::vector<std::string>();
+
+    // BM25 plus the static score, scaled so that the best page's static part is static_weight.
+    // AND_MAYBE: the static score ranks the text matches; it never makes a page match.
+    const bool log_score = request.static_score == StaticScore::kLogPageRank;
+    const double bound = log_score ? rep_->log_pagerank_bound : rep_->pagerank_bound;
+    if (request.static_weight > 0 && bound > 0) {
+      auto* source = new Xapian::ValueWeightPostingSource(log_score ? fmt::kStaticWeightSlot
+                                                                    : fmt::kStaticScoreSlot);
+      const Xapian::Query static_part(Xapian::Query::OP_SCALE_WEIGHT,
+                                      Xapian::Query(source->release()),
+                                      request.static_weight / bound);
+      query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, static_part);
+    }
 
     Xapian::Enquire enquire(rep_->db);
     enquire.set_query(query);
+    if (rep_->query_time_collapse) enquire.set_collapse_key(fmt::kClusterSlot);
     const Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(request.offset),
                                                static_cast<Xapian::doccount>(request.limit));
     SearchResults results;
     results.query = request.query;
     results.offset = request.offset;
+    results.collapse = std::string(rep_->query_time_collapse ? fmt::kCollapseAtQueryTime
+                                                             : fmt::kCollapseAtIndexTime);
     results.estimated_matches = mset.get_matches_estimated();
     results.matches_lower_bound = mset.get_matches_lower_bound();
     results.matches_upper_bound = mset.get_matches_upper_bound();
     for (auto it = mset.begin(); it != mset.end(); ++it) {
-      const Xapian::Document doc = it.get_document();
-      const std::string data = doc.get_data();
+      Xapian::Document doc = it.get_document();
+      std::string data = doc.get_data();
       SearchHit hit;
       hit.rank = it.get_rank() + 1;  // get_rank() already counts the offset
-      hit.url = data_field(data, fmt::kDataUrl);
-      hit.title = data_field(data, fmt::kDataCaption);
       hit.weight = it.get_weight();
       hit.percent = it.get_percent();
-      const std::string score = doc.get_value(fmt::kStaticScoreSlot);
-      hit.pagerank = score.empty() ? 0.0 : Xapian::sortable_unserialise(score);
-      hit.snippet = unescape_snippet(mset.snippet(data_field(data, fmt::kDataText), 240, rep_->stemmer,
-                                 Xapian::MSet::SNIPPET_BACKGROUND_MODEL | Xapian::MSet::SNIPPET_EXHAUSTIVE,
-                                 request.highlight_start, request.highlight_end, "..."));
-      hit.alternates = parse_alternates(data_field(data, fmt::kDataAlternates));
+      // A duplicate won its cluster: show the authoritative page it names instead.
+      if (const std::string authoritative = data_field(data, fmt::kDataAuthoritative);
+          !authoritative.empty()) {
+        const std::string term = fmt::url_term(authoritative);
+        if (auto post = rep_->db.postlist_begin(term); post != rep_->db.postlist_end(term)) {
+          hit.matched_url = data_field(data, fmt::kDataUrl);
+          doc = rep_->db.get_document(*post);
+          data = doc.get_data();
+        }
+      }
+      fill_hit(hit, data, doc);
+      if (request.with_snippets) {
+        hit.snippet =
+            make_snippet(mset, data_field(data, fmt::kDataText), needles, rep_->stemmer, request);
+      }
+      if (request.with_alternates)
+        hit.alternates = parse_alternates(data_field(data, fmt::kDataAlternates));
       results.hits.push_back(std::move(hit));
     }
     return results;

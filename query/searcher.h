@@ -32,6 +32,10 @@ struct SearchHit {
   /// The page's cluster PageRank (the static score stored at index time).
   double pagerank = 0.0;
   std::vector<Alternate> alternates;
+  /// Query-time collapse only: when the cluster's best-matching page is one of its duplicates,
+  /// that page's URL (the hit itself always shows the cluster's authoritative page, whose
+  /// alternates include it). Empty otherwise.
+  std::string matched_url;
 };
 
 /// A page of results.
@@ -43,7 +47,20 @@ struct SearchResults {
   std::size_t matches_upper_bound = 0;
   std::size_t offset = 0;
   std::vector<SearchHit> hits;
+  /// How the index collapses near-duplicates: "index" or "query" (docs/index-format.md).
+  std::string collapse;
 };
+
+/// Which stored static score search adds to BM25 (docs/ranking.md, "Static score in search").
+enum class StaticScore {
+  /// ln(1 + N * cluster PageRank), value slot 12: the default.
+  kLogPageRank,
+  /// The cluster PageRank itself, value slot 10 (very skewed: only hub pages get much).
+  kPageRank,
+};
+
+/// Default of SearchRequest::static_weight, chosen by the measurement in docs/ranking.md.
+inline constexpr double kDefaultStaticWeight = 0.15;
 
 /// What search() is asked for.
 struct SearchRequest {
@@ -53,6 +70,15 @@ struct SearchRequest {
   /// Wrapped around query matches in snippets (e.g. ANSI bold on a terminal, "" for none).
   std::string highlight_start;
   std::string highlight_end;
+  /// The most the static score can add to a page's BM25 weight: the page with the highest
+  /// static score gets exactly this much, others proportionally less. 0 ranks by BM25 alone.
+  /// REQUIRES: finite and >= 0 (search() fails otherwise).
+  double static_weight = kDefaultStaticWeight;
+  StaticScore static_score = StaticScore::kLogPageRank;
+  /// Whether hits carry their snippet and their alternates (turning them off only saves time;
+  /// for benchmarks and callers that do not show them).
+  bool with_snippets = true;
+  bool with_alternates = true;
 };
 
 /// An open canon index. Not thread-safe: use one Searcher per thread.
@@ -64,12 +90,18 @@ public:
   ~Searcher();
 
   /// Runs `request.query` in Xapian QueryParser syntax (phrases, AND/OR/NOT, +/-, title:,
-  /// site:, wildcards). Fails on a malformed query (unbalanced quotes or parentheses, a syntax
-  /// error) or one with no searchable terms.
+  /// site:/host:, path:, wildcards), ranked by BM25 plus the static score. In an index built
+  /// for query-time collapse, each near-duplicate cluster appears once: at the rank of its
+  /// best-matching member, shown as its authoritative page. Fails on a malformed query
+  /// (unbalanced quotes or parentheses, a syntax error), one with no searchable terms, or an
+  /// invalid static_weight.
   Result<SearchResults> search(const SearchRequest& request);
 
-  /// Number of documents in the index.
+  /// Number of documents in the index (in a query-time-collapse index, duplicates included).
   std::size_t document_count() const;
+
+  /// True when the index was built with `canon index --no-collapse`.
+  bool collapses_at_query_time() const;
 
 private:
   struct Rep;

@@ -25,8 +25,14 @@ struct Edge {
 /// Immutable after build(); safe to read from several threads.
 class LinkGraph {
 public:
-  /// Builds the cleaned graph. REQUIRES: every endpoint < node_count.
+  /// Builds the cleaned graph in O(N + E) time (a counting sort by target, then each in-link
+  /// list sorted and deduplicated in place). Besides the input, uses 8 bytes per edge while
+  /// building; the graph keeps 4 per kept edge and 8 per node.
+  /// REQUIRES: every endpoint < node_count, fewer than 2^32 - 1 edges (else std::length_error).
   static LinkGraph build(NodeId node_count, std::span<const Edge> edges);
+  /// build(), releasing `edges` (left empty) as soon as they have been read, so that the peak
+  /// is 12 bytes per input edge in all instead of 16.
+  static LinkGraph build_consuming(NodeId node_count, std::vector<Edge>&& edges);
 
   LinkGraph(LinkGraph&&) noexcept;
   LinkGraph& operator=(LinkGraph&&) noexcept;

@@ -1,5 +1,6 @@
 /// @file pagerank.cpp
-/// @brief Pull-style PageRank power iteration over the in-links, optionally multi-threaded.
+/// @brief Pull-style PageRank power iteration over the in-links of a renumbered copy of the
+/// graph, optionally multi-threaded.
 ///
 /// Hand-written rather than boost::graph::page_rank because Boost's runs a fixed number of
 /// iterations (no convergence test), uses a non-normalised (1 - d) teleport, and loses the mass
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <barrier>
 #include <cassert>
+#include <chrono>
 #include <cmath>
 #include <thread>
 
@@ -20,15 +22,71 @@ namespace {
 /// block order, and thread ranges are whole blocks, so results do not depend on thread count.
 constexpr std::size_t kBlock = 2048;
 
+/// The graph as the iteration reads it, renumbered twice for speed (see relabel()). Row r holds
+/// node old_of_row[r]: its score is x[r], its in-links are column[row[r] .. row[r + 1]). Each
+/// in-link is given as the *slot* of its source: the index of the source's contribution
+/// x / out-degree in the contribution arrays; slot_of_row[r] is row r's own slot.
+struct WorkGraph {
+  std::vector<std::uint32_t> row;
+  std::vector<NodeId> column;
+  std::vector<NodeId> old_of_row;
+  std::vector<NodeId> slot_of_row;
+  std::vector<double> inv_out;  // 1 / out-degree by row, 0 for dangling nodes
+};
+
+/// Nodes by descending `degree`, equal degrees by id: a counting sort, O(N + max degree).
+std::vector<NodeId> by_descending(const std::vector<std::uint32_t>& degree) {
+  std::uint32_t max_degree = 0;
+  for (const std::uint32_t d : degree) max_degree = std::max(max_degree, d);
+  std::vector<std::uint32_t> next(std::size_t{max_degree} + 2, 0);  // next[max - d]: position
+  for (const std::uint32_t d : degree) ++next[max_degree - d + 1];
+  for (std::size_t i = 1; i < next.size(); ++i) next[i] += next[i - 1];
+  std::vector<NodeId> order(degree.size());
+  for (NodeId v = 0; v < degree.size(); ++v) order[next[max_degree - degree[v]]++] = v;
+  return order;
+}
+
+/// Renumbers the graph for the iteration: rows by descending in-degree, so that rows of equal
+/// length run together and the loop over in-links is predicted; slots by descending out-degree,
+/// so that the most-read contributions (a source is read once per out-link) share cache lines
+/// and stay in the core's cache. On power-law graphs this makes an iteration ~10-15% faster than
+/// the caller's numbering (docs/ranking.md). O(N + E) time; 4 bytes per edge (the renumbered
+/// in-links, in the same order as the graph's).
+WorkGraph relabel(const LinkGraph& graph) {
+  const NodeId n = graph.node_count();
+  WorkGraph w;
+  std::vector<std::uint32_t> degree(n);
+  for (NodeId v = 0; v < n; ++v) degree[v] = static_cast<std::uint32_t>(graph.in_links(v).size());
+  w.old_of_row = by_descending(degree);
+  for (NodeId v = 0; v < n; ++v) degree[v] = graph.out_degree(v);
+  std::vector<NodeId> slot_of_old(n);
+  {
+    const std::vector<NodeId> old_of_slot = by_descending(degree);
+    for (NodeId s = 0; s < n; ++s) slot_of_old[old_of_slot[s]] = s;
+  }
+  w.row.resize(std::size_t{n} + 1);
+  w.row[0] = 0;
+  w.column.resize(graph.edge_count());
+  w.slot_of_row.resize(n);
+  w.inv_out.resize(n);
+  std::uint32_t e = 0;
+  for (NodeId r = 0; r < n; ++r) {
+    const NodeId old = w.old_of_row[r];
+    for (const NodeId u : graph.in_links(old)) w.column[e++] = slot_of_old[u];
+    w.row[r + 1] = e;
+    w.slot_of_row[r] = slot_of_old[old];
+    w.inv_out[r] = degree[old] == 0 ? 0.0 : 1.0 / degree[old];
+  }
+  return w;
+}
+
 /// The state of one run; run_blocks() is one thread's share of an iteration.
 struct PowerIteration {
   NodeId n = 0;
   double damping = 0.0;
-  const NodeId* column = nullptr;  // all in-links, node after node
-  std::vector<std::uint32_t> row;  // in-links of v are column[row[v] .. row[v + 1])
-  std::vector<double> inv_out;     // 1 / out_degree, 0 for dangling nodes
-  std::vector<double> x;           // current scores, updated in place (only v's owner reads x[v])
-  std::vector<double> contrib[2];  // x[u] * inv_out[u]: [cur] read, [cur ^ 1] written
+  WorkGraph graph;
+  std::vector<double> x;           // current scores by row (only the row's thread uses x[r])
+  std::vector<double> contrib[2];  // x * inv_out by slot: [cur] read, [cur ^ 1] written
   std::vector<double> change_part, dangling_part;  // per block
   int cur = 0;
   double base = 0.0;  // (d * dangling mass + (1 - d)) / n for the next iteration
@@ -38,15 +96,22 @@ struct PowerIteration {
   void run_blocks(std::size_t first_block, std::size_t last_block) {
     const double* in = contrib[cur].data();
     double* out = contrib[cur ^ 1].data();
+    const std::uint32_t* row = graph.row.data();
+    const NodeId* column = graph.column.data();
+    const double* inv_out = graph.inv_out.data();
+    const NodeId* slot_of_row = graph.slot_of_row.data();
+    double* score = x.data();
+    // Locals, not members: stores through the double pointers above could alias members.
+    const double d = damping, teleport = base;
     for (std::size_t b = first_block; b < last_block; ++b) {
       const std::size_t end = std::min<std::size_t>(n, (b + 1) * kBlock);
       double change = 0.0, dangling = 0.0;
-      for (std::size_t v = b * kBlock; v < end; ++v) {
+      for (std::size_t r = b * kBlock; r < end; ++r) {
         // Four partial sums break the chain of dependent adds, keeping several gathers in
         // flight (~30% faster on large graphs); the order is fixed, so still deterministic.
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        std::uint32_t e = row[v];
-        const std::uint32_t e_end = row[v + 1];
+        std::uint32_t e = row[r];
+        const std::uint32_t e_end = row[r + 1];
         for (; e + 4 <= e_end; e += 4) {
           s0 += in[column[e]];
           s1 += in[column[e + 1]];
@@ -55,11 +120,11 @@ struct PowerIteration {
         }
         for (; e < e_end; ++e) s0 += in[column[e]];
         const double sum = (s0 + s1) + (s2 + s3);
-        const double next = damping * sum + base;
-        change += std::abs(next - x[v]);
-        x[v] = next;
-        out[v] = next * inv_out[v];
-        dangling += inv_out[v] == 0.0 ? next : 0.0;
+        const double next = d * sum + teleport;
+        change += std::abs(next - score[r]);
+        score[r] = next;
+        out[slot_of_row[r]] = next * inv_out[r];
+        dangling += inv_out[r] == 0.0 ? next : 0.0;
       }
       change_part[b] = change;
       dangling_part[b] = dangling;
@@ -72,7 +137,7 @@ std::vector<std::size_t> split_blocks(const PowerIteration& it, unsigned threads
   const std::size_t blocks = it.block_count();
   auto work_before = [&](std::size_t b) {  // work of blocks [0, b)
     const std::size_t v = std::min<std::size_t>(it.n, b * kBlock);
-    return static_cast<double>(it.row[v]) + static_cast<double>(v);
+    return static_cast<double>(it.graph.row[v]) + static_cast<double>(v);
   };
   const double total = work_before(blocks);
   std::vector<std::size_t> bounds(threads + 1, blocks);
@@ -85,9 +150,8 @@ std::vector<std::size_t> split_blocks(const PowerIteration& it, unsigned threads
   return bounds;
 }
 
-}  // namespace
-
-PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options) {
+/// compute_pagerank(); `owned` (== &graph or null) is released after renumbering.
+PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, LinkGraph* owned) {
   assert(options.damping >= 0.0 && options.damping < 1.0 && options.tolerance > 0.0);
   PageRankResult result;
   const NodeId n = graph.node_count();
@@ -96,36 +160,33 @@ PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& o
     return result;
   }
 
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
   PowerIteration it;
   it.n = n;
   it.damping = options.damping;
-  // Flat view of the CSR: in_links() spans of consecutive nodes are consecutive in one array.
-  it.column = graph.in_links(0).data();
-  it.row.resize(std::size_t{n} + 1);
-  it.inv_out.resize(n);
-  for (NodeId v = 0; v < n; ++v) {
-    const auto in = graph.in_links(v);
-    assert(in.empty() || in.data() == it.column + it.row[v]);
-    it.row[v + 1] = it.row[v] + static_cast<std::uint32_t>(in.size());
-    const std::uint32_t out = graph.out_degree(v);
-    it.inv_out[v] = out == 0 ? 0.0 : 1.0 / out;
+  it.graph = relabel(graph);
+  if (owned != nullptr) {
+    const LinkGraph released = std::move(*owned);  // frees the caller's graph here
   }
+  const WorkGraph& g = it.graph;
   it.x.assign(n, 1.0 / n);
   it.contrib[0].resize(n);
   it.contrib[1].resize(n);
   it.change_part.resize(it.block_count());
   it.dangling_part.resize(it.block_count());
   double dangling = 0.0;
-  for (NodeId v = 0; v < n; ++v) {
-    it.contrib[0][v] = it.x[v] * it.inv_out[v];
-    dangling += it.inv_out[v] == 0.0 ? it.x[v] : 0.0;
+  for (NodeId r = 0; r < n; ++r) {
+    it.contrib[0][g.slot_of_row[r]] = it.x[r] * g.inv_out[r];
+    dangling += g.inv_out[r] == 0.0 ? it.x[r] : 0.0;
   }
   it.base = (options.damping * dangling + (1.0 - options.damping)) / n;
 
+  const auto iterating = Clock::now();
+  result.setup_seconds = std::chrono::duration<double>(iterating - start).count();
   if (options.max_iterations > 0) {
     unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-    threads = static_cast<unsigned>(
-        std::clamp<std::size_t>(threads, 1, it.block_count()));
+    threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, it.block_count()));
     const std::vector<std::size_t> bounds = split_blocks(it, threads);
 
     // Runs on one thread between iterations, while the others wait at the barrier.
@@ -158,12 +219,30 @@ PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& o
     worker(0);
   }
 
-  // Renormalise: the iteration preserves the sum 1 only up to rounding.
-  double sum = 0.0;
-  for (double s : it.x) sum += s;
-  for (double& s : it.x) s /= sum;
-  result.scores = std::move(it.x);
+  result.iteration_seconds = std::chrono::duration<double>(Clock::now() - iterating).count();
+
+  // Renormalise: the iteration preserves the sum 1 only up to rounding. The sum is compensated
+  // (Neumaier), so that the scores sum to 1 within a few ulps even for millions of nodes.
+  double sum = 0.0, compensation = 0.0;
+  for (const double s : it.x) {
+    const double t = sum + s;
+    compensation += std::abs(sum) >= std::abs(s) ? (sum - t) + s : (s - t) + sum;
+    sum = t;
+  }
+  sum += compensation;
+  result.scores.resize(n);
+  for (NodeId r = 0; r < n; ++r) result.scores[g.old_of_row[r]] = it.x[r] / sum;
   return result;
+}
+
+}  // namespace
+
+PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options) {
+  return pagerank(graph, options, nullptr);
+}
+
+PageRankResult compute_pagerank(LinkGraph&& graph, const PageRankOptions& options) {
+  return pagerank(graph, options, &graph);
 }
 
 }  // namespace canon::ranking

@@ -30,11 +30,19 @@ struct PageRankResult {
   double last_change = 0.0;
   /// True when last_change < tolerance; false when max_iterations stopped it.
   bool converged = false;
+  /// Wall-clock seconds spent preparing (renumbering the graph, allocating) and iterating, for
+  /// reports such as `canon rank --timings`; not part of the ranking.
+  double setup_seconds = 0.0;
+  double iteration_seconds = 0.0;
 };
 
 /// PageRank with uniform teleport; the mass of dangling nodes (no out-links) is spread
 /// uniformly over all nodes each iteration. Starts from the uniform vector.
 /// REQUIRES: 0 <= damping < 1, tolerance > 0.
 PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options = {});
+
+/// The same, releasing `graph` (left moved-from: only destruction or assignment) as soon as the
+/// iteration's renumbered copy of it is built, so that the two do not coexist in memory.
+PageRankResult compute_pagerank(LinkGraph&& graph, const PageRankOptions& options = {});
 
 }  // namespace canon::ranking

@@ -1,7 +1,10 @@
 /// @file test_index_writer.cpp
 /// @brief The Xapian layout written by IndexWriter, read back with Xapian itself.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <xapian.h>
+
+#include <cmath>
 
 #include "indexer/index_format.h"
 #include "indexer/index_writer.h"
@@ -48,10 +51,12 @@ TEST_CASE("a page becomes one document with Omega's terms, values and data") {
 
   Xapian::Database db(path);
   REQUIRE(db.get_doccount() == 1);
-  const Xapian::Document doc = db.get_document(*db.postlist_begin(fmt::url_term(sample_page().url)));
+  const Xapian::Document doc =
+      db.get_document(*db.postlist_begin(fmt::url_term(sample_page().url)));
   CHECK(db.term_exists("Uhttp://localhost/docs/install.html"));
   CHECK(db.term_exists("Hlocalhost"));
-  CHECK(db.term_exists("P/docs/install.html"));
+  CHECK(db.term_exists("P/docs"));  // omindex's P: the directories the page is in
+  CHECK_FALSE(db.term_exists("P/docs/install.html"));
   CHECK(db.term_exists("Ttext/html"));
   CHECK(db.term_exists("Sinstalling"));  // title term with the title prefix
 
@@ -60,8 +65,16 @@ TEST_CASE("a page becomes one document with Omega's terms, values and data") {
   CHECK(db.term_exists("Zbackup"));  // stemmed body term
   CHECK(db.term_exists("Ksetup"));
 
-  CHECK(Xapian::sortable_unserialise(doc.get_value(fmt::kStaticScoreSlot)) == doctest::Approx(0.125));
+  CHECK(Xapian::sortable_unserialise(doc.get_value(fmt::kStaticScoreSlot)) ==
+        doctest::Approx(0.125));
   CHECK(doc.get_value(fmt::kClusterSlot) == "7");
+  // ln(1 + N * PageRank) with the default N = 1.
+  CHECK(Xapian::sortable_unserialise(doc.get_value(fmt::kStaticWeightSlot)) ==
+        doctest::Approx(std::log1p(0.125)));
+  // No source file: none of Omega's file values.
+  CHECK(doc.get_value(fmt::kLastModifiedSlot).empty());
+  CHECK(doc.get_value(fmt::kSizeSlot).empty());
+  CHECK(db.get_metadata("canon_collapse") == "index");
 
   const std::string data = doc.get_data();
   CHECK(data_value(data, "url") == "http://localhost/docs/install.html");
@@ -69,8 +82,10 @@ TEST_CASE("a page becomes one document with Omega's terms, values and data") {
   CHECK(data_value(data, "sample") == "How to install Tern on Debian");
   CHECK(data_value(data, "type") == "text/html");
   // Newlines inside a value would break Omega's key=value lines.
-  CHECK(data_value(data, "canon_text") == "Run apt-get install tern. Then configure the backups. Second line.");
-  CHECK(data_value(data, "canon_alternates").find("\"http://localhost/print/install.html\"") != std::string::npos);
+  CHECK(data_value(data, "canon_text") ==
+        "Run apt-get install tern. Then configure the backups. Second line.");
+  CHECK(data_value(data, "canon_alternates").find("\"http://localhost/print/install.html\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("re-adding a URL replaces its document") {
@@ -95,6 +110,110 @@ TEST_CASE("URL terms stay within Xapian's term length and stay unique") {
   CHECK(a.size() <= 240);
   CHECK(a != b);
   CHECK(fmt::url_term("http://x/") == "Uhttp://x/");
+}
+
+TEST_CASE("long URL terms are hashed exactly as omindex 1.4 hashes them") {
+  // The term omindex 1.4.22 wrote for this URL (a file named 240 'a's + "Ab.html" indexed with
+  // --url http://localhost/): the first 234 bytes of the term, then 6 bytes of hash.
+  const std::string url = "http://localhost/" + std::string(240, 'a') + "Ab.html";
+  const std::string expected = ("U" + url).substr(0, 234) + "@W/(A#";
+  CHECK(fmt::url_term(url) == expected);
+  CHECK(fmt::url_term("http://localhost/" + std::string(222, 'a')).size() == 240);  // 240: not cut
+  CHECK(fmt::url_term("http://localhost/" + std::string(222, 'a')).back() == 'a');
+  CHECK(fmt::hash_long_term("short") == "short");
+}
+
+TEST_CASE("path terms are omindex's: every enclosing directory, no trailing slash") {
+  using V = std::vector<std::string>;
+  CHECK(fmt::path_terms("/docs/tutorials/a.html") == V{"P/docs/tutorials", "P/docs"});
+  CHECK(fmt::path_terms("/docs/") == V{"P/docs"});
+  CHECK(fmt::path_terms("/a.html").empty());
+  CHECK(fmt::path_terms("/").empty());
+  CHECK(fmt::path_filter_term("/docs/") == "P/docs");
+  CHECK(fmt::path_filter_term("/docs") == "P/docs");
+  CHECK(fmt::path_filter_term("docs/tutorials") == "P/docs/tutorials");
+  CHECK(fmt::path_filter_term("/").empty());
+  CHECK(fmt::path_filter_term("").empty());
+}
+
+TEST_CASE("the source file gives Omega's modtime and size, in the data and in slots 0 and 2") {
+  canon::testing::TempDir dir;
+  const auto file = dir.write("site/docs/install.html", std::string(1234, 'x'));
+  struct stat st {};
+  REQUIRE(::stat(file.c_str(), &st) == 0);
+  const std::string path = (dir.path() / "db").string();
+  auto writer = IndexWriter::create(path);
+  REQUIRE(writer.ok());
+  IndexedPage page = sample_page();
+  page.source_file = file;
+  REQUIRE(writer.value()->add(page).ok());
+  IndexedPage missing = sample_page();
+  missing.url = "http://localhost/gone.html";
+  missing.source_file =
+      dir.path() / "site" / "gone.html";  // cannot be stat'ed: no values, no error
+  REQUIRE(writer.value()->add(missing).ok());
+  REQUIRE(writer.value()->finish().ok());
+
+  Xapian::Database db(path);
+  const Xapian::Document doc = db.get_document(*db.postlist_begin(fmt::url_term(page.url)));
+  CHECK(data_value(doc.get_data(), "modtime") == std::to_string(st.st_mtime));
+  CHECK(data_value(doc.get_data(), "size") == "1234");
+  const std::string modified = doc.get_value(fmt::kLastModifiedSlot);
+  REQUIRE(modified.size() == 4);  // big-endian time_t, as omindex writes it
+  std::uint32_t decoded = 0;
+  for (unsigned char c : modified) decoded = (decoded << 8) | c;
+  CHECK(decoded == static_cast<std::uint32_t>(st.st_mtime));
+  CHECK(Xapian::sortable_unserialise(doc.get_value(fmt::kSizeSlot)) == 1234.0);
+
+  const Xapian::Document gone = db.get_document(*db.postlist_begin(fmt::url_term(missing.url)));
+  CHECK(data_value(gone.get_data(), "modtime") == "<missing>");
+  CHECK(gone.get_value(fmt::kLastModifiedSlot).empty());
+}
+
+TEST_CASE("query-time collapse: metadata, a duplicate names its authoritative page") {
+  canon::testing::TempDir dir;
+  const std::string path = (dir.path() / "db").string();
+  auto writer = IndexWriter::create(path, {canon::indexer::CollapseMode::kQueryTime, 100.0});
+  REQUIRE(writer.ok());
+  IndexedPage authoritative = sample_page();
+  IndexedPage duplicate = sample_page();
+  duplicate.url = "http://localhost/print/install.html";
+  duplicate.alternates.clear();
+  duplicate.authoritative_url = authoritative.url;
+  REQUIRE(writer.value()->add(authoritative).ok());
+  REQUIRE(writer.value()->add(duplicate).ok());
+  REQUIRE(writer.value()->finish().ok());
+
+  Xapian::Database db(path);
+  CHECK(db.get_metadata("canon_collapse") == "query");
+  CHECK(db.get_doccount() == 2);
+  const Xapian::Document dup = db.get_document(*db.postlist_begin(fmt::url_term(duplicate.url)));
+  CHECK(data_value(dup.get_data(), "canon_authoritative") == authoritative.url);
+  CHECK(dup.get_value(fmt::kClusterSlot) == "7");  // the collapse key, shared with its cluster
+  CHECK(Xapian::sortable_unserialise(dup.get_value(fmt::kStaticWeightSlot)) ==
+        doctest::Approx(std::log1p(12.5)));
+  const Xapian::Document auth =
+      db.get_document(*db.postlist_begin(fmt::url_term(authoritative.url)));
+  CHECK(data_value(auth.get_data(), "canon_authoritative") == "<missing>");
+}
+
+TEST_CASE("two URLs whose hashed terms collide are an error, not a silent overwrite") {
+  // omindex's hash multiplies by 33: tails "Ab" and "BA" collide (65*33+98 == 66*33+65).
+  canon::testing::TempDir dir;
+  const std::string path = (dir.path() / "db").string();
+  auto writer = IndexWriter::create(path);
+  REQUIRE(writer.ok());
+  IndexedPage a = sample_page();
+  a.url = "http://localhost/" + std::string(240, 'a') + "Ab";
+  IndexedPage b = sample_page();
+  b.url = "http://localhost/" + std::string(240, 'a') + "BA";
+  REQUIRE(fmt::url_term(a.url) == fmt::url_term(b.url));
+  REQUIRE(writer.value()->add(a).ok());
+  REQUIRE(writer.value()->add(a).ok());  // the same URL again only replaces
+  const auto collided = writer.value()->add(b);
+  REQUIRE_FALSE(collided.ok());
+  CHECK(collided.message().find("hashed URL term") != std::string::npos);
+  CHECK_FALSE(writer.value()->finish().ok());  // sticky
 }
 
 TEST_CASE("a database that cannot be created is a clear error") {

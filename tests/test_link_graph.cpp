@@ -101,5 +101,28 @@ TEST_CASE("random graphs match a std::set model") {
       CHECK(g.out_degree(v) == out[v]);
       CHECK(to_vector(g.in_links(v)) == in[v]);
     }
+    // build_consuming builds the same graph and releases the input.
+    std::vector<Edge> owned = edges;
+    const LinkGraph consumed = LinkGraph::build_consuming(n, std::move(owned));
+    CHECK(owned.empty());
+    CHECK(pairs(consumed.edges()) == pairs(g.edges()));
+    for (NodeId v = 0; v < n; ++v) CHECK(consumed.out_degree(v) == g.out_degree(v));
   }
+}
+
+TEST_CASE("hubs: long in-link lists in input order come out sorted and deduplicated") {
+  // Node 0 is linked from every other node several times, in descending order.
+  const NodeId n = 5000;
+  std::vector<Edge> edges;
+  for (int copy = 0; copy < 3; ++copy) {
+    for (NodeId u = n - 1; u >= 1; --u) edges.push_back({u, 0});
+  }
+  const LinkGraph g = LinkGraph::build_consuming(n, std::move(edges));
+  CHECK(g.edge_count() == n - 1);
+  const auto in = g.in_links(0);
+  REQUIRE(in.size() == n - 1);
+  CHECK(std::is_sorted(in.begin(), in.end()));
+  CHECK(in.front() == 1);
+  CHECK(in.back() == n - 1);
+  for (NodeId u = 1; u < n; ++u) CHECK(g.out_degree(u) == 1);
 }

@@ -2,6 +2,7 @@
 /// @brief compute_pagerank against a dense Google-matrix model, hand values, and Boost's page_rank.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -234,4 +235,41 @@ TEST_CASE("without dangling pages, Boost's page_rank normalised agrees") {
     CAPTURE(round);
     CHECK(l1_distance(compute_pagerank(g).scores, boost_rank) <= 1e-6);
   }
+}
+
+TEST_CASE("renumbering the nodes permutes the scores (the internal renumbering maps back)") {
+  std::mt19937 rng(4242);
+  for (int round = 0; round < 20; ++round) {
+    const NodeId n = std::uniform_int_distribution<NodeId>(2, 5000)(rng);
+    const std::vector<Edge> edges = random_edges(rng, n, 4 * std::size_t{n});
+    std::vector<NodeId> perm(n);
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<Edge> permuted;
+    for (const Edge& e : edges) permuted.push_back({perm[e.source], perm[e.target]});
+    const PageRankResult a = rank(n, edges), b = rank(n, permuted);
+    CAPTURE(round);
+    CHECK(a.iterations == b.iterations);
+    double max_diff = 0;
+    for (NodeId v = 0; v < n; ++v) {
+      max_diff = std::max(max_diff, std::abs(a.scores[v] - b.scores[perm[v]]));
+    }
+    CHECK(max_diff <= 1e-15);
+  }
+}
+
+TEST_CASE("compute_pagerank on an rvalue graph releases it and gives the same scores") {
+  std::mt19937 rng(17);
+  const NodeId n = 10000;
+  const std::vector<Edge> edges = random_edges(rng, n, 50000);
+  LinkGraph g = LinkGraph::build(n, edges);
+  const PageRankResult kept = compute_pagerank(g);
+  CHECK(g.edge_count() > 0);  // still usable
+  const PageRankResult released = compute_pagerank(std::move(g));
+  CHECK(released.scores == kept.scores);
+  CHECK(released.iterations == kept.iterations);
+  CHECK(released.setup_seconds >= 0.0);
+  CHECK(released.iteration_seconds > 0.0);
+  g = LinkGraph::build(1, {});  // a moved-from graph can be assigned again
+  CHECK(g.node_count() == 1);
 }

@@ -312,3 +312,132 @@ TEST_CASE("small sites: URL clashes, redirect chains and loops, nofollow, bad ba
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().message().find("--base-url") != std::string::npos);
 }
+
+namespace {
+
+/// One --no-collapse (query-time collapse) index of sample_site, shared by the tests below.
+const fs::path& query_collapse_index() {
+  static canon::testing::TempDir dir;
+  static const fs::path index = [] {
+    const fs::path out = dir.path() / "index";
+    IndexOptions options = options_for(sample_site(), out);
+    options.collapse = canon::indexer::CollapseMode::kQueryTime;
+    auto summary = canon::indexer::index_site(options);
+    REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
+    return out;
+  }();
+  return index;
+}
+
+canon::query::SearchResults search_in(const fs::path& index, const std::string& query) {
+  auto searcher = canon::query::Searcher::open(index);
+  REQUIRE(searcher.ok());
+  canon::query::SearchRequest request;
+  request.query = query;
+  request.limit = 100;
+  auto results = searcher.value()->search(request);
+  REQUIRE_MESSAGE(results.ok(), results.status().message());
+  return results.value();
+}
+
+}  // namespace
+
+TEST_CASE("--no-collapse: the same records, every indexable page a document, the mode recorded") {
+  const auto collapsed = read_pages(sample_index());
+  const auto pages = read_pages(query_collapse_index());
+  REQUIRE(pages.size() == collapsed.size());
+  std::size_t documents = 0;
+  for (const auto& [path, record] : pages) {
+    CAPTURE(path);
+    json without_flag = record;
+    without_flag.erase("indexed_for_query_time_collapse");
+    CHECK(without_flag == collapsed.at(path));  // statuses, clusters, authorities: unchanged
+    const bool duplicate = record["status"] == "duplicate";
+    CHECK(record.value("indexed_for_query_time_collapse", false) == duplicate);
+    CHECK_FALSE(collapsed.at(path).contains("indexed_for_query_time_collapse"));
+    if (duplicate || record["status"] == "indexed") ++documents;
+  }
+  CHECK(documents == 37);
+
+  std::ifstream summary_file(query_collapse_index() / "summary.json");
+  CHECK(json::parse(summary_file)["parameters"]["collapse"] == "query");
+  std::ifstream default_summary(sample_index() / "summary.json");
+  CHECK(json::parse(default_summary)["parameters"]["collapse"] == "index");
+
+  auto searcher = canon::query::Searcher::open(query_collapse_index());
+  REQUIRE(searcher.ok());
+  CHECK(searcher.value()->collapses_at_query_time());
+  CHECK(searcher.value()->document_count() == documents);
+  auto default_searcher = canon::query::Searcher::open(sample_index());
+  REQUIRE(default_searcher.ok());
+  CHECK_FALSE(default_searcher.value()->collapses_at_query_time());
+  CHECK(default_searcher.value()->document_count() == 30);
+}
+
+TEST_CASE("--no-collapse: each cluster is one result, shown as its authoritative page") {
+  const auto pages = read_pages(query_collapse_index());
+  const auto install = search_in(query_collapse_index(), "shell completions");
+  REQUIRE_FALSE(install.hits.empty());
+  CHECK(install.hits[0].url == url_of("docs/install.html"));
+  std::set<std::string> alternates;
+  for (const auto& alt : install.hits[0].alternates) alternates.insert(alt.url);
+  CHECK(alternates ==
+        std::set<std::string>{url_of("mirror/docs/install.html"), url_of("print/install.html")});
+
+  const auto page_of = [&](const std::string& url) {
+    return std::find_if(pages.begin(), pages.end(),
+                        [&](const auto& p) { return p.second["url"] == url; });
+  };
+  // Hits are authoritative pages, one per cluster, as with index-time collapse.
+  for (const char* query :
+       {"larder", "backup OR restore OR repository", "survey", "upgrading", "install", "path:/"}) {
+    CAPTURE(query);
+    std::set<int> clusters;
+    for (const auto& hit : search_in(query_collapse_index(), query).hits) {
+      CAPTURE(hit.url);
+      const auto it = page_of(hit.url);
+      REQUIRE(it != pages.end());
+      CHECK(it->second["status"] == "indexed");
+      CHECK(clusters.insert(it->second["cluster"].get<int>()).second);
+      if (!hit.matched_url.empty()) {
+        const auto matched = page_of(hit.matched_url);
+        REQUIRE(matched != pages.end());
+        CHECK(matched->second["authoritative"] == hit.url);
+      }
+    }
+  }
+  // Every indexed page is under the root: "path:/" lists each cluster once.
+  CHECK(search_in(query_collapse_index(), "path:/").hits.size() == 30);
+}
+
+TEST_CASE("--no-collapse finds a cluster through words only a duplicate has") {
+  // "chunk_max_size" is in the v1 copy of the upgrading guide (and the changelog), not in the
+  // current guide that represents their cluster.
+  const auto query_time = search_in(query_collapse_index(), "chunk_max_size");
+  const auto it =
+      std::find_if(query_time.hits.begin(), query_time.hits.end(),
+                   [](const auto& hit) { return hit.url == url_of("docs/upgrading.html"); });
+  REQUIRE(it != query_time.hits.end());
+  CHECK(it->matched_url == url_of("docs/v1/upgrading.html"));
+  for (const auto& hit : search_in(sample_index(), "chunk_max_size").hits) {
+    CHECK(hit.url != url_of("docs/upgrading.html"));  // index-time collapse dropped those words
+  }
+}
+
+TEST_CASE("re-indexing a site into the same directory gives the same documents") {
+  canon::testing::TempDir dir;
+  const fs::path out = dir.path() / "index";
+  const auto urls = [&] {
+    std::set<std::string> found;
+    for (const auto& hit : search_in(out, "path:/").hits) found.insert(hit.url);
+    return found;
+  };
+  REQUIRE(canon::indexer::index_site(options_for(sample_site(), out)).ok());
+  const auto first = urls();
+  REQUIRE(canon::indexer::index_site(options_for(sample_site(), out)).ok());
+  CHECK(urls() == first);
+  CHECK(first.size() == 30);
+  auto searcher = canon::query::Searcher::open(out);
+  REQUIRE(searcher.ok());
+  CHECK(searcher.value()->document_count() == 30);
+}

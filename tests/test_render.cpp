@@ -31,9 +31,11 @@ SearchResults two_hits() {
 TEST_CASE("text: count line, numbered results, alternates under their result") {
   const std::string text = canon::query::render_text(two_hits());
   CHECK(text.starts_with("About 12 results; showing 1-2.\n"));
-  const auto first = text.find("1. Installing\n   http://localhost/docs/install.html\n   Run the installer.\n");
+  const auto first =
+      text.find("1. Installing\n   http://localhost/docs/install.html\n   Run the installer.\n");
   const auto alternate = text.find("   also at: http://localhost/print/install.html (0.95)\n");
-  const auto second = text.find("2. http://localhost/untitled.html\n");  // no title: the URL stands in
+  const auto second =
+      text.find("2. http://localhost/untitled.html\n");  // no title: the URL stands in
   CHECK(first != std::string::npos);
   CHECK(alternate != std::string::npos);
   CHECK(second != std::string::npos);
@@ -55,4 +57,20 @@ TEST_CASE("json: the same facts as fields") {
   CHECK(j["results"][0]["url"] == "http://localhost/docs/install.html");
   CHECK(j["results"][0]["alternates"][0]["similarity"].get<double>() == doctest::Approx(0.954));
   CHECK(j["results"][1]["alternates"].empty());
+}
+
+TEST_CASE("query-time collapse: the alternate that matched best is marked, in text and JSON") {
+  SearchResults results = two_hits();
+  results.collapse = "query";
+  results.hits[0].alternates.push_back({"http://localhost/mirror/install.html", "Installing", 1.0});
+  results.hits[0].matched_url = "http://localhost/mirror/install.html";
+  const std::string text = canon::query::render_text(results);
+  CHECK(text.find("   also at: http://localhost/print/install.html (0.95)\n") != std::string::npos);
+  CHECK(text.find("   also at: http://localhost/mirror/install.html (1.00, best match)\n") !=
+        std::string::npos);
+
+  const nlohmann::json j = canon::query::to_json(results);
+  CHECK(j["collapse"] == "query");
+  CHECK(j["results"][0]["matched_url"] == "http://localhost/mirror/install.html");
+  CHECK(j["results"][1]["matched_url"] == "");
 }

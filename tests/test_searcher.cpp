@@ -1,14 +1,18 @@
 /// @file test_searcher.cpp
 /// @brief Searching an index written by IndexWriter: ranking, alternates, syntax, errors.
 #include <doctest/doctest.h>
+#include <xapian.h>
+
+#include <cmath>
+#include <set>
 
 #include "indexer/index_writer.h"
 #include "query/searcher.h"
 #include "support/temp_dir.h"
 
 using canon::indexer::IndexedPage;
-using canon::query::SearchRequest;
 using canon::query::Searcher;
+using canon::query::SearchRequest;
 
 namespace {
 
@@ -19,14 +23,16 @@ void build_index(const std::filesystem::path& index_dir) {
   IndexedPage install;
   install.url = "http://localhost/docs/install.html";
   install.title = "Installing Tern";
-  install.main_text = "Tern installs from Debian packages. Run the installer and answer its questions.";
+  install.main_text =
+      "Tern installs from Debian packages. Run the installer and answer its questions.";
   install.cluster_pagerank = 0.5;
   install.alternates = {{"http://localhost/print/install.html", "Installing Tern (print)", 0.96},
                         {"http://localhost/mirror/install.html", "Installing Tern", 0.91}};
   IndexedPage backups;
   backups.url = "http://localhost/docs/backups.html";
   backups.title = "Scheduling backups";
-  backups.main_text = "Backups run every night. The scheduler keeps seven daily snapshots of each volume.";
+  backups.main_text =
+      "Backups run every night. The scheduler keeps seven daily snapshots of each volume.";
   backups.cluster_pagerank = 0.3;
   IndexedPage news;
   news.url = "http://news.localhost/2024/release.html";
@@ -37,7 +43,8 @@ void build_index(const std::filesystem::path& index_dir) {
   REQUIRE(writer.value()->finish().ok());
 }
 
-canon::query::SearchResults must_search(Searcher& searcher, const std::string& query, std::size_t limit = 10) {
+canon::query::SearchResults must_search(Searcher& searcher, const std::string& query,
+                                        std::size_t limit = 10) {
   SearchRequest request;
   request.query = query;
   request.limit = limit;
@@ -80,8 +87,8 @@ TEST_CASE("query syntax: stemming, AND by default, OR, NOT, phrases, title:, sit
   auto searcher = Searcher::open(dir.path());
   REQUIRE(searcher.ok());
   Searcher& s = *searcher.value();
-  CHECK(must_search(s, "backup").hits.size() == 2);               // stems match "backups"
-  CHECK(must_search(s, "backups installer").hits.size() == 1);    // default AND
+  CHECK(must_search(s, "backup").hits.size() == 2);             // stems match "backups"
+  CHECK(must_search(s, "backups installer").hits.size() == 1);  // default AND
   CHECK(must_search(s, "snapshots OR questions").hits.size() == 2);
   CHECK(must_search(s, "backups NOT nightly NOT night").hits.size() == 1);
   CHECK(must_search(s, "\"daily snapshots\"").hits.size() == 1);
@@ -148,4 +155,326 @@ TEST_CASE("opening a missing or foreign directory is a clear error") {
   auto corrupt = Searcher::open(dir.path() / "broken");
   REQUIRE_FALSE(corrupt.ok());
   CHECK(corrupt.status().message().find("cannot open the index") != std::string::npos);
+}
+
+namespace {
+
+/// Three pages matching "harbour": two with the same text (so the same BM25 weight) but
+/// different PageRank, and one whose title also matches (a clearly better text match).
+void build_static_index(const std::filesystem::path& index_dir) {
+  auto writer = canon::indexer::IndexWriter::create((index_dir / "xapian").string());
+  REQUIRE(writer.ok());
+  IndexedPage low;
+  low.url = "http://localhost/low.html";
+  low.title = "Timetable notes";
+  low.main_text = "The harbour ferry leaves every hour from the north pier.";
+  low.cluster_pagerank = 0.01;
+  IndexedPage high = low;
+  high.url = "http://localhost/high.html";
+  high.cluster_pagerank = 0.5;
+  IndexedPage best;
+  best.url = "http://localhost/best.html";
+  best.title = "Harbour";
+  best.main_text = "The harbour: its piers, its harbour master and the harbour ferry timetable.";
+  best.cluster_pagerank = 0.001;
+  for (const IndexedPage& page : {low, high, best}) REQUIRE(writer.value()->add(page).ok());
+  for (int i = 0; i < 40; ++i) {  // pages without the query words, so that they are rare ones
+    IndexedPage other;
+    other.url = "http://localhost/other" + std::to_string(i) + ".html";
+    other.title = "Timetables";
+    other.main_text = "Buses and trains run every day.";
+    REQUIRE(writer.value()->add(other).ok());
+  }
+  REQUIRE(writer.value()->finish().ok());
+}
+
+/// The hits' paths, space-separated.
+std::string urls_for(Searcher& searcher, const SearchRequest& request) {
+  auto results = searcher.search(request);
+  REQUIRE_MESSAGE(results.ok(), results.status().message());
+  std::string urls;
+  for (const auto& hit : results->hits) {
+    urls += (urls.empty() ? "" : " ") + hit.url.substr(std::string("http://localhost/").size());
+  }
+  return urls;
+}
+
+}  // namespace
+
+TEST_CASE("the static score orders equal text matches and adds at most static_weight") {
+  canon::testing::TempDir dir;
+  build_static_index(dir.path());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  SearchRequest request;
+  request.query = "harbour ferry";
+
+  request.static_weight = 0;  // BM25 alone: equal weights keep document order
+  CHECK(urls_for(*searcher.value(), request) == "best.html low.html high.html");
+  request.static_weight = canon::query::kDefaultStaticWeight;
+  CHECK(urls_for(*searcher.value(), request) == "best.html high.html low.html");
+  request.static_score = canon::query::StaticScore::kPageRank;
+  CHECK(urls_for(*searcher.value(), request) == "best.html high.html low.html");
+  request.static_weight = 1000;  // an absurd weight: PageRank decides
+  CHECK(urls_for(*searcher.value(), request).starts_with("high.html"));
+
+  // The page with the highest static score gets exactly static_weight; others ln-proportionally.
+  request.static_score = canon::query::StaticScore::kLogPageRank;
+  request.static_weight = 0;
+  auto bare = searcher.value()->search(request);
+  request.static_weight = 1;
+  auto boosted = searcher.value()->search(request);
+  REQUIRE(bare.ok());
+  REQUIRE(boosted.ok());
+  const auto weight_of = [](const canon::query::SearchResults& results, const std::string& url) {
+    for (const auto& hit : results.hits) {
+      if (hit.url == "http://localhost/" + url) return hit.weight;
+    }
+    FAIL("no hit for " << url);
+    return 0.0;
+  };
+  CHECK(weight_of(boosted.value(), "high.html") - weight_of(bare.value(), "high.html") ==
+        doctest::Approx(1.0));
+  CHECK(weight_of(boosted.value(), "low.html") - weight_of(bare.value(), "low.html") ==
+        doctest::Approx(std::log1p(0.01) / std::log1p(0.5)));
+}
+
+TEST_CASE("an invalid static weight is an error") {
+  canon::testing::TempDir dir;
+  build_static_index(dir.path());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  for (double weight : {-1.0, std::nan(""), HUGE_VAL}) {
+    CAPTURE(weight);
+    SearchRequest request;
+    request.query = "harbour";
+    request.static_weight = weight;
+    auto results = searcher.value()->search(request);
+    REQUIRE_FALSE(results.ok());
+    CHECK(results.status().message().find("static weight") != std::string::npos);
+  }
+}
+
+TEST_CASE("path: filters on the directories a page is in") {
+  canon::testing::TempDir dir;
+  build_index(dir.path());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  Searcher& s = *searcher.value();
+  for (const char* query : {"backups path:/docs/", "backups path:/docs", "backups path:docs"}) {
+    CAPTURE(query);
+    const auto results = must_search(s, query);
+    REQUIRE(results.hits.size() == 1);
+    CHECK(results.hits[0].url == "http://localhost/docs/backups.html");
+  }
+  CHECK(must_search(s, "backups path:/2024/").hits.size() == 1);
+  CHECK(must_search(s, "backups path:/").hits.size() == 2);  // the root holds everything
+  CHECK(must_search(s, "backups path:/doc").hits.empty());   // whole directory names only
+  CHECK(must_search(s, "path:/docs/").hits.size() == 2);     // a filter alone lists its pages
+  CHECK(must_search(s, "backups -path:/docs/").hits.size() == 1);
+}
+
+namespace {
+
+const std::string install_text =
+    "Tern installs from Debian packages. Run the installer and answer its questions.";
+
+/// A query-time-collapse index: the install cluster (authoritative page, a printable copy with
+/// one extra word, an exact mirror), and two singletons.
+void build_query_collapse_index(const std::filesystem::path& index_dir) {
+  auto writer = canon::indexer::IndexWriter::create(
+      (index_dir / "xapian").string(), {canon::indexer::CollapseMode::kQueryTime, 3.0});
+  REQUIRE(writer.ok());
+  const std::string text = install_text;
+  IndexedPage install;
+  install.url = "http://localhost/docs/install.html";
+  install.title = "Installing Tern";
+  install.main_text = text;
+  install.cluster_pagerank = 0.5;
+  install.cluster_id = 1;
+  install.alternates = {
+      {"http://localhost/mirror/install.html", "Installing Tern", 1.0},
+      {"http://localhost/print/install.html", "Installing Tern (printable)", 0.9}};
+  IndexedPage mirror = install;
+  mirror.url = "http://localhost/mirror/install.html";
+  mirror.alternates.clear();
+  mirror.authoritative_url = install.url;
+  IndexedPage print = mirror;
+  print.url = "http://localhost/print/install.html";
+  print.title = "Installing Tern (printable)";
+  print.main_text = text + " This is the printable version.";
+  IndexedPage backups;
+  backups.url = "http://localhost/docs/backups.html";
+  backups.title = "Scheduling backups";
+  backups.main_text = "Backups run every night; the installer sets up the schedule.";
+  backups.cluster_pagerank = 0.3;
+  backups.cluster_id = 2;
+  IndexedPage news;
+  news.url = "http://localhost/news/release.html";
+  news.title = "Tern 2.0 released";
+  news.main_text = "Tern 2.0 brings a faster installer.";
+  news.cluster_pagerank = 0.2;
+  news.cluster_id = 3;
+  for (const IndexedPage& page : {install, mirror, print, backups, news})
+    REQUIRE(writer.value()->add(page).ok());
+  REQUIRE(writer.value()->finish().ok());
+}
+
+}  // namespace
+
+TEST_CASE("query-time collapse: one hit per cluster, shown as its authoritative page") {
+  canon::testing::TempDir dir;
+  build_query_collapse_index(dir.path());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  Searcher& s = *searcher.value();
+  CHECK(s.collapses_at_query_time());
+  CHECK(s.document_count() == 5);
+
+  // All three members of the install cluster match; it appears once.
+  const auto installer = must_search(s, "installer");
+  CHECK(installer.collapse == "query");
+  REQUIRE(installer.hits.size() == 3);
+  std::set<std::string> urls;
+  for (const auto& hit : installer.hits) urls.insert(hit.url);
+  CHECK(urls == std::set<std::string>{"http://localhost/docs/install.html",
+                                      "http://localhost/docs/backups.html",
+                                      "http://localhost/news/release.html"});
+  CHECK(installer.estimated_matches == 3);
+
+  // Only the printable copy has "printable": the cluster is found through it, shown as the
+  // authoritative page (its title, URL, snippet, alternates), and the copy is named.
+  SearchRequest request;
+  request.query = "printable";
+  request.highlight_start = "[";
+  request.highlight_end = "]";
+  auto printable = s.search(request);
+  REQUIRE(printable.ok());
+  REQUIRE(printable->hits.size() == 1);
+  const auto& hit = printable->hits[0];
+  CHECK(hit.url == "http://localhost/docs/install.html");
+  CHECK(hit.title == "Installing Tern");
+  CHECK(hit.matched_url == "http://localhost/print/install.html");
+  CHECK(hit.pagerank == doctest::Approx(0.5));
+  CHECK(hit.snippet == install_text);  // the authoritative text (no match in it: its start)
+  REQUIRE(hit.alternates.size() == 2);
+  CHECK(hit.alternates[1].url == "http://localhost/print/install.html");
+
+  // When the authoritative page itself matches best, nothing is named.
+  const auto debian = must_search(s, "debian");
+  REQUIRE(debian.hits.size() == 1);
+  CHECK(debian.hits[0].url == "http://localhost/docs/install.html");
+
+  // Paging is over clusters.
+  request = SearchRequest{};
+  request.query = "installer";
+  request.offset = 1;
+  request.limit = 5;
+  auto page = s.search(request);
+  REQUIRE(page.ok());
+  REQUIRE(page->hits.size() == 2);
+  CHECK(page->hits[0].rank == 2);
+  CHECK(page->hits[0].url == installer.hits[1].url);
+}
+
+TEST_CASE("snippets and alternates can be left out") {
+  canon::testing::TempDir dir;
+  build_index(dir.path());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  SearchRequest request;
+  request.query = "debian";
+  request.with_snippets = false;
+  request.with_alternates = false;
+  auto results = searcher.value()->search(request);
+  REQUIRE(results.ok());
+  REQUIRE(results->hits.size() == 1);
+  CHECK(results->hits[0].url == "http://localhost/docs/install.html");
+  CHECK(results->hits[0].snippet.empty());
+  CHECK(results->hits[0].alternates.empty());
+  CHECK(results->collapse == "index");
+  CHECK_FALSE(searcher.value()->collapses_at_query_time());
+}
+
+TEST_CASE("collapse metadata: missing means index-time; an unknown mode is an error") {
+  canon::testing::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "old");
+  std::filesystem::create_directories(dir.path() / "odd");
+  {
+    Xapian::WritableDatabase db((dir.path() / "old" / "xapian").string(),
+                                Xapian::DB_CREATE_OR_OVERWRITE);
+    Xapian::Document doc;
+    doc.add_term("word");
+    doc.add_term("Zword");
+    doc.set_data("url=http://localhost/\ncaption=Old\n");
+    db.add_document(doc);
+    db.commit();
+  }
+  auto old = Searcher::open(dir.path() / "old");
+  REQUIRE(old.ok());
+  CHECK_FALSE(old.value()->collapses_at_query_time());
+  CHECK(must_search(*old.value(), "word").hits.size() == 1);  // no static score slots: BM25 only
+
+  {
+    Xapian::WritableDatabase db((dir.path() / "odd" / "xapian").string(),
+                                Xapian::DB_CREATE_OR_OVERWRITE);
+    db.set_metadata("canon_collapse", "sideways");
+    db.commit();
+  }
+  auto odd = Searcher::open(dir.path() / "odd");
+  REQUIRE_FALSE(odd.ok());
+  CHECK(odd.status().message().find("unknown collapse mode 'sideways'") != std::string::npos);
+}
+
+TEST_CASE("a page that matches outside its text gets the start of its text as snippet") {
+  canon::testing::TempDir dir;
+  auto writer = canon::indexer::IndexWriter::create((dir.path() / "xapian").string());
+  REQUIRE(writer.ok());
+  IndexedPage page;
+  page.url = "http://localhost/airships.html";
+  page.title = "Zeppelins";
+  for (int i = 0; i < 60; ++i) page.main_text += "Airships float above the fields. ";
+  REQUIRE(writer.value()->add(page).ok());
+  REQUIRE(writer.value()->finish().ok());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  const auto results = must_search(*searcher.value(), "zeppelins");
+  REQUIRE(results.hits.size() == 1);
+  const std::string& snippet = results.hits[0].snippet;
+  REQUIRE(snippet.ends_with("..."));
+  const std::string kept = snippet.substr(0, snippet.size() - 3);
+  CHECK(kept.size() <= 240);
+  CHECK(page.main_text.starts_with(kept));
+  CHECK(page.main_text[kept.size()] == ' ');  // cut after a whole word
+}
+
+TEST_CASE("snippets come from where the query's words are, however deep in the page") {
+  canon::testing::TempDir dir;
+  auto writer = canon::indexer::IndexWriter::create((dir.path() / "xapian").string());
+  REQUIRE(writer.ok());
+  IndexedPage page;
+  page.url = "http://localhost/long.html";
+  page.title = "A long page";
+  for (int i = 0; i < 200; ++i) page.main_text += "Filler words about nothing in particular here. ";
+  page.main_text += "Completion scripts make the shell complete commands for you. ";
+  for (int i = 0; i < 100; ++i) page.main_text += "More filler words about nothing much. ";
+  REQUIRE(page.main_text.size() > 9000);
+  REQUIRE(writer.value()->add(page).ok());
+  REQUIRE(writer.value()->finish().ok());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+
+  SearchRequest request;
+  request.query = "shell completions";  // "completions" stems to the "complet" of "Completion"
+  request.highlight_start = "[";
+  request.highlight_end = "]";
+  auto results = searcher.value()->search(request);
+  REQUIRE(results.ok());
+  REQUIRE(results->hits.size() == 1);
+  const std::string& snippet = results->hits[0].snippet;
+  CAPTURE(snippet);
+  CHECK(snippet.find("[Completion] scripts make the [shell] [complete] commands") !=
+        std::string::npos);
+  CHECK(snippet.ends_with("..."));
+  CHECK(snippet.size() < 300);
 }

@@ -1,0 +1,69 @@
+/// @file command_serve.cpp
+/// @brief `canon serve INDEX_DIR`: the search page and JSON API (query/web_server.h) until
+/// SIGINT or SIGTERM.
+#include <pthread.h>
+#include <signal.h>
+
+#include <ctime>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "cli/commands.h"
+#include "query/web_server.h"
+
+namespace canon::cli {
+namespace {
+
+/// Blocks SIGINT and SIGTERM in the calling thread (and so in every thread it starts) and
+/// returns the set. A watcher thread takes them with sigtimedwait(): the server is stopped
+/// from an ordinary thread, never from a signal handler.
+sigset_t block_stop_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app) {
+  auto options = std::make_shared<query::WebServerOptions>();
+  CLI::App* serve = app.add_subcommand("serve", "Serve a search page and a JSON API over HTTP");
+  serve->add_option("INDEX_DIR", options->index_dir, "Index directory written by `canon index`")
+      ->required();
+  serve->add_option("--host", options->host, "Address to listen on")->capture_default_str();
+  serve->add_option("--port", options->port, "Port to listen on (0: any free port)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
+
+  serve->callback([options] {
+    const sigset_t signals = block_stop_signals();
+    auto server = query::WebServer::create(*options);
+    if (!server.ok()) fail(server.status());
+    query::WebServer& web = *server.value();
+    // One write, so that a script reading stderr never sees half the line.
+    const std::string serving =
+        "canon: serving " + options->index_dir.string() + " at " + web.url() + "\n";
+    std::cerr << serving << std::flush;
+
+    std::jthread watcher([&web, signals](std::stop_token stop) {
+      const timespec tick{0, 200'000'000};
+      while (!stop.stop_requested()) {
+        if (sigtimedwait(&signals, nullptr, &tick) > 0) {
+          web.stop();
+          return;
+        }
+      }
+    });
+    const Status status = web.run();
+    watcher.request_stop();
+    watcher.join();
+    if (!status.ok()) fail(status);
+  });
+}
+
+}  // namespace canon::cli

@@ -1,0 +1,148 @@
+/// @file truth.cpp
+/// @brief Reading and checking truth.json, pages.jsonl and pairs.tsv.
+#include "eval/truth.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <unordered_set>
+
+namespace canon::eval {
+namespace fs = std::filesystem;
+namespace {
+
+Result<std::string> read_whole(const fs::path& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::error("cannot read " + what + " '" + path.string() +
+                         "': " + std::strerror(errno));
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad())
+    return Status::error("cannot read " + what + " '" + path.string() + "': read error");
+  return bytes.str();
+}
+
+std::string where(const fs::path& path, std::size_t line) {
+  return "'" + path.string() + "' line " + std::to_string(line) + ": ";
+}
+
+}  // namespace
+
+Status check_truth(const Truth& truth) {
+  std::unordered_set<std::string> seen;
+  for (std::size_t c = 0; c < truth.clusters.size(); ++c) {
+    if (truth.clusters[c].empty())
+      return Status::error("cluster " + std::to_string(c) + " is empty");
+    for (const std::string& path : truth.clusters[c]) {
+      if (path.empty()) return Status::error("cluster " + std::to_string(c) + " has an empty path");
+      if (!seen.insert(path).second)
+        return Status::error("page '" + path + "' is in more than one cluster");
+    }
+  }
+  return Status::ok_status();
+}
+
+nlohmann::json clusters_json(const Truth& truth) {
+  nlohmann::json clusters = nlohmann::json::array();
+  for (const auto& cluster : truth.clusters) clusters.push_back(cluster);
+  return clusters;
+}
+
+Result<Truth> read_truth(const fs::path& path) {
+  auto text = read_whole(path, "truth file");
+  if (!text.ok()) return text.status();
+  const nlohmann::json j = nlohmann::json::parse(text.value(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded())
+    return Status::error("truth file '" + path.string() + "' is not valid JSON");
+  const std::string bad = "truth file '" + path.string() + "': ";
+  if (!j.is_object() || !j.contains("clusters") || !j["clusters"].is_array()) {
+    return Status::error(bad + "expected an object with a \"clusters\" array");
+  }
+  Truth truth;
+  for (const nlohmann::json& cluster : j["clusters"]) {
+    if (!cluster.is_array()) return Status::error(bad + "every cluster must be an array of paths");
+    std::vector<std::string> members;
+    for (const nlohmann::json& member : cluster) {
+      if (!member.is_string())
+        return Status::error(bad + "every cluster member must be a path string");
+      members.push_back(member.get<std::string>());
+    }
+    truth.clusters.push_back(std::move(members));
+  }
+  if (Status s = check_truth(truth); !s.ok()) return Status::error(bad + s.message());
+  return truth;
+}
+
+Result<IndexVerdict> read_index_verdict(const fs::path& index_dir) {
+  const fs::path pages_path = index_dir / "pages.jsonl";
+  std::error_code ec;
+  if (!fs::is_regular_file(pages_path, ec)) {
+    return Status::error("'" + index_dir.string() + "' is not a canon index (no pages.jsonl)");
+  }
+  IndexVerdict verdict;
+  {
+    std::ifstream in(pages_path, std::ios::binary);
+    if (!in)
+      return Status::error("cannot read '" + pages_path.string() + "': " + std::strerror(errno));
+    std::size_t number = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++number;
+      if (line.empty()) continue;
+      const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (j.is_discarded() || !j.is_object()) {
+        return Status::error(where(pages_path, number) + "not a JSON object");
+      }
+      if (!j.contains("path") || !j["path"].is_string() || !j.contains("status") ||
+          !j["status"].is_string()) {
+        return Status::error(where(pages_path, number) + "needs string \"path\" and \"status\"");
+      }
+      IndexRecord record;
+      record.path = j["path"].get<std::string>();
+      record.status = j["status"].get<std::string>();
+      if (j.contains("url") && j["url"].is_string()) record.url = j["url"].get<std::string>();
+      if (record.status == "indexed" || record.status == "duplicate") {
+        if (!j.contains("cluster") || !j["cluster"].is_number_unsigned() ||
+            !j.contains("authoritative") || !j["authoritative"].is_string()) {
+          return Status::error(where(pages_path, number) + "an " + record.status +
+                               " page needs \"cluster\" and \"authoritative\"");
+        }
+        record.cluster = j["cluster"].get<std::uint64_t>();
+        record.authoritative = j["authoritative"].get<std::string>();
+      }
+      verdict.pages.push_back(std::move(record));
+    }
+    if (in.bad()) return Status::error("cannot read '" + pages_path.string() + "': read error");
+  }
+
+  const fs::path pairs_path = index_dir / "pairs.tsv";
+  if (!fs::exists(pairs_path, ec)) return verdict;
+  auto text = read_whole(pairs_path, "pairs file");
+  if (!text.ok()) return text.status();
+  std::vector<IndexPair> pairs;
+  std::istringstream lines(text.value());
+  std::size_t number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    if (line.empty()) continue;
+    const std::size_t tab1 = line.find('\t');
+    const std::size_t tab2 = tab1 == std::string::npos ? tab1 : line.find('\t', tab1 + 1);
+    if (tab2 == std::string::npos || line.find('\t', tab2 + 1) != std::string::npos) {
+      return Status::error(where(pairs_path, number) + "expected URL<TAB>URL<TAB>similarity");
+    }
+    IndexPair pair{line.substr(0, tab1), line.substr(tab1 + 1, tab2 - tab1 - 1), 0.0};
+    const char* first = line.data() + tab2 + 1;
+    const char* last = line.data() + line.size();
+    const auto [end, error] = std::from_chars(first, last, pair.similarity);
+    if (error != std::errc() || end != last || pair.url_a.empty() || pair.url_b.empty()) {
+      return Status::error(where(pairs_path, number) + "expected URL<TAB>URL<TAB>similarity");
+    }
+    pairs.push_back(std::move(pair));
+  }
+  verdict.pairs = std::move(pairs);
+  return verdict;
+}
+
+}  // namespace canon::eval

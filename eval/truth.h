@@ -1,0 +1,68 @@
+/// @file truth.h
+/// @brief The two inputs of `canon eval dedup`: the ground truth `canon synth` writes
+/// (truth.json) and the verdict `canon index` wrote (pages.jsonl, pairs.tsv).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/status.h"
+
+namespace canon::eval {
+
+/// The true near-duplicate clusters of a site: page paths relative to the site, '/'-separated.
+/// Each cluster lists its original first, then its copies; every page of the site is in
+/// exactly one cluster (pages without copies are singletons).
+struct Truth {
+  std::vector<std::vector<std::string>> clusters;
+};
+
+/// Checks the invariants of Truth: no empty cluster, no empty path, no path twice.
+Status check_truth(const Truth& truth);
+
+/// truth.json's "clusters" member for `truth`.
+nlohmann::json clusters_json(const Truth& truth);
+
+/// Reads truth.json: an object whose "clusters" is an array of arrays of path strings (other
+/// members, such as the generator's parameters, are ignored). Fails with a message naming the
+/// file when it is missing, not JSON, shaped otherwise, or breaks check_truth.
+Result<Truth> read_truth(const std::filesystem::path& path);
+
+/// One line of pages.jsonl, the fields evaluation needs.
+struct IndexRecord {
+  std::string path;
+  /// Empty for a path that has no URL.
+  std::string url;
+  /// indexed, duplicate, redirect or skipped.
+  std::string status;
+  /// For indexed and duplicate pages: the detected cluster and its indexed page's URL.
+  std::optional<std::uint64_t> cluster;
+  std::string authoritative;
+};
+
+/// A verified near-duplicate pair of pairs.tsv (before union-find).
+struct IndexPair {
+  std::string url_a;
+  std::string url_b;
+  double similarity = 0.0;
+};
+
+/// What an index says about a site.
+struct IndexVerdict {
+  /// pages.jsonl, in file order.
+  std::vector<IndexRecord> pages;
+  /// pairs.tsv; nullopt for an index written before canon recorded pairs.
+  std::optional<std::vector<IndexPair>> pairs;
+};
+
+/// Reads INDEX_DIR/pages.jsonl and, when present, INDEX_DIR/pairs.tsv. Fails when pages.jsonl
+/// is missing (not a canon index) or a line of either file is malformed (the message names
+/// the file and line).
+Result<IndexVerdict> read_index_verdict(const std::filesystem::path& index_dir);
+
+}  // namespace canon::eval

@@ -1,0 +1,275 @@
+/// @file web_page.cpp
+/// @brief The search page's HTML and its escaping rules.
+#include "query/web_page.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace canon::query {
+namespace {
+
+/// Readable on a phone and a desktop, light and dark; no external resources (the CSP allows
+/// inline style only).
+constexpr std::string_view kStyle = R"css(
+:root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --link: #0b57d0;
+  --url: #1a7f37; --bg: #fff; --line: #d0d7de; --mark: #fff0a0; --error: #cf222e; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6edf3; --muted: #9198a1; --link: #79b8ff; --url: #56d364; --bg: #0d1117;
+    --line: #30363d; --mark: #5c4d00; --error: #f85149; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg);
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+header, main { max-width: 46rem; margin: 0 auto; padding: 1rem; }
+header { border-bottom: 1px solid var(--line); }
+.search { display: flex; gap: .5rem; align-items: center; }
+.brand { font-weight: 700; color: var(--fg); text-decoration: none; }
+.search input { flex: 1; min-width: 0; font: inherit; padding: .45rem .75rem; color: inherit;
+  background: transparent; border: 1px solid var(--line); border-radius: .5rem; }
+.search input:focus { outline: 2px solid var(--link); outline-offset: -1px; }
+.search button { font: inherit; padding: .45rem 1rem; border: 0; border-radius: .5rem;
+  background: var(--link); color: var(--bg); cursor: pointer; }
+a { color: var(--link); }
+.count, .hint { color: var(--muted); font-size: .9rem; }
+.results { list-style: none; margin: 0; padding: 0; }
+.result { margin: 0 0 1.5rem; }
+.result h2 { margin: 0; font-size: 1.15rem; font-weight: 600; overflow-wrap: anywhere; }
+.result h2 a { text-decoration: none; }
+.result h2 a:hover { text-decoration: underline; }
+.url { color: var(--url); font-size: .85rem; overflow-wrap: anywhere; }
+.snippet { margin: .25rem 0; overflow-wrap: anywhere; }
+mark { background: var(--mark); color: inherit; padding: 0 .1em; border-radius: .2em; }
+.alternates { font-size: .9rem; color: var(--muted); }
+.alternates summary { cursor: pointer; width: fit-content; }
+.alternates ul { margin: .25rem 0 0; padding-left: 1.25rem; }
+.alternates li { margin: .35rem 0; overflow-wrap: anywhere; }
+.alternates .meta { font-size: .85rem; }
+.error { border: 1px solid var(--error); border-radius: .5rem; padding: .75rem 1rem; }
+.pager { display: flex; justify-content: space-between; margin: 2rem 0 1rem; }
+)css";
+
+bool is_dropped_control(unsigned char c) {
+  return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
+}
+
+/// A link to `url` showing `text` (both untrusted), or the text alone when the URL is not
+/// http(s).
+std::string link_or_text(std::string_view url, std::string_view text) {
+  if (!is_http_url(url)) return "<span class=\"nolink\">" + escape_html(text) + "</span>";
+  return "<a href=\"" + escape_html(url) + "\">" + escape_html(text) + "</a>";
+}
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+std::string render_count(const SearchResults& results) {
+  const SearchHit& first = results.hits.front();
+  const SearchHit& last = results.hits.back();
+  // Xapian's estimate can be below what has been seen; never show fewer than that.
+  const std::size_t total = std::max(results.estimated_matches, last.rank);
+  const bool exact = results.matches_lower_bound == results.matches_upper_bound &&
+                     results.matches_upper_bound == total;
+  std::string out = "<p class=\"count\">" + std::string(exact ? "" : "About ") +
+                    plural(total, "result", "results");
+  if (first.rank != 1 || last.rank != total) {
+    out += " · showing " + std::to_string(first.rank) + "–" + std::to_string(last.rank);
+  }
+  return out + "</p>\n";
+}
+
+/// The <details> list of `hit`'s alternates; the one that matched the query best (query-time
+/// collapse) is marked.
+std::string render_alternates(const SearchHit& hit) {
+  const std::vector<Alternate>& alternates = hit.alternates;
+  if (alternates.empty()) return "";
+  std::string out = "<details class=\"alternates\"><summary>" +
+                    plural(alternates.size(), "other version", "other versions") +
+                    "</summary>\n<ul>\n";
+  for (const Alternate& alt : alternates) {
+    const double similarity = std::isfinite(alt.similarity) ? alt.similarity : 0.0;
+    const long percent = std::clamp(std::lround(similarity * 100.0), 0L, 100L);
+    out += "<li>" + link_or_text(alt.url, alt.title.empty() ? alt.url : alt.title) +
+           "<div class=\"meta\">";
+    if (!alt.title.empty()) out += "<span class=\"url\">" + escape_html(alt.url) + "</span> · ";
+    out += "<span class=\"similarity\">" + std::to_string(percent) + "% similar";
+    if (!hit.matched_url.empty() && alt.url == hit.matched_url) out += ", best match";
+    out += "</span></div></li>\n";
+  }
+  return out + "</ul>\n</details>\n";
+}
+
+std::string render_hit(const SearchHit& hit) {
+  std::string out = "<li class=\"result\">\n<h2>" +
+                    link_or_text(hit.url, hit.title.empty() ? hit.url : hit.title) + "</h2>\n";
+  out += "<div class=\"url\">" + escape_html(hit.url) + "</div>\n";
+  if (!hit.snippet.empty())
+    out += "<p class=\"snippet\">" + highlight_snippet(hit.snippet) + "</p>\n";
+  out += render_alternates(hit);
+  return out + "</li>\n";
+}
+
+std::string render_pager(const SearchPage& page) {
+  const SearchResults& results = *page.results;
+  const bool has_previous = results.offset > 0;
+  if (!has_previous && !page.has_next) return "";
+  std::string out = "<nav class=\"pager\" aria-label=\"Result pages\">\n";
+  if (has_previous) {
+    const std::size_t previous = results.offset > kPageSize ? results.offset - kPageSize : 0;
+    out += "<a rel=\"prev\" href=\"" + escape_html(search_page_url(page.query, previous)) +
+           "\">← Previous</a>\n";
+  } else {
+    out += "<span></span>\n";  // keeps Next on the right
+  }
+  if (page.has_next) {
+    out += "<a rel=\"next\" href=\"" +
+           escape_html(search_page_url(page.query, results.offset + results.hits.size())) +
+           "\">Next →</a>\n";
+  }
+  return out + "</nav>\n";
+}
+
+std::string render_body(const SearchPage& page) {
+  if (!page.error.empty()) {
+    return "<p class=\"error\" role=\"alert\">" + escape_html(page.error) + "</p>\n";
+  }
+  if (page.results == nullptr) {
+    std::string out = "<p class=\"hint\">";
+    if (page.document_count > 0)
+      out += "Search " + plural(page.document_count, "page", "pages") + ". ";
+    return out +
+           "All words are required; use \"quotes\" for a phrase, OR, NOT, <code>title:word</code> "
+           "and <code>site:host</code>.</p>\n";
+  }
+  const SearchResults& results = *page.results;
+  if (results.hits.empty()) {
+    if (results.offset == 0) {
+      return "<p class=\"empty\">No results for <strong>" + escape_html(page.query) +
+             "</strong>.</p>\n<p class=\"hint\">Check the spelling, or try fewer or other "
+             "words.</p>\n";
+    }
+    return "<p class=\"empty\">No more results for <strong>" + escape_html(page.query) +
+           "</strong>.</p>\n<p><a href=\"" + escape_html(search_page_url(page.query, 0)) +
+           "\">Back to the first results</a></p>\n";
+  }
+  std::string out = render_count(results);
+  out += "<ol class=\"results\" start=\"" + std::to_string(results.hits.front().rank) + "\">\n";
+  for (const SearchHit& hit : results.hits) out += render_hit(hit);
+  out += "</ol>\n";
+  return out + render_pager(page);
+}
+
+}  // namespace
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        if (!is_dropped_control(static_cast<unsigned char>(c))) out += c;
+    }
+  }
+  return out;
+}
+
+bool is_http_url(std::string_view url) {
+  auto starts_with_nocase = [url](std::string_view prefix) {
+    if (url.size() < prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+      const char c = url[i];
+      const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+      if (lower != prefix[i]) return false;
+    }
+    return true;
+  };
+  if (!starts_with_nocase("http://") && !starts_with_nocase("https://")) return false;
+  return std::none_of(url.begin(), url.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u <= 0x20 || u == 0x7f;
+  });
+}
+
+std::string highlight_snippet(std::string_view snippet) {
+  std::string out;
+  bool open = false;
+  std::size_t pos = 0;
+  while (pos < snippet.size()) {
+    const std::size_t start = snippet.find(kHighlightStart, pos);
+    const std::size_t end = snippet.find(kHighlightEnd, pos);
+    const std::size_t next = std::min(start, end);
+    out += escape_html(
+        snippet.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos));
+    if (next == std::string_view::npos) break;
+    if (next == start) {
+      if (!open) out += "<mark>";
+      open = true;
+      pos = start + kHighlightStart.size();
+    } else {
+      if (open) out += "</mark>";
+      open = false;
+      pos = end + kHighlightEnd.size();
+    }
+  }
+  if (open) out += "</mark>";
+  return out;
+}
+
+std::string url_encode(std::string_view value) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || u == '-' ||
+        u == '.' || u == '_' || u == '~') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 0xf];
+    }
+  }
+  return out;
+}
+
+std::string search_page_url(std::string_view query, std::size_t offset) {
+  std::string url = "/search?q=" + url_encode(query);
+  if (offset > 0) url += "&offset=" + std::to_string(offset);
+  return url;
+}
+
+std::string render_search_page(const SearchPage& page) {
+  const std::string title =
+      page.query.empty() ? "canon search" : escape_html(page.query) + " — canon search";
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>" +
+      title + "</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  out +=
+      "<header>\n<form class=\"search\" method=\"get\" action=\"/search\" role=\"search\">\n"
+      "<a class=\"brand\" href=\"/\">canon</a>\n"
+      "<input type=\"search\" name=\"q\" value=\"" +
+      escape_html(page.query) +
+      "\" aria-label=\"Search query\" placeholder=\"Search the site\" required>\n"
+      "<button type=\"submit\">Search</button>\n</form>\n</header>\n";
+  out += "<main>\n" + render_body(page) + "</main>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace canon::query

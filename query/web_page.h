@@ -1,0 +1,71 @@
+/// @file web_page.h
+/// @brief The web front end's HTML: the search page rendered from SearchResults, and the
+/// escaping rules it is built on. Pure functions, testable without a server.
+///
+/// Everything that comes from crawled pages (titles, URLs, snippets, alternates) and the query
+/// itself is untrusted: it is HTML-escaped wherever it appears, in text and in attributes (all
+/// attributes are double-quoted), and only http(s) URLs become links. The server also sends a
+/// Content-Security-Policy that allows no script at all (docs/design.md, "Web front end").
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "query/searcher.h"
+
+namespace canon::query {
+
+/// Highlight markers to ask the Searcher for (SearchRequest::highlight_start/end). They are
+/// control characters, which escape_html() drops from text, so a page cannot forge them.
+inline constexpr std::string_view kHighlightStart = "\x01";
+inline constexpr std::string_view kHighlightEnd = "\x02";
+
+/// Results per page of the HTML front end.
+inline constexpr std::size_t kPageSize = 10;
+
+/// `text` made safe for HTML text and double- or single-quoted attribute values: & < > " '
+/// become entities; C0 control characters other than tab, newline and carriage return, and
+/// DEL, are dropped (they are not allowed in HTML). Invalid UTF-8 passes through (browsers
+/// show U+FFFD; it cannot form markup).
+std::string escape_html(std::string_view text);
+
+/// True when `url` starts with `http://` or `https://` (scheme case-insensitive) and has no
+/// whitespace or control character: the only URLs the page turns into links.
+bool is_http_url(std::string_view url);
+
+/// `snippet` escaped, with kHighlightStart/kHighlightEnd turned into <mark>/</mark>. Always
+/// well formed: an end marker without a start is dropped, a start inside a mark is ignored
+/// and a mark still open at the end is closed.
+std::string highlight_snippet(std::string_view snippet);
+
+/// `value` percent-encoded for a URL query component: everything but ALPHA / DIGIT / "-._~"
+/// is %XX-encoded (space as %20).
+std::string url_encode(std::string_view value);
+
+/// The relative URL of a result page: `/search?q=QUERY` plus `&offset=N` when N > 0. Not
+/// HTML-escaped (escape_html() it for an attribute).
+std::string search_page_url(std::string_view query, std::size_t offset);
+
+/// What the search page shows.
+struct SearchPage {
+  /// The query as typed; shown in the search box and the page title. Must be valid UTF-8
+  /// (the server rejects other queries and leaves this empty).
+  std::string query;
+  /// The results, or null when no search ran (the empty start page, or an error).
+  const SearchResults* results = nullptr;
+  /// There are results after these (a "Next" link is shown).
+  bool has_next = false;
+  /// Shown instead of results when not empty (e.g. a malformed query).
+  std::string error;
+  /// Documents in the index, shown on the start page when not zero.
+  std::size_t document_count = 0;
+};
+
+/// The whole HTML document (UTF-8): a GET form to /search, then either the error, the start
+/// page, "No results" or the numbered results (title as a link, URL, highlighted snippet and
+/// a <details> list of the collapsed alternates), the estimated number of matches and
+/// Previous/Next links (offset steps of kPageSize). Inline CSS, no script.
+std::string render_search_page(const SearchPage& page);
+
+}  // namespace canon::query

@@ -1,0 +1,411 @@
+/// @file web_server.cpp
+/// @brief `canon serve`: routes, parameter checks, a pool of per-thread Searchers, httplib.
+#include "query/web_server.h"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "query/render.h"
+#include "query/searcher.h"
+#include "query/web_page.h"
+
+namespace canon::query {
+namespace {
+
+/// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
+bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t length = 0;
+    unsigned char min_second = 0x80;
+    unsigned char max_second = 0xbf;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      length = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      length = 3;
+      if (c == 0xe0) min_second = 0xa0;  // overlong
+      if (c == 0xed) max_second = 0x9f;  // surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      length = 4;
+      if (c == 0xf0) min_second = 0x90;  // overlong
+      if (c == 0xf4) max_second = 0x8f;  // above U+10FFFF
+    } else {
+      return false;
+    }
+    if (text.size() - i < length) return false;
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    if (second < min_second || second > max_second) return false;
+    for (std::size_t k = 2; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if (next < 0x80 || next > 0xbf) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+/// Why `query` cannot be searched, or ok.
+Status check_query(const std::string& query) {
+  if (query.size() > kMaxQueryBytes) {
+    return Status::error("the query is too long (at most " + std::to_string(kMaxQueryBytes) +
+                         " bytes)");
+  }
+  if (!is_valid_utf8(query)) return Status::error("the query is not valid UTF-8");
+  const bool has_control = std::any_of(query.begin(), query.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f;
+  });
+  if (has_control) return Status::error("the query contains control characters");
+  return Status::ok_status();
+}
+
+bool is_blank(const std::string& text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t'; });
+}
+
+/// The first value of query parameter `name`, or null when it is absent.
+const std::string* find_param(const httplib::Request& request, const std::string& name) {
+  const auto it = request.params.find(name);
+  return it == request.params.end() ? nullptr : &it->second;
+}
+
+/// Parameter `name` as a whole number in [min, max]; `fallback` when absent.
+Result<std::size_t> parse_count(const httplib::Request& request, const std::string& name,
+                                std::size_t fallback, std::size_t min, std::size_t max) {
+  const std::string* text = find_param(request, name);
+  if (text == nullptr) return fallback;
+  const Status bad = Status::error(name + " must be a whole number from " + std::to_string(min) +
+                                   " to " + std::to_string(max));
+  if (text->empty() || text->size() > 9) return bad;  // 9 digits cannot overflow
+  std::size_t value = 0;
+  for (const char c : *text) {
+    if (c < '0' || c > '9') return bad;
+    value = value * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (value < min || value > max) return bad;
+  return value;
+}
+
+/// Identifies the directory at a path, so that a rebuilt index (a new directory swapped in
+/// under the same name) is noticed.
+struct DirIdentity {
+  dev_t device = 0;
+  ino_t inode = 0;
+  bool operator==(const DirIdentity&) const = default;
+};
+
+DirIdentity identify(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return {};
+  return {st.st_dev, st.st_ino};
+}
+
+/// Idle Searchers for httplib's worker threads: a request takes one (opening a new one when
+/// none is idle) and gives it back, so there are at most as many as workers. Searchers of a
+/// replaced index are dropped.
+class SearcherPool {
+public:
+  explicit SearcherPool(std::filesystem::path index_dir) : index_dir_(std::move(index_dir)) {}
+
+  struct Lease {
+    std::unique_ptr<Searcher> searcher;
+    DirIdentity identity;
+  };
+
+  Result<Lease> acquire() {
+    const DirIdentity current = identify(index_dir_);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!(current == identity_)) {
+        idle_.clear();
+        identity_ = current;
+      }
+      if (!idle_.empty()) {
+        Lease lease{std::move(idle_.back()), current};
+        idle_.pop_back();
+        return lease;
+      }
+    }
+    auto opened = Searcher::open(index_dir_);
+    if (!opened.ok()) return opened.status();
+    return Lease{std::move(opened).value(), current};
+  }
+
+  /// Gives a searcher back; `healthy` false drops it (it failed in a way a new one may not).
+  void release(Lease lease, bool healthy) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (healthy && lease.identity == identity_) idle_.push_back(std::move(lease.searcher));
+  }
+
+private:
+  const std::filesystem::path index_dir_;
+  std::mutex mutex_;
+  DirIdentity identity_;
+  std::vector<std::unique_ptr<Searcher>> idle_;
+};
+
+/// A search's result or the HTTP status and message to answer with.
+struct Outcome {
+  int status = 200;
+  std::string error;
+  SearchResults results;
+  std::size_t document_count = 0;
+};
+
+/// Runs `request` (or, with an empty query, only counts the documents) on a pooled Searcher.
+Outcome run_search(SearcherPool& pool, const SearchRequest& request) {
+  Outcome outcome;
+  auto lease = pool.acquire();
+  if (!lease.ok()) {
+    outcome.status = 503;
+    outcome.error = "the index is not available: " + lease.status().message();
+    return outcome;
+  }
+  outcome.document_count = lease->searcher->document_count();
+  bool healthy = true;
+  if (!request.query.empty()) {
+    auto results = lease->searcher->search(request);
+    if (results.ok()) {
+      outcome.results = std::move(results).value();
+    } else {
+      // The Searcher reports bad queries, and "search failed: ..." for Xapian errors (a
+      // damaged or replaced database): those are the server's fault, not the user's.
+      const std::string& message = results.status().message();
+      healthy = !message.starts_with("search failed");
+      outcome.status = healthy ? 400 : 500;
+      outcome.error = message;
+    }
+  }
+  pool.release(std::move(lease).value(), healthy);
+  return outcome;
+}
+
+void send_html(httplib::Response& response, int status, const std::string& html) {
+  response.status = status;
+  response.set_content(html, "text/html; charset=utf-8");
+}
+
+void send_json(httplib::Response& response, int status, const nlohmann::json& json) {
+  response.status = status;
+  // Crawled text is UTF-8-checked at index time; should anything slip through, replace it
+  // rather than throw.
+  response.set_content(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                       "application/json; charset=utf-8");
+}
+
+void send_json_error(httplib::Response& response, int status, const std::string& message) {
+  send_json(response, status, nlohmann::json{{"error", message}});
+}
+
+/// `text` with control characters replaced by '?', for a log line on a terminal.
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) c = '?';
+  }
+  return out;
+}
+
+}  // namespace
+
+struct WebServer::Rep {
+  explicit Rep(const WebServerOptions& opts) : options(opts), pool(opts.index_dir) {}
+
+  void handle_page(const httplib::Request& request, httplib::Response& response);
+  void handle_api(const httplib::Request& request, httplib::Response& response);
+
+  WebServerOptions options;
+  SearcherPool pool;
+  httplib::Server server;
+  int port = 0;
+  std::atomic<bool> stop_requested{false};
+  std::atomic<bool> run_active{false};
+  std::mutex log_mutex;
+};
+
+void WebServer::Rep::handle_page(const httplib::Request& request, httplib::Response& response) {
+  SearchPage page;
+  const std::string* query = find_param(request, "q");
+  if (query != nullptr) {
+    if (Status ok = check_query(*query); !ok.ok()) {
+      page.error = ok.message();
+      return send_html(response, 400, render_search_page(page));
+    }
+    if (!is_blank(*query)) page.query = *query;
+  }
+  const auto offset = parse_count(request, "offset", 0, 0, kMaxOffset);
+  if (!offset.ok()) {
+    page.error = offset.status().message();
+    return send_html(response, 400, render_search_page(page));
+  }
+
+  SearchRequest search;
+  search.query = page.query;
+  search.offset = offset.value();
+  search.limit = kPageSize + 1;  // one more tells whether there is a next page
+  search.highlight_start = std::string(kHighlightStart);
+  search.highlight_end = std::string(kHighlightEnd);
+  Outcome outcome = run_search(pool, search);
+  if (outcome.status != 200) {
+    page.error = outcome.error;
+    return send_html(response, outcome.status, render_search_page(page));
+  }
+  page.document_count = outcome.document_count;
+  if (!page.query.empty()) {
+    SearchResults& results = outcome.results;
+    page.has_next = results.hits.size() > kPageSize && search.offset + kPageSize <= kMaxOffset;
+    if (results.hits.size() > kPageSize) results.hits.resize(kPageSize);
+    page.results = &results;
+  }
+  send_html(response, 200, render_search_page(page));
+}
+
+void WebServer::Rep::handle_api(const httplib::Request& request, httplib::Response& response) {
+  const std::string* query = find_param(request, "q");
+  if (query == nullptr || query->empty()) {
+    return send_json_error(response, 400, "missing query: give one as q=WORDS");
+  }
+  if (Status ok = check_query(*query); !ok.ok())
+    return send_json_error(response, 400, ok.message());
+  const auto limit = parse_count(request, "limit", 10, 1, kMaxApiLimit);
+  if (!limit.ok()) return send_json_error(response, 400, limit.status().message());
+  const auto offset = parse_count(request, "offset", 0, 0, kMaxOffset);
+  if (!offset.ok()) return send_json_error(response, 400, offset.status().message());
+
+  SearchRequest search;
+  search.query = *query;
+  search.limit = limit.value();
+  search.offset = offset.value();
+  const Outcome outcome = run_search(pool, search);
+  if (outcome.status != 200) return send_json_error(response, outcome.status, outcome.error);
+  send_json(response, 200, to_json(outcome.results));
+}
+
+WebServer::WebServer(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+
+WebServer::~WebServer() {
+  if (rep_) stop();
+}
+
+Result<std::unique_ptr<WebServer>> WebServer::create(const WebServerOptions& options) {
+  if (options.port < 0 || options.port > 65535) {
+    return Status::error("port " + std::to_string(options.port) + " is not in 0..65535");
+  }
+  auto rep = std::make_unique<Rep>(options);
+  // Fail now, with the Searcher's message, when the index cannot be read.
+  {
+    auto lease = rep->pool.acquire();
+    if (!lease.ok()) return lease.status();
+    rep->pool.release(std::move(lease).value(), true);
+  }
+
+  Rep* r = rep.get();
+  httplib::Server& server = rep->server;
+  server.set_default_headers(
+      {{"Content-Security-Policy", kContentSecurityPolicy}, {"X-Content-Type-Options", "nosniff"}});
+  server.set_read_timeout(5);
+  server.set_write_timeout(5);
+  // Idle keep-alive connections hold a worker and delay stop() by up to this long.
+  server.set_keep_alive_timeout(2);
+  server.set_payload_max_length(64 * 1024);  // no route takes a body
+  // httplib's default sets SO_REUSEPORT, which would let a second server share the port.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  using httplib::Request;
+  using httplib::Response;
+  const auto page = [r](const Request& req, Response& res) { r->handle_page(req, res); };
+  const auto api = [r](const Request& req, Response& res) { r->handle_api(req, res); };
+  server.Get("/", page).Get("/search", page).Get("/api/search", api);
+  // Called for every status >= 400: only fill in the bodies httplib leaves empty.
+  server.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        res.set_content(res.status == 404 ? "Not found.\n" : "The request could not be served.\n",
+                        "text/plain; charset=utf-8");
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  server.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        res.status = 500;
+        res.set_content("Internal error.\n", "text/plain; charset=utf-8");
+      });
+  if (options.verbose) {
+    server.set_logger([r](const httplib::Request& req, const httplib::Response& res) {
+      const std::string line =
+          printable(req.method + " " + req.target) + " " + std::to_string(res.status) + "\n";
+      std::lock_guard<std::mutex> lock(r->log_mutex);
+      std::cerr << line << std::flush;
+    });
+  }
+
+  errno = 0;
+  rep->port = options.port == 0
+                  ? server.bind_to_any_port(options.host)
+                  : (server.bind_to_port(options.host, options.port) ? options.port : -1);
+  if (rep->port < 0) {
+    const int error = errno;
+    std::string message = "cannot listen on " + options.host + ":" + std::to_string(options.port);
+    if (error == EADDRINUSE || error == EACCES || error == EADDRNOTAVAIL) {
+      message += ": " + std::string(std::strerror(error));
+    } else {
+      message += " (is the port in use, or the host not an address of this machine?)";
+    }
+    return Status::error(message);
+  }
+  return std::unique_ptr<WebServer>(new WebServer(std::move(rep)));
+}
+
+int WebServer::port() const { return rep_->port; }
+
+std::string WebServer::url() const {
+  const std::string& host = rep_->options.host;
+  const bool ipv6 = host.find(':') != std::string::npos;
+  return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(rep_->port) + "/";
+}
+
+Status WebServer::run() {
+  rep_->run_active = true;
+  // stop() sets stop_requested before it looks at run_active, and this looks at
+  // stop_requested after setting run_active: one of the two sees the other.
+  if (rep_->stop_requested) {
+    rep_->run_active = false;
+    return Status::ok_status();
+  }
+  const bool ok = rep_->server.listen_after_bind();
+  const bool stopped = rep_->stop_requested;
+  rep_->run_active = false;
+  if (!ok && !stopped) return Status::error("the server stopped: accepting connections failed");
+  return Status::ok_status();
+}
+
+void WebServer::stop() {
+  rep_->stop_requested = true;
+  // httplib's stop() only acts once it is listening: wait for run() to get there (or leave).
+  while (rep_->run_active && !rep_->server.is_running()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  rep_->server.stop();
+}
+
+}  // namespace canon::query

@@ -1,0 +1,404 @@
+/// @file test_web_server.cpp
+/// @brief `canon serve` over real HTTP: the real server on 127.0.0.1 (a free port) in a thread,
+/// against an index of a small site written here, asked with httplib's client.
+#include <doctest/doctest.h>
+
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "indexer/pipeline.h"
+#include "query/web_page.h"
+#include "query/web_server.h"
+#include "support/temp_dir.h"
+
+namespace fs = std::filesystem;
+using canon::query::WebServer;
+using canon::query::WebServerOptions;
+using nlohmann::json;
+
+namespace {
+
+std::string page(const std::string& title, const std::string& body,
+                 const std::string& head_extra = "") {
+  return "<!DOCTYPE html><html><head><title>" + title + "</title>" + head_extra +
+         "</head><body><main>" + body + "</main></body></html>";
+}
+
+/// Text no other page shares three words of, so that pages are not near-duplicates.
+std::string unique_text(int page_number) {
+  std::string text;
+  for (int word = 0; word < 40; ++word)
+    text += "w" + std::to_string(page_number * 100 + word) + " ";
+  return text;
+}
+
+/// The site: 13 "kestrel" pages (two result pages), an installation guide with a printer
+/// copy collapsed into it, and a page whose title and text carry markup.
+void write_site(const canon::testing::TempDir& site) {
+  std::string links;
+  for (int i = 0; i < 13; ++i) {
+    const std::string name = "birds/kestrel" + std::to_string(i) + ".html";
+    site.write(name, page("Kestrel note " + std::to_string(i),
+                          "<p>The kestrel hovers. " + unique_text(i) + "</p>"));
+    links += "<a href=\"" + name + "\">k</a> ";
+  }
+  const std::string guide =
+      "<h1>Installing Larder</h1><p>Larder installs from Debian packages: run apt install larder "
+      "and answer the questions of the installer. The configuration lives in /etc/larder and the "
+      "service starts at boot. Shell completions for bash, zsh and fish are installed with it, "
+      "and the manual pages describe every subcommand with examples.</p>";
+  site.write("docs/install.html", page("Installing Larder", guide));
+  site.write("print/install.html",
+             page("Installing Larder (print)", guide,
+                  "<link rel=\"canonical\" href=\"http://localhost/docs/install.html\">"));
+  site.write("payload.html", page("&lt;script&gt;window.pwned=1&lt;/script&gt; Payload page",
+                                  "<p>The falconry &lt;img src=x onerror=alert(1)&gt; guide.</p>"));
+  site.write("index.html", page("Home", links + "<a href=\"docs/install.html\">install</a> "
+                                                "<a href=\"payload.html\">payload</a>"));
+}
+
+/// One index shared by the test cases (they only read it).
+const fs::path& test_index() {
+  static canon::testing::TempDir dir;
+  static const fs::path index = [] {
+    canon::testing::TempDir site;
+    write_site(site);
+    canon::indexer::IndexOptions options;
+    options.site_dir = site.path();
+    options.out_dir = dir.path() / "index";
+    options.show_progress = false;
+    auto summary = canon::indexer::index_site(options);
+    REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
+    return options.out_dir;
+  }();
+  return index;
+}
+
+/// The server on a free port of 127.0.0.1, run in a thread; stopped and joined at the end.
+class RunningServer {
+public:
+  explicit RunningServer(const fs::path& index_dir) {
+    WebServerOptions options;
+    options.index_dir = index_dir;
+    options.port = 0;
+    auto created = WebServer::create(options);
+    REQUIRE_MESSAGE(created.ok(), (created.ok() ? "" : created.status().message()));
+    server_ = std::move(created).value();
+    thread_ = std::thread([this] { status_ = server_->run(); });
+  }
+  ~RunningServer() {
+    server_->stop();
+    thread_.join();
+  }
+
+  int port() const { return server_->port(); }
+  WebServer& server() { return *server_; }
+
+  /// A client that sends paths exactly as written (already percent-encoded).
+  httplib::Client client() const {
+    httplib::Client client("127.0.0.1", server_->port());
+    client.set_url_encode(false);
+    client.set_connection_timeout(5);
+    client.set_read_timeout(20);
+    return client;
+  }
+
+  /// GET `path`; the test fails when there is no response.
+  httplib::Response get(const std::string& path) const {
+    auto client = this->client();
+    auto result = client.Get(path.c_str());
+    REQUIRE_MESSAGE(result,
+                    "no response to " << path << ": " << httplib::to_string(result.error()));
+    return result.value();
+  }
+
+private:
+  std::unique_ptr<WebServer> server_;
+  std::thread thread_;
+  canon::Status status_ = canon::Status::ok_status();
+};
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+void check_security_headers(const httplib::Response& response) {
+  CHECK(response.get_header_value("Content-Security-Policy") ==
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
+  CHECK(response.get_header_value("X-Content-Type-Options") == "nosniff");
+}
+
+}  // namespace
+
+TEST_CASE("GET / is the start page; /search shows results with alternates and paging") {
+  RunningServer server(test_index());
+
+  const auto start = server.get("/");
+  CHECK(start.status == 200);
+  CHECK(start.get_header_value("Content-Type") == "text/html; charset=utf-8");
+  check_security_headers(start);
+  CHECK(contains(start.body, "action=\"/search\""));
+  CHECK(contains(start.body, "Search 16 pages."));  // 13 kestrels, guide, payload, home
+
+  const auto first = server.get("/search?q=kestrel");
+  CHECK(first.status == 200);
+  check_security_headers(first);
+  CHECK(contains(first.body, "<p class=\"count\">13 results · showing 1–10</p>"));
+  CHECK(contains(first.body, "<mark>kestrel</mark>"));
+  CHECK(contains(first.body, "<a rel=\"next\" href=\"/search?q=kestrel&amp;offset=10\">"));
+  CHECK_FALSE(contains(first.body, "rel=\"prev\""));
+  CHECK(contains(first.body, "value=\"kestrel\""));
+
+  const auto second = server.get("/search?q=kestrel&offset=10");
+  CHECK(second.status == 200);
+  CHECK(contains(second.body, "showing 11–13"));
+  CHECK(contains(second.body, "<ol class=\"results\" start=\"11\">"));
+  CHECK(contains(second.body, "<a rel=\"prev\" href=\"/search?q=kestrel\">"));
+  CHECK_FALSE(contains(second.body, "rel=\"next\""));
+
+  const auto guide = server.get("/search?q=debian+packages");
+  CHECK(guide.status == 200);
+  CHECK(
+      contains(guide.body, "<a href=\"http://localhost/docs/install.html\">Installing Larder</a>"));
+  CHECK(contains(guide.body, "<summary>1 other version</summary>"));
+  CHECK(contains(guide.body, "http://localhost/print/install.html"));
+
+  const auto payload = server.get("/search?q=falconry");
+  CHECK(payload.status == 200);
+  CHECK_FALSE(contains(payload.body, "<script"));
+  CHECK_FALSE(contains(payload.body, "<img"));
+  CHECK(contains(payload.body, "&lt;script&gt;window.pwned=1&lt;/script&gt; Payload page"));
+
+  const auto none = server.get("/search?q=zebra");
+  CHECK(none.status == 200);
+  CHECK(contains(none.body, "No results for <strong>zebra</strong>."));
+
+  const auto blank = server.get("/search?q=%20%20");
+  CHECK(blank.status == 200);
+  CHECK(contains(blank.body, "Search 16 pages."));
+}
+
+TEST_CASE("the search page answers bad input with 400 and the message in the page") {
+  RunningServer server(test_index());
+  struct Case {
+    std::string path;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"/search?q=%22unclosed+phrase", "malformed query"},
+      {"/search?q=(open", "malformed query"},
+      {"/search?q=%FF%FE", "not valid UTF-8"},
+      {"/search?q=a%01b", "control characters"},
+      {"/search?q=kestrel&offset=-1", "offset must be a whole number from 0 to 10000"},
+      {"/search?q=kestrel&offset=ten", "offset must be a whole number"},
+      {"/search?q=kestrel&offset=10001", "offset must be a whole number"},
+      {"/search?q=" + std::string(2000, 'a'), "too long"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.path);
+    const auto response = server.get(c.path);
+    CHECK(response.status == 400);
+    CHECK(response.get_header_value("Content-Type") == "text/html; charset=utf-8");
+    check_security_headers(response);
+    CHECK(contains(response.body, "<p class=\"error\" role=\"alert\">"));
+    CHECK(contains(response.body, c.message));
+  }
+}
+
+TEST_CASE("GET /api/search: query::to_json over HTTP") {
+  RunningServer server(test_index());
+  const auto response = server.get("/api/search?q=kestrel&limit=5&offset=2");
+  CHECK(response.status == 200);
+  CHECK(response.get_header_value("Content-Type") == "application/json; charset=utf-8");
+  check_security_headers(response);
+  const json body = json::parse(response.body);
+  CHECK(body["query"] == "kestrel");
+  CHECK(body["offset"] == 2);
+  CHECK(body["estimated_matches"] == 13);
+  REQUIRE(body["results"].size() == 5);
+  const json& hit = body["results"][0];
+  CHECK(hit["rank"] == 3);
+  CHECK(hit["url"].get<std::string>().starts_with("http://localhost/birds/kestrel"));
+  CHECK(hit["title"].get<std::string>().starts_with("Kestrel note "));
+  CHECK(contains(hit["snippet"].get<std::string>(), "kestrel"));  // plain text: no markers
+  CHECK_FALSE(
+      contains(hit["snippet"].get<std::string>(), std::string(canon::query::kHighlightStart)));
+  CHECK(hit["alternates"].is_array());
+
+  const json guide = json::parse(server.get("/api/search?q=configuration").body);
+  REQUIRE(guide["results"].size() == 1);
+  CHECK(guide["results"][0]["url"] == "http://localhost/docs/install.html");
+  REQUIRE(guide["results"][0]["alternates"].size() == 1);
+  CHECK(guide["results"][0]["alternates"][0]["url"] == "http://localhost/print/install.html");
+
+  const json defaults = json::parse(server.get("/api/search?q=kestrel").body);
+  CHECK(defaults["results"].size() == 10);
+  CHECK(defaults["offset"] == 0);
+
+  const json none = json::parse(server.get("/api/search?q=zebra").body);
+  CHECK(none["results"].empty());
+}
+
+TEST_CASE("GET /api/search: 400 with {\"error\": ...} for bad parameters and queries") {
+  RunningServer server(test_index());
+  struct Case {
+    std::string path;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"/api/search", "missing query"},
+      {"/api/search?q=", "missing query"},
+      {"/api/search?limit=5", "missing query"},
+      {"/api/search?q=kestrel&limit=0", "limit must be a whole number from 1 to 100"},
+      {"/api/search?q=kestrel&limit=101", "limit must be"},
+      {"/api/search?q=kestrel&limit=abc", "limit must be"},
+      {"/api/search?q=kestrel&limit=", "limit must be"},
+      {"/api/search?q=kestrel&limit=-1", "limit must be"},
+      {"/api/search?q=kestrel&limit=+5", "limit must be"},
+      {"/api/search?q=kestrel&limit=5.0", "limit must be"},
+      {"/api/search?q=kestrel&limit=1e2", "limit must be"},
+      {"/api/search?q=kestrel&limit=99999999999999999999999999", "limit must be"},
+      {"/api/search?q=kestrel&offset=10001", "offset must be a whole number from 0 to 10000"},
+      {"/api/search?q=kestrel&offset=-5", "offset must be"},
+      {"/api/search?q=kestrel&offset=0x10", "offset must be"},
+      {"/api/search?q=%22unclosed", "malformed query"},
+      {"/api/search?q=a)b", "malformed query"},
+      {"/api/search?q=%FF", "not valid UTF-8"},
+      {"/api/search?q=%C0%AF", "not valid UTF-8"},        // overlong '/'
+      {"/api/search?q=%ED%A0%80", "not valid UTF-8"},     // a surrogate
+      {"/api/search?q=%F4%90%80%80", "not valid UTF-8"},  // above U+10FFFF
+      {"/api/search?q=%E2%82", "not valid UTF-8"},        // cut short
+      {"/api/search?q=a%00b", "control characters"},
+      {"/api/search?q=a%0Ab", "control characters"},
+      {"/api/search?q=" + std::string(1025, 'x'), "too long"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.path);
+    const auto response = server.get(c.path);
+    CHECK(response.status == 400);
+    CHECK(response.get_header_value("Content-Type") == "application/json; charset=utf-8");
+    const json body = json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+    REQUIRE(body.is_object());
+    REQUIRE(body.contains("error"));
+    CHECK(contains(body["error"].get<std::string>(), c.message));
+  }
+  // Bounds are accepted.
+  CHECK(server.get("/api/search?q=kestrel&limit=100&offset=10000").status == 200);
+  CHECK(server.get("/api/search?q=kestrel&limit=1&offset=0").status == 200);
+  CHECK(server.get("/api/search?q=" + std::string(1024, 'x')).status == 200);
+  CHECK(server.get("/api/search?q=caf%C3%A9%20%E2%9C%93").status == 200);
+}
+
+TEST_CASE(
+    "hostile requests: huge URIs, unknown paths, other methods, random bytes; the server lives "
+    "on") {
+  RunningServer server(test_index());
+
+  const auto huge = server.get("/api/search?q=" + std::string(20000, 'a'));
+  CHECK(huge.status >= 400);
+  const auto unknown = server.get("/admin");
+  CHECK(unknown.status == 404);
+  check_security_headers(unknown);
+  {
+    auto client = server.client();
+    auto posted = client.Post("/api/search?q=kestrel", "x", "text/plain");
+    REQUIRE(posted);
+    CHECK(posted->status >= 400);
+  }
+
+  // Every byte value in q, in random strings: only 200 or 400, always a JSON body.
+  std::mt19937 random(20240601);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::uniform_int_distribution<int> length(1, 24);
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (int i = 0; i < 300; ++i) {
+    std::string q;
+    for (int n = length(random); n > 0; --n) {
+      const int b = byte(random);
+      q += '%';
+      q += kHex[b >> 4];
+      q += kHex[b & 0xf];
+    }
+    const std::string path = (i % 2 == 0 ? "/api/search?q=" : "/search?q=") + q;
+    CAPTURE(path);
+    const auto response = server.get(path);
+    CHECK((response.status == 200 || response.status == 400));
+    if (i % 2 == 0) CHECK_FALSE(json::parse(response.body, nullptr, false).is_discarded());
+  }
+  CHECK(server.get("/api/search?q=kestrel").status == 200);
+}
+
+TEST_CASE("concurrent requests get their own answers") {
+  RunningServer server(test_index());
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&server, &wrong, t] {
+      auto client = server.client();
+      for (int i = 0; i < 20; ++i) {
+        const bool guide = (t + i) % 2 == 0;
+        auto result =
+            client.Get(guide ? "/api/search?q=configuration" : "/api/search?q=kestrel&limit=3");
+        if (!result || result->status != 200) {
+          ++wrong;
+          continue;
+        }
+        const json body = json::parse(result->body, nullptr, false);
+        if (body.is_discarded() || body["results"].size() != (guide ? 1u : 3u)) ++wrong;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("create() fails clearly: missing index, port in use; stop() before run() returns") {
+  canon::testing::TempDir empty;
+  WebServerOptions options;
+  options.index_dir = empty.path() / "nope";
+  options.port = 0;
+  auto missing = WebServer::create(options);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(contains(missing.status().message(), "does not exist"));
+
+  RunningServer running(test_index());
+  options.index_dir = test_index();
+  options.port = running.port();
+  auto taken = WebServer::create(options);
+  REQUIRE_FALSE(taken.ok());
+  CHECK(contains(taken.status().message(),
+                 "cannot listen on 127.0.0.1:" + std::to_string(running.port())));
+
+  options.port = 0;
+  auto idle = WebServer::create(options);
+  REQUIRE(idle.ok());
+  CHECK(idle.value()->port() > 0);
+  CHECK(idle.value()->url() == "http://127.0.0.1:" + std::to_string(idle.value()->port()) + "/");
+  idle.value()->stop();
+  const auto before = std::chrono::steady_clock::now();
+  CHECK(idle.value()->run().ok());  // returns at once
+  CHECK(std::chrono::steady_clock::now() - before < std::chrono::seconds(2));
+}
+
+TEST_CASE("stop() right after run() starts, repeatedly, never hangs") {
+  WebServerOptions options;
+  options.index_dir = test_index();
+  options.port = 0;
+  for (int i = 0; i < 20; ++i) {
+    auto created = WebServer::create(options);
+    REQUIRE(created.ok());
+    WebServer& server = *created.value();
+    std::thread runner([&server] { CHECK(server.run().ok()); });
+    if (i % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    server.stop();
+    runner.join();
+  }
+}
