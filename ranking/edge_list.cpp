@@ -13,6 +13,8 @@
 #include <new>
 #include <utility>
 
+#include "ranking/huge_pages.h"
+
 namespace canon::ranking {
 
 // ---------------------------------------------------------------------------------------------
@@ -102,6 +104,19 @@ NodeId NodeNames::intern_hashed(std::string_view name, std::uint64_t hash) {
   if (found) return slots_[index].id_plus_one - 1;
   assert(size() < kMaxSize);
   const NodeId id = size();
+  // Grown by hand (doubling, on huge pages when large): names are read at random on lookups.
+  if (arena_.size() + name.size() + 10 > arena_.capacity()) {
+    std::string bigger;
+    detail::reserve_huge(bigger, std::max(2 * arena_.capacity(), arena_.size() + name.size() + 10));
+    bigger = arena_;
+    arena_.swap(bigger);
+  }
+  if (offsets_.size() == offsets_.capacity()) {
+    std::vector<std::uint64_t> bigger;
+    detail::reserve_huge(bigger, std::max<std::size_t>(2 * offsets_.capacity(), 1024));
+    bigger = offsets_;
+    offsets_.swap(bigger);
+  }
   const std::uint64_t offset = arena_.size();
   for (std::uint64_t length = name.size(); true; length >>= 7) {
     if (length < 0x80) {
@@ -161,6 +176,7 @@ std::optional<NodeId> NodeNames::find(std::string_view name) const {
 void NodeNames::rehash(std::size_t slot_count) const {
   // Each name's hash is computed again (XXH3 of a short string is cheap) rather than stored.
   std::vector<Slot>().swap(slots_);
+  detail::reserve_huge(slots_, slot_count);  // probed at random
   slots_.assign(slot_count, Slot{0, 0, 0});
   mask_ = slot_count - 1;
   for (NodeId id = 0; id < size(); ++id) {
@@ -301,7 +317,7 @@ Result<EdgeList> read_edge_list(std::istream& in, std::string_view name) {
   if (const auto bytes = reader.remaining_bytes()) {
     const std::uint64_t most = std::min<std::uint64_t>((*bytes + 1) / 4, std::uint64_t{1} << 32);
     try {
-      list.edges.reserve(static_cast<std::size_t>(most));
+      detail::reserve_huge(list.edges, static_cast<std::size_t>(most));
     } catch (const std::bad_alloc&) {
       // No address space to spare (strict overcommit): grow as needed instead.
     }

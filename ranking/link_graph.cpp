@@ -10,6 +10,8 @@
 
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 
+#include "ranking/huge_pages.h"
+
 namespace canon::ranking {
 
 namespace {
@@ -48,12 +50,14 @@ Rows scatter_by_target(NodeId node_count, std::span<const Edge> edges) {
     throw std::length_error("LinkGraph: more than 2^32-2 edges");
   }
   Rows rows;
+  detail::reserve_huge(rows.start, std::size_t{node_count} + 1);  // counted and read at random
   rows.start.assign(std::size_t{node_count} + 1, 0);
   for (const Edge& e : edges) {
     assert(e.source < node_count && e.target < node_count);
     if (e.source != e.target) ++rows.start[e.target + 1];
   }
   for (NodeId v = 0; v < node_count; ++v) rows.start[v + 1] += rows.start[v];
+  detail::reserve_huge(rows.column, rows.start[node_count]);  // written at random
   rows.column.resize(rows.start[node_count]);
   // start[v] serves as v's insertion cursor, ending at the old start[v + 1]; shifted back below.
   for (const Edge& e : edges) {
@@ -85,6 +89,7 @@ void sort_and_deduplicate(Rows& rows) {
 /// Finishes the graph: sorted, deduplicated rows handed to Boost, and the out-degrees.
 Csr to_csr(NodeId node_count, Rows&& rows, std::vector<std::uint32_t>& out_degrees) {
   sort_and_deduplicate(rows);
+  detail::reserve_huge(out_degrees, node_count);  // counted at random
   out_degrees.assign(node_count, 0);
   for (const NodeId source : rows.column) ++out_degrees[source];
   // Boost's in-place constructor takes (row, column) vectors, sorts them by row (already done:

@@ -14,9 +14,13 @@
 #include <cmath>
 #include <thread>
 
+#include "ranking/huge_pages.h"
+
 namespace canon::ranking {
 
 namespace {
+
+using detail::reserve_huge;
 
 /// Nodes per block. Partial sums (L1 change, dangling mass) are kept per block and reduced in
 /// block order, and thread ranges are whole blocks, so results do not depend on thread count.
@@ -59,13 +63,16 @@ WorkGraph relabel(const LinkGraph& graph) {
   for (NodeId v = 0; v < n; ++v) degree[v] = static_cast<std::uint32_t>(graph.in_links(v).size());
   w.old_of_row = by_descending(degree);
   for (NodeId v = 0; v < n; ++v) degree[v] = graph.out_degree(v);
-  std::vector<NodeId> slot_of_old(n);
+  std::vector<NodeId> slot_of_old;
+  reserve_huge(slot_of_old, n);  // read at random below
+  slot_of_old.resize(n);
   {
     const std::vector<NodeId> old_of_slot = by_descending(degree);
     for (NodeId s = 0; s < n; ++s) slot_of_old[old_of_slot[s]] = s;
   }
   w.row.resize(std::size_t{n} + 1);
   w.row[0] = 0;
+  reserve_huge(w.column, graph.edge_count());
   w.column.resize(graph.edge_count());
   w.slot_of_row.resize(n);
   w.inv_out.resize(n);
@@ -171,8 +178,10 @@ PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, 
   }
   const WorkGraph& g = it.graph;
   it.x.assign(n, 1.0 / n);
-  it.contrib[0].resize(n);
-  it.contrib[1].resize(n);
+  for (std::vector<double>& c : it.contrib) {
+    reserve_huge(c, n);  // gathered at random every iteration
+    c.resize(n);
+  }
   it.change_part.resize(it.block_count());
   it.dangling_part.resize(it.block_count());
   double dangling = 0.0;

@@ -87,7 +87,9 @@ for size in ${sizes//,/ }; do
       l1="$(value l1 "$work/compare.out") (max $(value max_abs "$work/compare.out"))"
     fi
     t="$work/canon-$threads.err"
-    rows+=("| $size | canon rank, $threads thread(s) | $(value nodes "$t") | $(value edges "$t") | $(value load_s "$t") | $(value build_s "$t") | $(value pagerank_s "$t") ($(value pagerank_setup_s "$t")) | $(value iterations "$t") | $(value ns_per_edge_iteration "$t") | $(peak_mb "$work/time-canon-$threads.txt") | $l1 |")
+    label="1 thread"
+    if [[ $threads -gt 1 ]]; then label="$threads threads"; fi
+    rows+=("| $size | canon rank, $label | $(value nodes "$t") | $(value edges "$t") | $(value load_s "$t") | $(value build_s "$t") | $(value pagerank_s "$t") ($(value pagerank_setup_s "$t")) | $(value iterations "$t") | $(value ns_per_edge_iteration "$t") | $(peak_mb "$work/time-canon-$threads.txt") | $l1 |")
   done
   rows+=("$igraph_row")
 done
