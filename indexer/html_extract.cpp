@@ -77,7 +77,55 @@ bool is_never_text(const GumboNode* node) {
   }
 }
 
-/// Page chrome: navigation, asides, and (outside an article or main) banners and footers.
+/// What a class or id names, for elements that are chrome by convention rather than by tag
+/// or role (generators without HTML5 semantics: DocBook's div.navheader/div.navfooter,
+/// Sphinx's div.related and div.sphinxsidebar, Javadoc's div.topNav, countless themes).
+enum class NamedChrome { kNone, kNavigation, kBanner };
+
+/// The words of a class or id value: split at spaces, '-' and '_', and between a lower-case
+/// letter and an upper-case one (topNav -> top, nav), lowercased.
+std::vector<std::string> name_words(std::string_view value) {
+  std::vector<std::string> words(1);
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    const bool upper = c >= 'A' && c <= 'Z';
+    const bool camel_break = upper && i > 0 && value[i - 1] >= 'a' && value[i - 1] <= 'z';
+    if (is_html_space(c) || c == '-' || c == '_' || camel_break) {
+      if (!words.back().empty()) words.emplace_back();
+      if (!camel_break) continue;
+    }
+    words.back() += upper ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
+}
+
+/// Navigation words mark chrome anywhere (like <nav>); banner words (like <header> and
+/// <footer>) only outside the main content, where they are the site's, not the article's.
+/// A word counts when it is one of these or, for the navigation ones marked *, starts with
+/// it ("navheader", "navbar", "breadcrumbs") or ends with "sidebar"/"navbar"/"menu".
+NamedChrome named_chrome(const GumboNode* node) {
+  NamedChrome found = NamedChrome::kNone;
+  for (const char* name : {"class", "id"}) {
+    const char* value = attribute(node, name);
+    if (value == nullptr) continue;
+    for (const std::string& w : name_words(value)) {
+      if (w.starts_with("nav") || w.starts_with("breadcrumb") || w.ends_with("sidebar") ||
+          w.ends_with("navbar") || w.ends_with("menu") || w == "related" || w == "toolbar" ||
+          w == "skiplink" || w == "pager" || w == "pagination") {
+        return NamedChrome::kNavigation;
+      }
+      if (w == "header" || w == "footer" || w == "masthead" || w == "banner" ||
+          w == "copyright") {
+        found = NamedChrome::kBanner;
+      }
+    }
+  }
+  return found;
+}
+
+/// Page chrome: navigation, asides, and (outside an article or main) banners and footers, by
+/// tag, by ARIA role, or by class/id words (named_chrome).
 bool is_chrome(const GumboNode* node, bool inside_main_content) {
   if (node->type != GUMBO_NODE_ELEMENT) return false;
   const std::string role = role_of(node);
@@ -89,9 +137,24 @@ bool is_chrome(const GumboNode* node, bool inside_main_content) {
     case GUMBO_TAG_HEADER:
     case GUMBO_TAG_FOOTER:
       return !inside_main_content;
+    case GUMBO_TAG_BODY:
+    case GUMBO_TAG_HTML:
+    case GUMBO_TAG_MAIN:
+    case GUMBO_TAG_ARTICLE:
+      return false;  // a class on these never makes the whole page chrome
     default:
-      return !inside_main_content && (role == "banner" || role == "contentinfo");
+      break;
   }
+  if (!inside_main_content && (role == "banner" || role == "contentinfo")) return true;
+  switch (named_chrome(node)) {
+    case NamedChrome::kNavigation:
+      return true;
+    case NamedChrome::kBanner:
+      return !inside_main_content;
+    case NamedChrome::kNone:
+      return false;
+  }
+  return false;
 }
 
 /// Inline elements do not separate words; everything else does.

@@ -180,6 +180,34 @@ TEST_CASE("main text: content root, chrome and hidden text, word boundaries") {
        "</main>",
        "Title t end"},
       {"head content is not text", "<title>T</title><meta name=x content=y><p>body</p>", "body"},
+      // Chrome named by class or id (generators without <nav>/<header>/<footer>).
+      // Regression: DocBook's navigation header and footer name the neighbouring pages, which
+      // made postgres reference pages (sql-droptsconfig ~ sql-droptsdictionary) look alike.
+      {"DocBook navheader/navfooter",
+       R"(<div class="navheader"><a href=p>Prev</a> DROP TEXT SEARCH</div>)"
+       R"(<div class="refentry"><p>remove a configuration</p></div>)"
+       R"(<div class="navfooter"><a href=n>Next</a></div>)",
+       "remove a configuration"},
+      {"Sphinx related bar and sphinxsidebar (no role)",
+       R"(<div class="related">index modules</div><div class="body">text</div>)"
+       R"(<div class="sphinxsidebar">Table of Contents</div>)",
+       "text"},
+      {"camelCase and id: Javadoc topNav, id=breadcrumbs, main-menu",
+       R"(<div class="topNav">T</div><ul id="breadcrumbs"><li>B</li></ul>)"
+       R"(<div class="main-menu">M</div><p>t</p>)",
+       "t"},
+      {"one matching word among several classes", R"(<div class="x navbar-dark y">N</div><p>t</p>)",
+       "t"},
+      {"banner words outside main content", R"(<div id="header">H</div><p>t</p><div class="site_footer">F</div>)",
+       "t"},
+      {"banner words inside main content are the article's",
+       R"(<main><div class="header">Title</div><p>t</p><div class="nav">toc</div></main>)",
+       "Title t"},
+      {"whole words only: unavailable, canvas, subheader are content",
+       R"(<div class="unavailable">u</div><div class="canvas">c</div><div id="subheader-x">s</div>)",
+       "u c s"},
+      {"a class on <body> never hides the page", R"(<body class="navbar-fixed"><p>t</p></body>)",
+       "t"},
       // Never text.
       {"script/style/noscript/template",
        "<p>a</p><script>var x = 1;</script><style>p{}</style><noscript>ns</noscript>"
