@@ -26,6 +26,8 @@ void add_index_command(CLI::App& app) {
       ->check(CLI::IsMember(dedup::detector_names()));
   index->add_option("--threshold", options.dedup.threshold, "Similarity at which pages are near-duplicates")
       ->capture_default_str()
+      // Given explicitly, it reaches keyword and mwo too (instead of their papers' 0.8).
+      ->each([args](const std::string&) { args->options.dedup.threshold_explicit = true; })
       ->check(CLI::Range(0.0, 1.0));
   index->add_option("--shingle-size", options.dedup.shingle_size, "Words per shingle")
       ->capture_default_str()
@@ -37,11 +39,16 @@ void add_index_command(CLI::App& app) {
   index->add_option("--damping", options.pagerank.damping, "PageRank damping factor")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 0.999));
+  index->add_flag("!--no-title-rule", options.dedup.title_rule,
+                  "minhash/exact: compare pages on their text alone, whatever their titles");
   index->add_flag("!--no-canonical", options.honour_canonical,
                   "Ignore rel=canonical when choosing a cluster's indexed page");
   index->add_flag("--no-collapse", args->no_collapse,
                   "Index duplicates too, each with its cluster id; search collapses clusters");
   index->add_flag("--quiet,-q", args->quiet, "No progress output");
+  index->add_option("--threads,-j", options.threads, "Parse and detection threads (0: all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 1024u));
 
   index->callback([args] {
     args->options.show_progress = !args->quiet;

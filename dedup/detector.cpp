@@ -1,9 +1,11 @@
 /// @file detector.cpp
-/// @brief The detector registry: make_detector() and detector_names().
+/// @brief The detector registry (make_detector, detector_names) and the in-memory helpers
+/// find_clusters, similarities and memory_loader.
 #include "dedup/detector.h"
 
 #include <algorithm>
 
+#include "dedup/detector_support.h"
 #include "dedup/exact_detector.h"
 #include "dedup/keyword_detector.h"
 #include "dedup/minhash_detector.h"
@@ -18,6 +20,26 @@ namespace {
 bool in_unit_interval(double t) { return t > 0.0 && t <= 1.0; }
 
 }  // namespace
+
+DocumentLoader memory_loader(std::span<const DedupDocument> docs) {
+  return [docs](std::uint32_t doc, const std::function<void(const DedupDocument&)>& use) {
+    use(docs[doc]);
+  };
+}
+
+Clusters find_clusters(Detector& detector, std::span<const DedupDocument> docs) {
+  const auto n = static_cast<std::uint32_t>(docs.size());
+  detector.reset(n);
+  parallel_for(n, 0, [&](std::size_t i, std::size_t) {
+    detector.add(static_cast<std::uint32_t>(i), docs[i]);
+  });
+  return detector.find_clusters(memory_loader(docs));
+}
+
+std::vector<double> similarities(Detector& detector, std::span<const DedupDocument> docs,
+                                 std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs) {
+  return detector.similarities(pairs, memory_loader(docs));
+}
 
 std::vector<std::string> detector_names() {
   return {"minhash", "simhash", "mwo", "multik", "keyword", "exact"};

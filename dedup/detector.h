@@ -2,20 +2,23 @@
 /// @brief The one interface every near-duplicate detector implements (docs/dedup.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
 
 namespace canon::dedup {
 
-/// What a detector sees of a page. Views stay valid for the detector's find_clusters call
-/// and for later similarity() calls. Only `mwo` reads the fields after `text`; the others
-/// may be left empty.
+/// What a detector sees of a page. Views need only stay valid during the call they are passed
+/// to (Detector::add, or a DocumentLoader's `use`). Only `mwo` reads the fields after `text`;
+/// the others may be left empty.
 struct DedupDocument {
   std::string_view url;
   std::string_view title;
@@ -55,9 +58,20 @@ struct DedupOptions {
   unsigned shingle_size = 3;
   /// MinHash sketch size.
   unsigned num_hashes = 128;
-  /// Similarity at or above which two documents are near-duplicates (minhash and exact; keyword
-  /// and mwo when threshold_explicit).
-  double threshold = 0.5;
+  /// Similarity at or above which two documents are near-duplicates (minhash and exact: shingle
+  /// Jaccard; keyword and mwo when threshold_explicit). 0.3 keeps copies with a 1-3-word
+  /// segment inserted after 15 % of words (Jaccard ≈ 0.46, 1st percentile ≈ 0.31 on the
+  /// documentation sites); title_rule keeps templated siblings apart (docs/dedup.md).
+  double threshold = 0.3;
+  /// minhash and exact: the title rule (docs/dedup.md). Titles with the same words in the same
+  /// order (tokenize(), so case and punctuation do not count), or a title without words: the
+  /// threshold above. One title's words all in the other's ("Install" / "Install (printable
+  /// version)"): related_title_threshold. Otherwise the pages name different documents and are
+  /// never near-duplicates, however alike their generated text ("DROP PARSER" / "DROP
+  /// TEMPLATE"). False: the threshold alone.
+  bool title_rule = true;
+  /// minhash and exact: the Jaccard needed when one title extends the other (title_rule).
+  double related_title_threshold = 0.5;
   /// Seed for the hash functions (results are reproducible for a seed).
   std::uint64_t seed = 0x63616e6f6e;  // "canon"
   /// Worker threads; 0 means all hardware threads.
@@ -78,19 +92,53 @@ struct DedupOptions {
   double multik_max_dissimilarity = 0.2;
 };
 
-/// A near-duplicate detector. Stateful: find_clusters() remembers what it needs to answer
-/// similarity() for the same documents afterwards.
+/// Gives document `doc` again to `use` (its views live until `use` returns), for detectors that
+/// need more than they kept. Thread-safe: a detector may call it from several threads at once.
+using DocumentLoader =
+    std::function<void(std::uint32_t doc, const std::function<void(const DedupDocument&)>& use)>;
+
+/// A near-duplicate detector, fed one document at a time (docs/dedup.md, "The detector
+/// interface"). A run is reset(n), add() of each document (concurrently for distinct
+/// documents), find_clusters(), then any number of similarities(). Each detector keeps its own
+/// per-document state between add() and find_clusters() (state_bytes_per_document()); what it
+/// did not keep it asks back through the DocumentLoader. Not thread-safe apart from add().
 class Detector {
 public:
   virtual ~Detector() = default;
   /// The name used by `canon index --detector`.
   virtual std::string_view name() const = 0;
-  /// Groups `docs` into clusters of near-duplicates. Documents with no words are singletons.
-  virtual Clusters find_clusters(std::span<const DedupDocument> docs) = 0;
-  /// The detector's similarity of documents a and b of the last find_clusters call.
-  /// REQUIRES: find_clusters was called; a and b index its documents.
-  virtual double similarity(std::uint32_t a, std::uint32_t b) const = 0;
+  /// Starts a run over documents 0..n-1, forgetting any earlier run.
+  virtual void reset(std::uint32_t n) = 0;
+  /// Records what the detector keeps of document i. Thread-safe for distinct i (the pipeline
+  /// calls it concurrently from its parse threads); each i at most once; views need live only
+  /// during the call. A document never added counts as empty (a singleton).
+  /// REQUIRES: i < n of the last reset().
+  virtual void add(std::uint32_t i, const DedupDocument& doc) = 0;
+  /// Clusters the added documents; may call `load` for documents whose kept state is not
+  /// enough. Documents with no words are singletons.
+  virtual Clusters find_clusters(const DocumentLoader& load) = 0;
+  /// The detector's similarity for each pair (a, b) of this run (the pipeline asks for each
+  /// duplicate against its cluster's chosen page), 0 when either has no words; may call `load`.
+  /// REQUIRES: find_clusters() of this run was called; a, b < n.
+  virtual std::vector<double> similarities(
+      std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+      const DocumentLoader& load) = 0;
+  /// Average bytes of per-document state kept between add() and find_clusters(), for
+  /// docs/bench.
+  virtual std::size_t state_bytes_per_document() const = 0;
 };
+
+/// Convenience for callers holding every document in memory (tests, eval): reset + add all (in
+/// parallel) + find_clusters with a loader over `docs`.
+Clusters find_clusters(Detector& detector, std::span<const DedupDocument> docs);
+
+/// Same for similarities over in-memory docs: the run must be the one find_clusters(detector,
+/// docs) started (this does not reset it).
+std::vector<double> similarities(Detector& detector, std::span<const DedupDocument> docs,
+                                 std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs);
+
+/// A DocumentLoader over documents held in memory.
+DocumentLoader memory_loader(std::span<const DedupDocument> docs);
 
 /// Names accepted by make_detector.
 std::vector<std::string> detector_names();

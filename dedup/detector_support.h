@@ -10,6 +10,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -70,6 +71,21 @@ std::vector<TermCount> ngram_counts(std::span<const std::string> tokens, unsigne
 std::vector<std::vector<std::uint32_t>> frequency_ranks(
     std::span<const std::vector<std::uint64_t>> sets);
 
+/// What DedupOptions::title_rule keeps of a title: hash_words(tokenize(title)) (never 0; 0 when
+/// the title has no words) and a 64-bit signature with one bit set per distinct word.
+struct TitleKey {
+  std::uint64_t words = 0;
+  std::uint64_t signature = 0;
+};
+TitleKey title_key(std::string_view title);
+
+/// The Jaccard two documents need under DedupOptions::title_rule: `threshold` for equal titles
+/// (or either without words), max(threshold, related_title_threshold) when one signature's bits
+/// are all in the other's (one title's words in the other's; a signature collision can only
+/// make unrelated titles look related, never the reverse), and +infinity (never) otherwise.
+/// Without title_rule, `threshold`.
+double required_similarity(const DedupOptions& options, TitleKey a, TitleKey b);
+
 /// The splitmix64 finaliser: a bijection of 64-bit values with full avalanche.
 std::uint64_t mix64(std::uint64_t x);
 
@@ -77,6 +93,16 @@ std::uint64_t mix64(std::uint64_t x);
 /// (a, b) and merged with UnionFind; cluster ids are smallest members.
 Clusters clusters_from_pairs(std::uint32_t n, std::vector<SimilarPair> pairs,
                              std::size_t candidates_examined);
+
+/// Average over `states` of state_bytes(state) plus the element itself: what a detector keeps
+/// per document (Detector::state_bytes_per_document); sizeof(T) when there are none.
+template <class T, class Fn>
+std::size_t average_state_bytes(const std::vector<T>& states, const Fn& state_bytes) {
+  if (states.empty()) return sizeof(T);
+  std::size_t total = 0;
+  for (const T& s : states) total += sizeof(T) + state_bytes(s);
+  return total / states.size();
+}
 
 /// What an exact similarity join returns.
 struct JoinResult {

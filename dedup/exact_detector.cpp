@@ -173,21 +173,43 @@ ExactDetector::ExactDetector(const DedupOptions& options) : options_(options) {
   assert(options.threshold > 0.0 && options.threshold <= 1.0);
 }
 
-Clusters ExactDetector::find_clusters(std::span<const DedupDocument> docs) {
-  const auto n = static_cast<std::uint32_t>(docs.size());
+void ExactDetector::reset(std::uint32_t n) {
   shingles_.assign(n, {});
-  parallel_for(n, options_.threads, [&](std::size_t i, std::size_t) {
-    shingles_[i] = shingle_set(tokenize(docs[i].text), options_.shingle_size);
-  });
+  shingles_.shrink_to_fit();
+  title_keys_.assign(n, TitleKey{});
+}
+
+void ExactDetector::add(std::uint32_t i, const DedupDocument& doc) {
+  assert(i < shingles_.size());
+  shingles_[i] = shingle_set(tokenize(doc.text), options_.shingle_size);
+  title_keys_[i] = title_key(doc.title);
+}
+
+Clusters ExactDetector::find_clusters(const DocumentLoader&) {
+  const auto n = static_cast<std::uint32_t>(shingles_.size());
   const std::vector<TokenRecord> records = order_by_frequency(shingles_);
   JoinResult join = ppjoin(records, SetMeasure::Jaccard, options_.threshold, options_.threads);
+  std::erase_if(join.pairs, [&](const SimilarPair& p) {
+    return p.similarity < required_similarity(options_, title_keys_[p.a], title_keys_[p.b]);
+  });
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
-double ExactDetector::similarity(std::uint32_t a, std::uint32_t b) const {
-  assert(a < shingles_.size() && b < shingles_.size());
-  if (shingles_[a].empty() || shingles_[b].empty()) return 0.0;
-  return jaccard(shingles_[a], shingles_[b]);
+std::vector<double> ExactDetector::similarities(
+    std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
+  std::vector<double> result;
+  for (const auto& [a, b] : pairs) {
+    assert(a < shingles_.size() && b < shingles_.size());
+    const bool empty = shingles_[a].empty() || shingles_[b].empty();
+    result.push_back(empty ? 0.0 : jaccard(shingles_[a], shingles_[b]));
+  }
+  return result;
+}
+
+std::size_t ExactDetector::state_bytes_per_document() const {
+  return average_state_bytes(shingles_, [](const ShingleSet& s) {
+    return s.capacity() * sizeof(std::uint64_t);
+  });
 }
 
 }  // namespace canon::dedup

@@ -54,13 +54,18 @@ public:
   /// REQUIRES: options.shingle_size >= 1, 0 < options.threshold <= 1.
   explicit ExactDetector(const DedupOptions& options);
   std::string_view name() const override { return "exact"; }
-  Clusters find_clusters(std::span<const DedupDocument> docs) override;
-  double similarity(std::uint32_t a, std::uint32_t b) const override;
+  void reset(std::uint32_t n) override;
+  void add(std::uint32_t i, const DedupDocument& doc) override;
+  Clusters find_clusters(const DocumentLoader& load) override;
+  std::vector<double> similarities(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                   const DocumentLoader& load) override;
+  std::size_t state_bytes_per_document() const override;
 
 private:
   DedupOptions options_;
-  /// Shingle sets of the last find_clusters call, by document index.
+  /// Shingle sets and title_key()s of this run, by document index.
   std::vector<ShingleSet> shingles_;
+  std::vector<TitleKey> title_keys_;
 };
 
 }  // namespace canon::dedup

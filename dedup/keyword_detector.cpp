@@ -76,23 +76,54 @@ KeywordDetector::KeywordDetector(const DedupOptions& options)
   assert(threshold_ > 0.0 && threshold_ <= 1.0);
 }
 
-Clusters KeywordDetector::find_clusters(std::span<const DedupDocument> docs) {
-  const auto n = static_cast<std::uint32_t>(docs.size());
-  std::vector<std::vector<std::uint64_t>> sets(n);
-  parallel_for(n, threads_, [&](std::size_t i, std::size_t) {
-    for (const std::string& term : keyword_terms(docs[i].text)) sets[i].push_back(hash_term(term));
-    std::sort(sets[i].begin(), sets[i].end());
-    sets[i].erase(std::unique(sets[i].begin(), sets[i].end()), sets[i].end());
-  });
-  records_ = order_by_frequency(sets);
-  JoinResult join = ppjoin(records_, SetMeasure::MaxContainment, threshold_, threads_);
+void KeywordDetector::reset(std::uint32_t n) {
+  sets_.assign(n, {});
+  sets_.shrink_to_fit();
+}
+
+void KeywordDetector::add(std::uint32_t i, const DedupDocument& doc) {
+  assert(i < sets_.size());
+  std::vector<std::uint64_t>& set = sets_[i];
+  set.clear();
+  for (const std::string& term : keyword_terms(doc.text)) set.push_back(hash_term(term));
+  std::sort(set.begin(), set.end());
+  set.erase(std::unique(set.begin(), set.end()), set.end());
+  set.shrink_to_fit();
+}
+
+Clusters KeywordDetector::find_clusters(const DocumentLoader&) {
+  const auto n = static_cast<std::uint32_t>(sets_.size());
+  const std::vector<TokenRecord> records = order_by_frequency(sets_);
+  JoinResult join = ppjoin(records, SetMeasure::MaxContainment, threshold_, threads_);
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
-double KeywordDetector::similarity(std::uint32_t a, std::uint32_t b) const {
-  assert(a < records_.size() && b < records_.size());
-  const TokenRecord &x = records_[a], &y = records_[b];
-  return set_similarity(SetMeasure::MaxContainment, intersection_size(x, y), x.size(), y.size());
+std::vector<double> KeywordDetector::similarities(
+    std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
+  std::vector<double> result;
+  for (const auto& [a, b] : pairs) {
+    assert(a < sets_.size() && b < sets_.size());
+    const auto &x = sets_[a], &y = sets_[b];
+    // The frequency ranks are a bijection of the hashes, so the overlap is the same.
+    std::size_t common = 0;
+    for (std::size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+      if (x[i] < y[j]) {
+        ++i;
+      } else if (y[j] < x[i]) {
+        ++j;
+      } else {
+        ++common, ++i, ++j;
+      }
+    }
+    result.push_back(set_similarity(SetMeasure::MaxContainment, common, x.size(), y.size()));
+  }
+  return result;
+}
+
+std::size_t KeywordDetector::state_bytes_per_document() const {
+  return average_state_bytes(sets_, [](const std::vector<std::uint64_t>& s) {
+    return s.capacity() * sizeof(std::uint64_t);
+  });
 }
 
 }  // namespace canon::dedup

@@ -35,14 +35,18 @@ public:
   /// REQUIRES: the threshold used is in (0, 1].
   explicit KeywordDetector(const DedupOptions& options);
   std::string_view name() const override { return "keyword"; }
-  Clusters find_clusters(std::span<const DedupDocument> docs) override;
-  double similarity(std::uint32_t a, std::uint32_t b) const override;
+  void reset(std::uint32_t n) override;
+  void add(std::uint32_t i, const DedupDocument& doc) override;
+  Clusters find_clusters(const DocumentLoader& load) override;
+  std::vector<double> similarities(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                   const DocumentLoader& load) override;
+  std::size_t state_bytes_per_document() const override;
 
 private:
   double threshold_;
   unsigned threads_;
-  /// Keyword sets of the last find_clusters call as global-order ids, by document index.
-  std::vector<TokenRecord> records_;
+  /// Keyword sets of this run (hashed stems, sorted), by document index.
+  std::vector<std::vector<std::uint64_t>> sets_;
 };
 
 }  // namespace canon::dedup

@@ -2,6 +2,7 @@
 /// @brief MinHash sketches and LSH banding for candidate pairs.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -11,25 +12,49 @@
 
 namespace canon::dedup {
 
-/// A MinHash sketch: for each of n hash functions, the minimum over the set.
+/// A MinHash sketch: n values whose positions collide between two sets with probability
+/// equal to their Jaccard similarity.
 using Sketch = std::vector<std::uint64_t>;
 
-/// Computes MinHash sketches with `num_hashes` seeded hash functions. Thread-safe.
+/// One-permutation MinHash with optimal densification (docs/dedup.md, "Sketches"): each
+/// element is hashed once, h = mix64(x ^ seed); the low 32 bits of h pick one of n bins
+/// (multiply-shift), and each bin keeps its smallest h. A bin no element fell into copies the
+/// value of the first non-empty bin along its own fixed pseudo-random probe sequence (seeded,
+/// independent of the set). For every position i and two sets A, B,
+/// Pr[sketch(A)[i] == sketch(B)[i]] = J(A, B) over the seed (Shrivastava 2017), so the fraction
+/// of equal positions is an unbiased Jaccard estimate and LSH banding applies unchanged.
+/// Deterministic for (n, seed), independent of element order and repeats. Thread-safe.
 class MinHasher {
 public:
   /// REQUIRES: num_hashes >= 1.
   MinHasher(unsigned num_hashes, std::uint64_t seed);
-  unsigned num_hashes() const { return static_cast<unsigned>(seeds_.size()); }
-  /// Sketch of `shingles`; an empty set gives all-ones (UINT64_MAX) entries.
+  /// The number of bins (sketch positions), n.
+  unsigned num_hashes() const { return num_bins_; }
+  /// Sketch of `shingles` (any order, repeats allowed): each position holds the smallest full
+  /// 64-bit h of its bin (after densification). An empty set gives UINT64_MAX entries.
   Sketch sketch(std::span<const std::uint64_t> shingles) const;
+  /// The compact sketch the minhash detector keeps: out[i] is the high 32 bits of sketch()[i]
+  /// (equally, the minimum of h >> 32 over the bin's elements: the bin is chosen by the low
+  /// bits, so bin and value are independent). An empty set gives UINT32_MAX entries.
+  /// REQUIRES: out.size() == num_hashes().
+  void sketch32(std::span<const std::uint64_t> shingles, std::span<std::uint32_t> out) const;
 
 private:
-  std::vector<std::uint64_t> seeds_;
+  /// Fills bins[i] (the smallest h of bin i; `filled` says which bins got an element) for
+  /// every bin, copying empty bins by the densification rule. Returns false for an empty set.
+  bool fill(std::span<const std::uint64_t> shingles, std::span<std::uint64_t> bins) const;
+
+  unsigned num_bins_;
+  std::uint64_t seed_;
+  std::uint64_t probe_seed_;
 };
 
 /// Fraction of positions where the two sketches agree: the MinHash estimate of Jaccard.
 /// REQUIRES: a.size() == b.size().
 double estimate_jaccard(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b);
+/// The same for 32-bit sketches (sketch32). Two distinct minima collide with probability
+/// 2^-32 per position, a negligible bias.
+double estimate_jaccard(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
 
 /// LSH banding: a sketch of bands*rows values is cut into `bands` bands of `rows` values;
 /// two documents are candidates when any band is equal.
@@ -49,5 +74,12 @@ double candidate_probability(LshBanding banding, double s);
 /// Documents whose index is flagged in `skip` (same size as sketches, or empty) take no part.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
     std::span<const Sketch> sketches, LshBanding banding, std::span<const bool> skip = {});
+
+/// The same over a row-major matrix of 32-bit sketches, `width` values per document
+/// (matrix.size() / width documents); bands are hashed on `threads` threads (0: all), and the
+/// result does not depend on it. REQUIRES: bands * rows <= width.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
+    std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
+    std::span<const bool> skip, unsigned threads);
 
 }  // namespace canon::dedup

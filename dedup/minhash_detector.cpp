@@ -1,16 +1,15 @@
 /// @file minhash_detector.cpp
-/// @brief MinhashDetector::find_clusters and similarity.
+/// @brief MinhashDetector: compact sketches per document, LSH candidates, verification of the
+/// candidates by component from reloaded documents.
 #include "dedup/minhash_detector.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cassert>
-#include <exception>
+#include <cmath>
+#include <limits>
 #include <memory>
-#include <mutex>
-#include <thread>
 
-#include "dedup/minhash.h"
+#include "dedup/detector_support.h"
 #include "dedup/tokenizer.h"
 #include "dedup/union_find.h"
 
@@ -18,78 +17,186 @@ namespace canon::dedup {
 
 namespace {
 
-/// Calls fn(i) for i in [0, n) on up to `threads` threads (0: all hardware threads), handing
-/// out indices dynamically. fn must only write state owned by index i. Rethrows the first
-/// exception after all threads have finished.
-template <class Fn>
-void parallel_for(std::size_t n, unsigned threads, const Fn& fn) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t workers = std::min<std::size_t>(threads, n);
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  const auto work = [&] {
-    try {
-      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
-    } catch (...) {
-      const std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next = n;
+/// How many worst-case standard deviations (0.5/sqrt(n), what n independent positions give at
+/// J = 0.5) a candidate's estimate may fall short of the threshold before it is dropped without
+/// loading. One-permutation sketches are within a few percent of that variance (measured in
+/// test_minhash), so a qualifying pair is dropped with P < 1e-4.
+constexpr double kEstimateSlackSigmas = 4.0;
+
+/// |a ∩ b| of two sorted sets.
+std::size_t common_count(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
+  std::size_t common = 0;
+  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] < b[j]) {
+      ++i;
+    } else if (b[j] < a[i]) {
+      ++j;
+    } else {
+      ++common, ++i, ++j;
     }
-  };
-  if (workers <= 1) {
-    work();
-  } else {
-    std::vector<std::jthread> pool;
-    for (std::size_t t = 0; t < workers; ++t) pool.emplace_back(work);
-  }  // jthreads join here
-  if (error) std::rethrow_exception(error);
+  }
+  return common;
 }
 
 }  // namespace
 
-MinhashDetector::MinhashDetector(const DedupOptions& options) : options_(options) {
+MinhashDetector::MinhashDetector(const DedupOptions& options)
+    : options_(options), hasher_(options.num_hashes, options.seed), width_(options.num_hashes) {
   assert(options.shingle_size >= 1 && options.num_hashes >= 1);
 }
 
-Clusters MinhashDetector::find_clusters(std::span<const DedupDocument> docs) {
-  const auto n = static_cast<std::uint32_t>(docs.size());
-  const MinHasher hasher(options_.num_hashes, options_.seed);
-  shingles_.assign(n, {});
-  std::vector<Sketch> sketches(n);
-  parallel_for(n, options_.threads, [&](std::size_t i) {
-    shingles_[i] = shingle_set(tokenize(docs[i].text), options_.shingle_size);
-    if (!shingles_[i].empty()) sketches[i] = hasher.sketch(shingles_[i]);
-  });
+double MinhashDetector::measure(std::size_t common, std::size_t a, std::size_t b) {
+  // The same operations as jaccard(), so both give the same double.
+  const std::size_t all = a + b - common;
+  return all == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(all);
+}
 
+void MinhashDetector::reset(std::uint32_t n) {
+  // Fresh zeroed arrays: a document never added keeps size 0 and is a singleton.
+  sketches_.assign(std::size_t{n} * width_, 0);
+  sketches_.shrink_to_fit();
+  sizes_.assign(n, 0);
+  sizes_.shrink_to_fit();
+  text_hashes_.assign(n, 0);
+  text_hashes_.shrink_to_fit();
+  title_keys_.assign(n, TitleKey{});
+  title_keys_.shrink_to_fit();
+}
+
+void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
+  assert(i < sizes_.size());
+  // Scratch reused per thread: no allocation per word or per document once warmed up.
+  // The sketch ignores order and repeats, so the shingle hashes are not sorted; the set's size
+  // is counted with a small hash table instead.
+  thread_local JoinedWords words;
+  thread_local std::vector<std::uint64_t> shingles, scratch;
+  tokenize_joined(doc.text, words);
+  shingle_hashes(words, options_.shingle_size, shingles);
+  sizes_[i] = static_cast<std::uint32_t>(std::min<std::size_t>(
+      count_distinct(shingles, scratch), std::numeric_limits<std::uint32_t>::max()));
+  if (shingles.empty()) return;
+  text_hashes_[i] = hash_all_words(words);
+  title_keys_[i] = title_key(doc.title);
+  hasher_.sketch32(shingles, std::span(sketches_).subspan(std::size_t{i} * width_, width_));
+}
+
+std::size_t MinhashDetector::state_bytes_per_document() const {
+  return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) +
+         sizeof(TitleKey);
+}
+
+Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
+  const auto n = static_cast<std::uint32_t>(sizes_.size());
   // Documents without words take no part: they stay singletons.
   const auto skip = std::make_unique<bool[]>(n);
-  for (std::uint32_t i = 0; i < n; ++i) skip[i] = shingles_[i].empty();
+  for (std::uint32_t i = 0; i < n; ++i) skip[i] = sizes_[i] == 0;
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
-  const auto candidates = lsh_candidates(sketches, banding, std::span(skip.get(), n));
+  const std::vector<Pair> candidates =
+      lsh_candidates(sketches_, width_, banding, std::span(skip.get(), n), options_.threads);
 
-  // LSH only proposes; every candidate is checked against the exact Jaccard of its shingles.
-  std::vector<double> exact(candidates.size());
-  parallel_for(candidates.size(), options_.threads, [&](std::size_t c) {
-    exact[c] = jaccard(shingles_[candidates[c].first], shingles_[candidates[c].second]);
+  // LSH only proposes. Equal word sequences are equal sets (similarity 1). A candidate whose
+  // similarity could reach the threshold only if its estimate were several standard deviations
+  // too low is dropped unread. The rest are measured exactly from reloaded documents.
+  const double slack = kEstimateSlackSigmas * 0.5 / std::sqrt(static_cast<double>(width_));
+  std::vector<double> similarity(candidates.size(), 0.0);
+  std::vector<bool> needed(candidates.size(), false);
+  std::vector<double> required(candidates.size(), options_.threshold);
+  parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
+    const auto [a, b] = candidates[c];
+    required[c] = required_similarity(options_, title_keys_[a], title_keys_[b]);
+    if (required[c] > 1.0) return;
+    if (text_hashes_[a] == text_hashes_[b] && sizes_[a] == sizes_[b]) {
+      similarity[c] = 1.0;
+      return;
+    }
+    const double high = std::min(1.0, estimate_jaccard(sketch_of(a), sketch_of(b)) + slack);
+    // The overlap that Jaccard `high` would mean, at most the smaller set.
+    const double sum = static_cast<double>(sizes_[a]) + static_cast<double>(sizes_[b]);
+    const double common = std::min<double>(high * sum / (1.0 + high), std::min(sizes_[a], sizes_[b]));
+    const auto common_high = static_cast<std::size_t>(std::ceil(common));
+    if (measure(common_high, sizes_[a], sizes_[b]) >= required[c]) similarity[c] = -1.0;
   });
+  for (std::size_t c = 0; c < candidates.size(); ++c) needed[c] = similarity[c] < 0.0;
+  measure_exactly(candidates, needed, load, similarity);
 
-  Clusters result;
-  result.candidates_examined = candidates.size();
-  UnionFind sets(n);
+  std::vector<SimilarPair> pairs;
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (exact[c] < options_.threshold) continue;
-    result.pairs.push_back({candidates[c].first, candidates[c].second, exact[c]});
-    sets.unite(candidates[c].first, candidates[c].second);
+    if (similarity[c] >= required[c]) {
+      pairs.push_back({candidates[c].first, candidates[c].second, similarity[c]});
+    }
   }
-  result.cluster_of = sets.smallest_member_labels();
+  return clusters_from_pairs(n, std::move(pairs), candidates.size());
+}
+
+std::vector<double> MinhashDetector::similarities(std::span<const Pair> pairs,
+                                                  const DocumentLoader& load) {
+  std::vector<double> result(pairs.size(), 0.0);
+  std::vector<Pair> ordered(pairs.size());
+  std::vector<bool> needed(pairs.size(), false);
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    auto [a, b] = pairs[p];
+    assert(a < sizes_.size() && b < sizes_.size());
+    ordered[p] = {std::min(a, b), std::max(a, b)};
+    if (sizes_[a] == 0 || sizes_[b] == 0) continue;
+    if (a == b || (text_hashes_[a] == text_hashes_[b] && sizes_[a] == sizes_[b])) {
+      result[p] = 1.0;
+    } else {
+      needed[p] = true;
+    }
+  }
+  measure_exactly(ordered, needed, load, result);
   return result;
 }
 
-double MinhashDetector::similarity(std::uint32_t a, std::uint32_t b) const {
-  assert(a < shingles_.size() && b < shingles_.size());
-  if (shingles_[a].empty() || shingles_[b].empty()) return 0.0;
-  return jaccard(shingles_[a], shingles_[b]);
+void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
+                                      const DocumentLoader& load, std::vector<double>& out) const {
+  // Connected components of the needed pairs: each document is loaded once, by the worker that
+  // owns its component, and its shingle set lives only while that component is measured.
+  const auto n = static_cast<std::uint32_t>(sizes_.size());
+  UnionFind sets(n);
+  std::vector<std::pair<std::uint32_t, std::size_t>> by_root;  // (component root, pair index)
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (needed[p]) sets.unite(pairs[p].first, pairs[p].second);
+  }
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (needed[p]) by_root.emplace_back(sets.find(pairs[p].first), p);
+  }
+  std::sort(by_root.begin(), by_root.end());
+  std::vector<std::pair<std::size_t, std::size_t>> components;  // [begin, end) in by_root
+  for (std::size_t begin = 0, end = 0; begin < by_root.size(); begin = end) {
+    while (end < by_root.size() && by_root[end].first == by_root[begin].first) ++end;
+    components.emplace_back(begin, end);
+  }
+  // Largest first, so that one big component does not start last.
+  std::stable_sort(components.begin(), components.end(), [](const auto& x, const auto& y) {
+    return x.second - x.first > y.second - y.first;
+  });
+  parallel_for(components.size(), options_.threads, [&](std::size_t c, std::size_t) {
+    const auto [begin, end] = components[c];
+    std::vector<std::uint32_t> members;
+    for (std::size_t i = begin; i < end; ++i) {
+      members.push_back(pairs[by_root[i].second].first);
+      members.push_back(pairs[by_root[i].second].second);
+    }
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    std::vector<ShingleSet> shingles(members.size());
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      load(members[m], [&](const DedupDocument& doc) {
+        thread_local JoinedWords words;
+        tokenize_joined(doc.text, words);
+        shingle_set(words, options_.shingle_size, shingles[m]);
+      });
+    }
+    const auto set_of = [&](std::uint32_t d) -> const ShingleSet& {
+      return shingles[std::lower_bound(members.begin(), members.end(), d) - members.begin()];
+    };
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::size_t p = by_root[i].second;
+      const ShingleSet &x = set_of(pairs[p].first), &y = set_of(pairs[p].second);
+      out[p] = x.empty() || y.empty() ? 0.0 : measure(common_count(x, y), x.size(), y.size());
+    }
+  });
 }
 
 }  // namespace canon::dedup

@@ -92,12 +92,26 @@ MultikDetector::MultikDetector(const DedupOptions& options)
   assert(max_dissimilarity_ >= 0.0 && max_dissimilarity_ < 1.0);
 }
 
-Clusters MultikDetector::find_clusters(std::span<const DedupDocument> docs) {
-  const auto n = static_cast<std::uint32_t>(docs.size());
+void MultikDetector::reset(std::uint32_t n) {
   profiles_.assign(n, {});
-  parallel_for(n, threads_, [&](std::size_t i, std::size_t) {
-    profiles_[i] = multik_profile(tokenize(docs[i].text));
+  profiles_.shrink_to_fit();
+}
+
+void MultikDetector::add(std::uint32_t i, const DedupDocument& doc) {
+  assert(i < profiles_.size());
+  profiles_[i] = multik_profile(tokenize(doc.text));
+}
+
+std::size_t MultikDetector::state_bytes_per_document() const {
+  return average_state_bytes(profiles_, [](const MultikProfile& p) {
+    std::size_t bytes = 0;
+    for (const auto& group : p.groups) bytes += group.capacity() * sizeof(WeightedTerm);
+    return bytes;
   });
+}
+
+Clusters MultikDetector::find_clusters(const DocumentLoader&) {
+  const auto n = static_cast<std::uint32_t>(profiles_.size());
 
   // Candidates. d <= δ implies (4/4)·D_4 <= δ·Σ(k/4) = 2.5·δ when all four groups exist, so
   // the 4-gram groups overlap by Σ min(w, w') = 1 - D_4 >= 1 - 2.5·δ.
@@ -143,10 +157,15 @@ Clusters MultikDetector::find_clusters(std::span<const DedupDocument> docs) {
   return clusters_from_pairs(n, std::move(pairs), examined);
 }
 
-double MultikDetector::similarity(std::uint32_t a, std::uint32_t b) const {
-  assert(a < profiles_.size() && b < profiles_.size());
-  if (profiles_[a].groups[0].empty() || profiles_[b].groups[0].empty()) return 0.0;
-  return 1.0 - multik_dissimilarity(profiles_[a], profiles_[b]);
+std::vector<double> MultikDetector::similarities(
+    std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
+  std::vector<double> result;
+  for (const auto& [a, b] : pairs) {
+    assert(a < profiles_.size() && b < profiles_.size());
+    const bool empty = profiles_[a].groups[0].empty() || profiles_[b].groups[0].empty();
+    result.push_back(empty ? 0.0 : 1.0 - multik_dissimilarity(profiles_[a], profiles_[b]));
+  }
+  return result;
 }
 
 }  // namespace canon::dedup

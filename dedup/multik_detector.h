@@ -50,13 +50,17 @@ public:
   /// REQUIRES: 0 <= options.multik_max_dissimilarity < 1.
   explicit MultikDetector(const DedupOptions& options);
   std::string_view name() const override { return "multik"; }
-  Clusters find_clusters(std::span<const DedupDocument> docs) override;
-  double similarity(std::uint32_t a, std::uint32_t b) const override;
+  void reset(std::uint32_t n) override;
+  void add(std::uint32_t i, const DedupDocument& doc) override;
+  Clusters find_clusters(const DocumentLoader& load) override;
+  std::vector<double> similarities(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                   const DocumentLoader& load) override;
+  std::size_t state_bytes_per_document() const override;
 
 private:
   double max_dissimilarity_;
   unsigned threads_;
-  /// Profiles of the last find_clusters call, by document index.
+  /// Profiles of this run, by document index.
   std::vector<MultikProfile> profiles_;
 };
 

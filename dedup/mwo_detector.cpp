@@ -201,20 +201,40 @@ MwoDetector::MwoDetector(const DedupOptions& options)
   assert(threshold_ >= 1e-6 && threshold_ <= 1.0);
 }
 
-Clusters MwoDetector::find_clusters(std::span<const DedupDocument> docs) {
-  const auto n = static_cast<std::uint32_t>(docs.size());
-  std::vector<std::vector<WeightedTerm>> vectors(n);
-  parallel_for(n, threads_, [&](std::size_t i, std::size_t) {
-    vectors[i] = mwo_term_vector(docs[i]);
-  });
-  records_ = order_weighted_by_frequency(vectors);
+void MwoDetector::reset(std::uint32_t n) {
+  vectors_.assign(n, {});
+  vectors_.shrink_to_fit();
+  records_.clear();
+}
+
+void MwoDetector::add(std::uint32_t i, const DedupDocument& doc) {
+  assert(i < vectors_.size());
+  vectors_[i] = mwo_term_vector(doc);
+}
+
+Clusters MwoDetector::find_clusters(const DocumentLoader&) {
+  const auto n = static_cast<std::uint32_t>(vectors_.size());
+  records_ = order_weighted_by_frequency(vectors_);
   JoinResult join = weighted_overlap_join(records_, threshold_, threads_);
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
-double MwoDetector::similarity(std::uint32_t a, std::uint32_t b) const {
-  assert(a < records_.size() && b < records_.size());
-  return weighted_overlap(records_[a], records_[b]);
+std::vector<double> MwoDetector::similarities(
+    std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
+  // The join's records, so that the values equal the pairs' bit for bit (same summation order).
+  if (records_.size() != vectors_.size()) records_ = order_weighted_by_frequency(vectors_);
+  std::vector<double> result;
+  for (const auto& [a, b] : pairs) {
+    assert(a < records_.size() && b < records_.size());
+    result.push_back(weighted_overlap(records_[a], records_[b]));
+  }
+  return result;
+}
+
+std::size_t MwoDetector::state_bytes_per_document() const {
+  return average_state_bytes(vectors_, [](const std::vector<WeightedTerm>& v) {
+    return v.capacity() * sizeof(WeightedTerm);
+  });
 }
 
 }  // namespace canon::dedup

@@ -66,13 +66,20 @@ public:
   /// REQUIRES: the threshold used is in [1e-6, 1].
   explicit MwoDetector(const DedupOptions& options);
   std::string_view name() const override { return "mwo"; }
-  Clusters find_clusters(std::span<const DedupDocument> docs) override;
-  double similarity(std::uint32_t a, std::uint32_t b) const override;
+  void reset(std::uint32_t n) override;
+  void add(std::uint32_t i, const DedupDocument& doc) override;
+  Clusters find_clusters(const DocumentLoader& load) override;
+  std::vector<double> similarities(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                   const DocumentLoader& load) override;
+  std::size_t state_bytes_per_document() const override;
 
 private:
   double threshold_;
   unsigned threads_;
-  /// Weighted records of the last find_clusters call, by document index.
+  /// Term vectors of this run, by document index (the state kept between add and
+  /// find_clusters).
+  std::vector<std::vector<WeightedTerm>> vectors_;
+  /// The vectors in the global order, built by find_clusters, by document index.
   std::vector<WeightedRecord> records_;
 };
 

@@ -99,21 +99,36 @@ SimhashDetector::SimhashDetector(const DedupOptions& options) : options_(options
   assert(options.shingle_size >= 1 && options.simhash_max_distance <= 63);
 }
 
-Clusters SimhashDetector::find_clusters(std::span<const DedupDocument> docs) {
-  const auto n = static_cast<std::uint32_t>(docs.size());
+void SimhashDetector::reset(std::uint32_t n) {
   fingerprints_.assign(n, std::nullopt);
-  parallel_for(n, options_.threads, [&](std::size_t i, std::size_t) {
-    const auto features = simhash_features(tokenize(docs[i].text), options_.shingle_size);
-    if (!features.empty()) fingerprints_[i] = simhash_fingerprint(features, options_.seed);
-  });
+  fingerprints_.shrink_to_fit();
+}
+
+void SimhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
+  assert(i < fingerprints_.size());
+  const auto features = simhash_features(tokenize(doc.text), options_.shingle_size);
+  if (!features.empty()) fingerprints_[i] = simhash_fingerprint(features, options_.seed);
+}
+
+Clusters SimhashDetector::find_clusters(const DocumentLoader&) {
+  const auto n = static_cast<std::uint32_t>(fingerprints_.size());
   JoinResult join = simhash_join(fingerprints_, options_.simhash_max_distance, options_.threads);
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
-double SimhashDetector::similarity(std::uint32_t a, std::uint32_t b) const {
-  assert(a < fingerprints_.size() && b < fingerprints_.size());
-  if (!fingerprints_[a] || !fingerprints_[b]) return 0.0;
-  return 1.0 - std::popcount(*fingerprints_[a] ^ *fingerprints_[b]) / 64.0;
+std::vector<double> SimhashDetector::similarities(
+    std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
+  std::vector<double> result;
+  for (const auto& [a, b] : pairs) {
+    assert(a < fingerprints_.size() && b < fingerprints_.size());
+    const bool absent = !fingerprints_[a] || !fingerprints_[b];
+    result.push_back(absent ? 0.0 : 1.0 - std::popcount(*fingerprints_[a] ^ *fingerprints_[b]) / 64.0);
+  }
+  return result;
+}
+
+std::size_t SimhashDetector::state_bytes_per_document() const {
+  return sizeof(std::optional<std::uint64_t>);
 }
 
 }  // namespace canon::dedup

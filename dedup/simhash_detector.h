@@ -47,9 +47,13 @@ public:
   /// REQUIRES: options.shingle_size >= 1, options.simhash_max_distance <= 63.
   explicit SimhashDetector(const DedupOptions& options);
   std::string_view name() const override { return "simhash"; }
-  Clusters find_clusters(std::span<const DedupDocument> docs) override;
-  double similarity(std::uint32_t a, std::uint32_t b) const override;
-  /// The fingerprint of document d of the last find_clusters call; nullopt when it has no words.
+  void reset(std::uint32_t n) override;
+  void add(std::uint32_t i, const DedupDocument& doc) override;
+  Clusters find_clusters(const DocumentLoader& load) override;
+  std::vector<double> similarities(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                   const DocumentLoader& load) override;
+  std::size_t state_bytes_per_document() const override;
+  /// The fingerprint of document d of this run; nullopt when it has no words.
   std::optional<std::uint64_t> fingerprint(std::uint32_t d) const { return fingerprints_.at(d); }
 
 private:

@@ -2,31 +2,104 @@
 /// @brief tokenize(): Xapian's Unicode word rules, lowercased; invalid UTF-8 separates words.
 #include "dedup/tokenizer.h"
 
+#include <algorithm>
+#include <array>
+
 #include <xapian.h>
 
 namespace canon::dedup {
 
-std::vector<std::string> tokenize(std::string_view text) {
-  std::vector<std::string> words;
-  std::string word;
-  Xapian::Utf8Iterator it(text.data(), text.size());
-  for (const Xapian::Utf8Iterator end; it != end;) {
+namespace {
+
+/// For an ASCII byte: its lowercase form when it is a word character (Xapian: letters,
+/// digits and connector punctuation, which in ASCII is only '_'), else 0.
+constexpr std::array<char, 128> kAsciiWord = [] {
+  std::array<char, 128> table{};
+  for (int c = 0; c < 128; ++c) {
+    if (c >= 'a' && c <= 'z') table[c] = static_cast<char>(c);
+    if (c >= 'A' && c <= 'Z') table[c] = static_cast<char>(c - 'A' + 'a');
+    if (c >= '0' && c <= '9') table[c] = static_cast<char>(c);
+    if (c == '_') table[c] = '_';
+  }
+  return table;
+}();
+
+}  // namespace
+
+// The output is written through a raw pointer into `joined`, sized for the worst case of the
+// ASCII path (never longer than the input: a lowercase letter per letter, one separator per run
+// of separators) and grown before each non-ASCII character (lowercasing may lengthen it).
+void tokenize_joined(std::string_view text, JoinedWords& out) {
+  out.starts.clear();
+  std::string& joined = out.joined;
+  joined.resize(text.size() + 8);
+  char* dst = joined.data();
+  bool in_word = false;
+  const char* const data = text.data();
+  const std::size_t size = text.size();
+  const auto start_word = [&] {
+    if (in_word) return;
+    if (!out.starts.empty()) *dst++ = '\x1f';
+    out.starts.push_back(static_cast<std::size_t>(dst - joined.data()));
+    in_word = true;
+  };
+  for (std::size_t pos = 0; pos < size;) {
+    const auto byte = static_cast<unsigned char>(data[pos]);
+    if (byte < 0x80) {
+      char lower = kAsciiWord[byte];
+      if (lower == 0) {
+        in_word = false;
+        ++pos;
+        continue;
+      }
+      // A run of ASCII word characters in one tight loop: one mispredicted branch per run.
+      start_word();
+      do {
+        *dst++ = lower;
+        ++pos;
+      } while (pos < size && static_cast<unsigned char>(data[pos]) < 0x80 &&
+               (lower = kAsciiWord[static_cast<unsigned char>(data[pos])]) != 0);
+      continue;
+    }
+    // Decoding is local to the sequence at `pos`, so an iterator started here reads what one
+    // started at the beginning of the text would.
+    Xapian::Utf8Iterator it(data + pos, size - pos);
     const unsigned ch = *it;
     const std::size_t left = it.left();
     ++it;
+    const std::size_t length = left - it.left();
+    pos += length;
     // Utf8Iterator returns each byte of an invalid sequence as the code point of the same value
     // (0x80-0xFF, some of which are letters); a valid encoding of those takes two bytes, so a
     // one-byte step tells them apart.
-    const bool invalid_byte = ch >= 0x80 && left - it.left() == 1;
+    const bool invalid_byte = length == 1;
     if (!invalid_byte && Xapian::Unicode::is_wordchar(ch)) {
-      Xapian::Unicode::append_utf8(word, Xapian::Unicode::tolower(ch));
-    } else if (!word.empty()) {
-      words.push_back(std::move(word));
-      word.clear();
+      const std::size_t used = static_cast<std::size_t>(dst - joined.data());
+      start_word();
+      char utf8[4];
+      const unsigned n = Xapian::Unicode::to_utf8(Xapian::Unicode::tolower(ch), utf8);
+      // Room for the separator, this character and the rest of the text at one byte each.
+      const std::size_t need = used + 1 + n + (size - pos) + 8;
+      if (joined.size() < need) {
+        const std::size_t at = static_cast<std::size_t>(dst - joined.data());
+        joined.resize(std::max(need, 2 * joined.size()));
+        dst = joined.data() + at;
+      }
+      for (unsigned b = 0; b < n; ++b) *dst++ = utf8[b];
+    } else {
+      in_word = false;
     }
   }
-  if (!word.empty()) words.push_back(std::move(word));
-  return words;
+  joined.resize(static_cast<std::size_t>(dst - joined.data()));
+}
+
+std::vector<std::string> tokenize(std::string_view text) {
+  JoinedWords words;
+  tokenize_joined(text, words);
+  std::vector<std::string> result;
+  result.reserve(words.size());
+  for (std::size_t i = 0; i < words.size(); ++i) result.emplace_back(words.range(i, 1));
+  return result;
 }
 
 }  // namespace canon::dedup

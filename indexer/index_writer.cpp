@@ -35,9 +35,19 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
 
 }  // namespace
 
+struct PreparedDocument::Rep {
+  Xapian::Document doc;
+  std::string url;
+  std::string unique_term;
+};
+
+PreparedDocument::PreparedDocument(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+PreparedDocument::~PreparedDocument() = default;
+PreparedDocument::PreparedDocument(PreparedDocument&&) noexcept = default;
+PreparedDocument& PreparedDocument::operator=(PreparedDocument&&) noexcept = default;
+
 struct IndexWriter::Rep {
   Xapian::WritableDatabase db;
-  Xapian::TermGenerator terms;
   WriterOptions options;
   /// URL of each hashed (cut) URL term added, to refuse a second URL with the same term.
   std::unordered_map<std::string, std::string> hashed_url_terms;
@@ -57,94 +67,155 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::create(const std::string& path
         std::string(fmt::kCollapseMetadataKey),
         std::string(options.collapse == CollapseMode::kQueryTime ? fmt::kCollapseAtQueryTime
                                                                  : fmt::kCollapseAtIndexTime));
-    rep->terms.set_stemmer(Xapian::Stem(fmt::kStemLanguage));
-    rep->terms.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
     return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(rep)));
   } catch (const Xapian::Error& e) {
     return Status::error("cannot create Xapian database at '" + path + "': " + e.get_description());
   }
 }
 
-Status IndexWriter::add(const IndexedPage& page) {
+Result<std::unique_ptr<IndexWriter>> IndexWriter::open(const std::string& path, WriterOptions options) {
+  try {
+    auto rep = std::make_unique<Rep>();
+    rep->options = options;
+    rep->db = Xapian::WritableDatabase(path, Xapian::DB_OPEN);
+    return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(rep)));
+  } catch (const Xapian::Error& e) {
+    return Status::error("cannot open Xapian database at '" + path + "': " + e.get_description());
+  }
+}
+
+PreparedDocument IndexWriter::prepare(const PageContent& page) {
+  auto prepared = std::make_unique<PreparedDocument::Rep>();
+  Xapian::Document& doc = prepared->doc;
+  // One generator per thread: a TermGenerator is not thread-safe, and building one (with its
+  // stemmer) for every page would cost more than reusing it.
+  thread_local Xapian::TermGenerator terms = [] {
+    Xapian::TermGenerator generator;
+    generator.set_stemmer(Xapian::Stem(std::string(fmt::kStemLanguage)));
+    generator.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+    return generator;
+  }();
+  terms.set_document(doc);
+  terms.set_termpos(0);
+  // Title words are searchable both with the S prefix (title:) and as body words, weighted
+  // up as omindex does; then the other fields, each after a gap so phrases do not span them.
+  terms.index_text(page.title, 1, std::string(fmt::kTitlePrefix));
+  terms.index_text(page.title, 5);
+  terms.increase_termpos(100);
+  terms.index_text(page.meta_keywords);
+  terms.index_text(page.meta_keywords, 1, std::string(fmt::kKeywordPrefix));
+  terms.increase_termpos(100);
+  terms.index_text(page.meta_description);
+  for (const std::string& heading : page.headings) {
+    terms.increase_termpos(100);
+    terms.index_text(heading, 2);
+  }
+  terms.increase_termpos(100);
+  terms.index_text(page.main_text);
+
+  prepared->url = page.url;
+  prepared->unique_term = fmt::url_term(page.url);
+  doc.add_boolean_term(prepared->unique_term);
+  doc.add_boolean_term(fmt::hash_long_term(std::string(fmt::kHostPrefix) + url_host(page.url)));
+  for (const std::string& term : fmt::path_terms(url_path(page.url))) doc.add_boolean_term(term);
+  doc.add_boolean_term(std::string(fmt::kMimeTypePrefix) + "text/html");
+
+  struct stat file_stat {};
+  const bool have_file = !page.source_file.empty() && ::stat(page.source_file.c_str(), &file_stat) == 0;
+  if (have_file) {
+    doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(file_stat.st_mtime));
+    doc.add_value(fmt::kSizeSlot, Xapian::sortable_serialise(static_cast<double>(file_stat.st_size)));
+  }
+  std::string data;
+  add_data_line(data, fmt::kDataUrl, page.url);
+  add_data_line(data, fmt::kDataCaption, page.title);
+  add_data_line(data, fmt::kDataSample,
+                utf8_prefix(page.meta_description.empty() ? page.main_text : page.meta_description, 300));
+  add_data_line(data, fmt::kDataType, "text/html");
+  if (have_file) {
+    add_data_line(data, fmt::kDataModtime, std::to_string(static_cast<long long>(file_stat.st_mtime)));
+    add_data_line(data, fmt::kDataSize, std::to_string(static_cast<long long>(file_stat.st_size)));
+  }
+  // The text MSet::snippet() picks the best passage from; capped to keep documents small.
+  add_data_line(data, fmt::kDataText, utf8_prefix(page.main_text, 16 * 1024));
+  doc.set_data(data);
+  return PreparedDocument(std::move(prepared));
+}
+
+/// Refuses a second URL whose (cut and hashed) unique term equals an earlier URL's.
+Status IndexWriter::check_unique_term(const std::string& unique_term, const std::string& url) {
+  if (unique_term.size() != fmt::kMaxBooleanTermLength) return Status::ok_status();
+  auto [it, inserted] = rep_->hashed_url_terms.emplace(unique_term, url);
+  if (inserted || it->second == url) return Status::ok_status();
+  rep_->status = Status::error("cannot index " + url + ": its hashed URL term is the same as " + it->second + "'s");
+  return rep_->status;
+}
+
+Result<DocumentId> IndexWriter::add(PreparedDocument document) {
+  if (!rep_->status.ok()) return rep_->status;
+  PreparedDocument::Rep& prepared = *document.rep_;
+  if (Status unique = check_unique_term(prepared.unique_term, prepared.url); !unique.ok()) return unique;
+  try {
+    return rep_->db.add_document(prepared.doc);
+  } catch (const Xapian::Error& e) {
+    rep_->status = Status::error("cannot index " + prepared.url + ": " + e.get_description());
+    return rep_->status;
+  }
+}
+
+Status IndexWriter::set_cluster_fields(DocumentId id, const ClusterFields& fields) {
   if (!rep_->status.ok()) return rep_->status;
   try {
-    Xapian::Document doc;
-    Xapian::TermGenerator& terms = rep_->terms;
-    terms.set_document(doc);
-    // Title words are searchable both with the S prefix (title:) and as body words, weighted
-    // up as omindex does; then the other fields, each after a gap so phrases do not span them.
-    terms.index_text(page.title, 1, std::string(fmt::kTitlePrefix));
-    terms.index_text(page.title, 5);
-    terms.increase_termpos(100);
-    terms.index_text(page.meta_keywords);
-    terms.index_text(page.meta_keywords, 1, std::string(fmt::kKeywordPrefix));
-    terms.increase_termpos(100);
-    terms.index_text(page.meta_description);
-    for (const std::string& heading : page.headings) {
-      terms.increase_termpos(100);
-      terms.index_text(heading, 2);
-    }
-    terms.increase_termpos(100);
-    terms.index_text(page.main_text);
-
-    const std::string unique_term = fmt::url_term(page.url);
-    if (unique_term.size() == fmt::kMaxBooleanTermLength) {
-      auto [it, inserted] = rep_->hashed_url_terms.emplace(unique_term, page.url);
-      if (!inserted && it->second != page.url) {
-        rep_->status = Status::error("cannot index " + page.url +
-                                     ": its hashed URL term is the same as " + it->second + "'s");
-        return rep_->status;
-      }
-    }
-    doc.add_boolean_term(unique_term);
-    doc.add_boolean_term(fmt::hash_long_term(std::string(fmt::kHostPrefix) + url_host(page.url)));
-    for (const std::string& term : fmt::path_terms(url_path(page.url))) doc.add_boolean_term(term);
-    doc.add_boolean_term(std::string(fmt::kMimeTypePrefix) + "text/html");
-
-    doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(page.cluster_pagerank));
-    doc.add_value(fmt::kClusterSlot, fmt::cluster_value(page.cluster_id));
+    // Read back from this database, changed in values and data only: Xapian then leaves the
+    // document's terms and positions alone.
+    Xapian::Document doc = rep_->db.get_document(id);
+    doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(fields.cluster_pagerank));
+    doc.add_value(fmt::kClusterSlot, fmt::cluster_value(fields.cluster_id));
     const double static_weight =
-        std::log1p(rep_->options.pagerank_scale * std::max(page.cluster_pagerank, 0.0));
+        std::log1p(rep_->options.pagerank_scale * std::max(fields.cluster_pagerank, 0.0));
     doc.add_value(fmt::kStaticWeightSlot, Xapian::sortable_serialise(static_weight));
-    struct stat file_stat {};
-    const bool have_file =
-        !page.source_file.empty() && ::stat(page.source_file.c_str(), &file_stat) == 0;
-    if (have_file) {
-      doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(file_stat.st_mtime));
-      doc.add_value(fmt::kSizeSlot,
-                    Xapian::sortable_serialise(static_cast<double>(file_stat.st_size)));
+    if (!fields.alternates.empty() || !fields.authoritative_url.empty()) {
+      std::string data = doc.get_data();
+      if (!fields.alternates.empty()) {
+        nlohmann::json alternates = nlohmann::json::array();
+        for (const AlternateRecord& alt : fields.alternates) {
+          alternates.push_back({{"url", alt.url}, {"title", alt.title}, {"similarity", alt.similarity}});
+        }
+        add_data_line(data, fmt::kDataAlternates, alternates.dump());
+      }
+      if (!fields.authoritative_url.empty()) add_data_line(data, fmt::kDataAuthoritative, fields.authoritative_url);
+      doc.set_data(data);
     }
-
-    nlohmann::json alternates = nlohmann::json::array();
-    for (const AlternateRecord& alt : page.alternates) {
-      alternates.push_back(
-          {{"url", alt.url}, {"title", alt.title}, {"similarity", alt.similarity}});
-    }
-    std::string data;
-    add_data_line(data, fmt::kDataUrl, page.url);
-    add_data_line(data, fmt::kDataCaption, page.title);
-    add_data_line(
-        data, fmt::kDataSample,
-        utf8_prefix(page.meta_description.empty() ? page.main_text : page.meta_description, 300));
-    add_data_line(data, fmt::kDataType, "text/html");
-    if (have_file) {
-      add_data_line(data, fmt::kDataModtime,
-                    std::to_string(static_cast<long long>(file_stat.st_mtime)));
-      add_data_line(data, fmt::kDataSize,
-                    std::to_string(static_cast<long long>(file_stat.st_size)));
-    }
-    add_data_line(data, fmt::kDataAlternates, alternates.dump());
-    if (!page.authoritative_url.empty())
-      add_data_line(data, fmt::kDataAuthoritative, page.authoritative_url);
-    // The text MSet::snippet() picks the best passage from; capped to keep documents small.
-    add_data_line(data, fmt::kDataText, utf8_prefix(page.main_text, 16 * 1024));
-    doc.set_data(data);
-
-    rep_->db.replace_document(unique_term, doc);
+    rep_->db.replace_document(id, doc);
   } catch (const Xapian::Error& e) {
-    rep_->status = Status::error("cannot index " + page.url + ": " + e.get_description());
+    rep_->status = Status::error("cannot update document " + std::to_string(id) + ": " + e.get_description());
   }
   return rep_->status;
+}
+
+Status IndexWriter::remove(DocumentId id) {
+  if (!rep_->status.ok()) return rep_->status;
+  try {
+    rep_->db.delete_document(id);
+  } catch (const Xapian::Error& e) {
+    rep_->status = Status::error("cannot delete document " + std::to_string(id) + ": " + e.get_description());
+  }
+  return rep_->status;
+}
+
+Status IndexWriter::add(const IndexedPage& page) {
+  if (!rep_->status.ok()) return rep_->status;
+  PreparedDocument document = prepare(page);
+  const PreparedDocument::Rep& prepared = *document.rep_;
+  if (Status unique = check_unique_term(prepared.unique_term, prepared.url); !unique.ok()) return unique;
+  DocumentId id = 0;
+  try {
+    id = rep_->db.replace_document(prepared.unique_term, prepared.doc);
+  } catch (const Xapian::Error& e) {
+    rep_->status = Status::error("cannot index " + prepared.url + ": " + e.get_description());
+    return rep_->status;
+  }
+  return set_cluster_fields(id, page);
 }
 
 Status IndexWriter::finish() {
@@ -156,6 +227,18 @@ Status IndexWriter::finish() {
     rep_->status = Status::error("cannot commit the Xapian database: " + e.get_description());
   }
   return rep_->status;
+}
+
+Status merge_databases(std::span<const std::string> sources, const std::string& destination) {
+  try {
+    Xapian::Database all;
+    for (const std::string& source : sources) all.add_database(Xapian::Database(source));
+    // Documents are renumbered source after source, in order (Xapian's default for compact).
+    all.compact(destination, Xapian::DBCOMPACT_MULTIPASS);
+    return Status::ok_status();
+  } catch (const Xapian::Error& e) {
+    return Status::error("cannot merge the Xapian databases into '" + destination + "': " + e.get_description());
+  }
 }
 
 }  // namespace canon::indexer

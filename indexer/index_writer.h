@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,14 +24,22 @@ struct AlternateRecord {
   double similarity = 0.0;
 };
 
-/// One document of the index.
-struct IndexedPage {
+/// What a page contributes to its document: known once the page is parsed.
+struct PageContent {
   std::string url;
   std::string title;
   std::string meta_description;
   std::string meta_keywords;
   std::vector<std::string> headings;
   std::string main_text;
+  /// The file the page was read from: its size and modification time become Omega's `size`
+  /// and `modtime` (data) and slots 2 and 0. Empty, or a file that cannot be stat'ed: none.
+  std::filesystem::path source_file;
+};
+
+/// What a page's document gets from ranking and near-duplicate detection: known only once the
+/// whole site is parsed.
+struct ClusterFields {
   /// The static score: the PageRank of the page's whole cluster.
   double cluster_pagerank = 0.0;
   std::uint32_t cluster_id = 0;
@@ -39,10 +48,28 @@ struct IndexedPage {
   /// Empty for an authoritative page. For a duplicate indexed for query-time collapse: the URL
   /// of its cluster's authoritative page (stored as `canon_authoritative`).
   std::string authoritative_url;
-  /// The file the page was read from: its size and modification time become Omega's `size`
-  /// and `modtime` (data) and slots 2 and 0. Empty, or a file that cannot be stat'ed: none.
-  std::filesystem::path source_file;
 };
+
+/// One document of the index, whole.
+struct IndexedPage : PageContent, ClusterFields {};
+
+/// A page's document without its cluster fields (terms, boolean terms, data), built by
+/// IndexWriter::prepare on any thread and handed to IndexWriter::add on the writer's thread.
+class PreparedDocument {
+public:
+  ~PreparedDocument();
+  PreparedDocument(PreparedDocument&&) noexcept;
+  PreparedDocument& operator=(PreparedDocument&&) noexcept;
+
+private:
+  friend class IndexWriter;
+  struct Rep;
+  explicit PreparedDocument(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+/// A document's id in the database being written.
+using DocumentId = std::uint32_t;
 
 /// How near-duplicates are collapsed (docs/index-format.md, "Collapse modes").
 enum class CollapseMode {
@@ -61,32 +88,58 @@ struct WriterOptions {
   double pagerank_scale = 1.0;
 };
 
-/// Writes IndexedPage documents into a new Xapian database. Not thread-safe.
-/// Errors are sticky: after a failed add(), later calls fail with the same status.
+/// Writes documents into a Xapian database. Not thread-safe, except prepare(); several
+/// writers on different databases may run on different threads.
+/// Errors are sticky: after a failed call, later calls fail with the same status.
 ///
-/// Batching: the documents are committed once, by finish(). Xapian also commits by itself
-/// after every 10000 added documents (its default autoflush threshold; the environment
-/// variable XAPIAN_FLUSH_THRESHOLD changes it), which bounds the writer's memory on big sites;
-/// since `canon index` builds the database in a directory nobody reads until it is swapped
-/// in, those intermediate commits are never visible and only cost a little time.
+/// Two ways in. add(IndexedPage) writes a whole document. `canon index` instead writes each
+/// page as soon as it is parsed, before the site's link graph and clusters exist: prepare()
+/// and add(PreparedDocument) on a parse thread, into a database per chunk of the site; later
+/// it reopens each chunk database (open()) to call set_cluster_fields() or remove() for every
+/// added document (index-time collapse removes the duplicates), and merge_databases() joins
+/// the chunks. Setting the cluster fields rewrites only the document's values and data, not
+/// its terms (Xapian's replace_document shortcut for a document read from the same database).
+///
+/// Batching: nothing is committed before finish(), except that Xapian commits by itself after
+/// every XAPIAN_FLUSH_THRESHOLD added documents (environment variable, default 10000), which
+/// bounds the writer's memory on big sites; `canon index` builds its databases in a directory
+/// nobody reads until it is swapped in, so those commits are never visible.
 class IndexWriter {
 public:
   /// Creates (or overwrites) a Xapian database at `path` and records options.collapse in its
   /// metadata (index_format::kCollapseMetadataKey).
   static Result<std::unique_ptr<IndexWriter>> create(const std::string& path,
                                                      WriterOptions options = {});
+  /// Opens a database written by IndexWriter (and finished) to change its documents.
+  static Result<std::unique_ptr<IndexWriter>> open(const std::string& path, WriterOptions options = {});
   ~IndexWriter();
 
-  /// Adds or replaces (keyed on the page's unique URL term, so re-adding a URL replaces its
-  /// document) the page's document. Fails if two different URLs get one hashed URL term.
+  /// Builds the page's document: terms with positions, Omega's data lines, file values.
+  /// Thread-safe (a static function of its argument). Never fails.
+  static PreparedDocument prepare(const PageContent& page);
+  /// Adds a prepared document; returns its id. Fails if two different URLs get one hashed URL
+  /// term. REQUIRES: the page's URL was not added to this database before.
+  Result<DocumentId> add(PreparedDocument document);
+  /// Gives an added document its static score, cluster id, alternates and authoritative page.
+  Status set_cluster_fields(DocumentId id, const ClusterFields& fields);
+  /// Deletes an added document.
+  Status remove(DocumentId id);
+  /// prepare + add + set_cluster_fields, except that re-adding a URL replaces its document
+  /// (keyed on the page's unique URL term).
   Status add(const IndexedPage& page);
   /// Commits and closes the database; returns the first error seen, if any.
   Status finish();
 
 private:
+  Status check_unique_term(const std::string& unique_term, const std::string& url);
   struct Rep;
   explicit IndexWriter(std::unique_ptr<Rep> rep);
   std::unique_ptr<Rep> rep_;
 };
+
+/// Merges finished databases written by IndexWriter into one new, compacted database at
+/// `destination` (Xapian's compaction): the documents of sources[0] first, renumbered in order.
+/// `canon index` writes one database per chunk of the site on its parse threads, then merges.
+Status merge_databases(std::span<const std::string> sources, const std::string& destination);
 
 }  // namespace canon::indexer

@@ -1,5 +1,14 @@
 /// @file pipeline.cpp
-/// @brief The stages of `canon index`, run in order over one site.
+/// @brief The stages of `canon index`, run over one site (docs/design.md, "The pipeline").
+///
+/// Pages are parsed once, on all cores, and never kept whole: each parse thread hands the page
+/// to the near-duplicate detector (which keeps a small sketch) and turns it into a prepared
+/// Xapian document, which the calling thread adds to the database in file order. What stays in
+/// memory per page is a PageRecord (URLs, title, link targets as ids, ranks and verdicts).
+/// Once the whole site is seen, the link graph, PageRank, clusters and authorities are
+/// computed, and a second, cheap pass over the database sets each document's cluster fields
+/// (static score, cluster id, alternates) or removes it when it is a duplicate. Pages whose text
+/// the detector needs again (to verify candidate pairs) are read and parsed again on demand.
 #include "indexer/pipeline.h"
 
 #include <stdio.h>  // renameat2
@@ -7,17 +16,22 @@
 #include <signal.h>  // kill(pid, 0)
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <limits>
+#include <numeric>
 #include <optional>
 #include <sstream>
+#include <mutex>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
+#include "common/parallel.h"
 #include "common/progress.h"
 #include "dedup/authority.h"
 #include "indexer/html_extract.h"
@@ -30,20 +44,29 @@ namespace canon::indexer {
 namespace fs = std::filesystem;
 namespace {
 
-/// One input file on its way through the pipeline; becomes one line of pages.jsonl.
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+/// What the run keeps of one input file; becomes one line of pages.jsonl. Small on purpose:
+/// no page text (docs/design.md, "Memory").
 struct PageRecord {
   std::string path;
   std::string url;
   std::string status;  // indexed | duplicate | redirect | skipped
   std::string reason;  // for skipped
-  std::optional<ExtractedPage> page;
+  bool parsed = false;
+  std::string title;
+  bool robots_noindex = false;
+  std::optional<std::string> canonical_url;
+  std::optional<std::string> refresh_url;  // as the page says
   std::optional<std::string> redirect_to;  // final target, for redirect pages
+  std::vector<std::uint32_t> links;        // followed links' targets, as URL ids
+  std::uint32_t docid = 0;                 // in its chunk's database; 0: not added
   std::optional<ranking::NodeId> node;     // in the link graph
-  std::optional<std::uint32_t> doc;        // in near-duplicate detection
+  bool in_dedup = false;                   // handed to the detector (index = record index)
   double pagerank = 0.0;
   double cluster_pagerank = 0.0;
   std::optional<std::uint32_t> cluster;
-  std::string authoritative;
+  std::uint32_t authoritative = kNone;  // record index of the cluster's indexed page
   std::string authority_reason;
   std::optional<double> similarity;
 };
@@ -71,17 +94,55 @@ Result<std::string> read_file(const fs::path& path) {
   return bytes.str();
 }
 
-/// The URL a link to `url` lands on, following redirect pages (chains, loops stop).
-std::string follow_redirects(std::string url, const std::unordered_map<std::string, std::size_t>& by_url,
-                             const std::vector<PageRecord>& records) {
-  for (int hop = 0; hop < 20; ++hop) {
-    auto it = by_url.find(url);
-    if (it == by_url.end()) return url;
-    const PageRecord& record = records[it->second];
-    if (!record.page || !record.page->refresh_url) return url;
-    url = strip_index_page(*record.page->refresh_url);
+/// Reads and parses one page file; an error is the reason the page is skipped.
+Result<ExtractedPage> read_page(const fs::path& file, const std::string& url) {
+  auto bytes = read_file(file);
+  if (!bytes.ok()) return bytes.status();
+  if (Status readable = check_page_bytes(bytes.value()); !readable.ok()) return readable;
+  return extract_page(bytes.value(), url);
+}
+
+/// What the near-duplicate detector sees of a page: views into `page` and `url`.
+dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string& url) {
+  dedup::DedupDocument doc{url, page.title, page.main_text};
+  doc.headings = page.headings;
+  doc.meta_keywords = page.meta_keywords;
+  doc.meta_description = page.meta_description;
+  const std::string host = url_host(url);  // anchors split by host: dedup knows no URLs
+  for (const PageLink& link : page.links) {
+    (url_host(link.url) == host ? doc.same_site_anchors : doc.other_site_anchors).push_back(link.anchor_text);
   }
-  return url;
+  return doc;
+}
+
+/// Interns URLs as dense ids, so that records hold links as 4-byte ids. ids() is thread-safe;
+/// the ids depend on the order of calls, so nothing written out may depend on them.
+class UrlIds {
+public:
+  std::vector<std::uint32_t> ids(const std::vector<std::string>& urls) {
+    std::vector<std::uint32_t> out;
+    out.reserve(urls.size());
+    const std::lock_guard lock(mutex_);
+    for (const std::string& url : urls) out.push_back(ids_.emplace(url, static_cast<std::uint32_t>(ids_.size())).first->second);
+    return out;
+  }
+  std::uint32_t find(const std::string& url) const {
+    auto it = ids_.find(url);
+    return it == ids_.end() ? kNone : it->second;
+  }
+  std::size_t size() const { return ids_.size(); }
+
+private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+};
+
+/// The site is parsed in chunks of consecutive files, each written by one thread into a
+/// database of its own; merging the chunk databases in order numbers the documents in file
+/// order, so the index does not depend on the thread count. Enough chunks to keep every thread
+/// busy to the end; not so big that a chunk's Xapian write buffer grows large.
+std::size_t chunk_size(std::size_t files, unsigned threads) {
+  return std::clamp<std::size_t>((files + threads * 8 - 1) / (threads * 8), 32, 20000);
 }
 
 /// A previous canon index, or nothing at all, may be replaced; anything else is the user's.
@@ -124,23 +185,23 @@ void remove_stale_builds(const fs::path& parent, const std::string& prefix) {
   }
 }
 
-nlohmann::json record_json(const PageRecord& r) {
+nlohmann::json record_json(const PageRecord& r, const std::vector<PageRecord>& records) {
   nlohmann::json j;
   j["path"] = r.path;
   j["url"] = r.url;
   j["status"] = r.status;
   if (!r.reason.empty()) j["reason"] = r.reason;
-  if (r.page) j["title"] = r.page->title;
+  if (r.parsed) j["title"] = r.title;
   if (r.node) j["pagerank"] = r.pagerank;
   if (r.cluster) {
     j["cluster"] = *r.cluster;
     j["cluster_pagerank"] = r.cluster_pagerank;
-    j["authoritative"] = r.authoritative;
+    j["authoritative"] = records[r.authoritative].url;
     j["authority_reason"] = r.authority_reason;
   }
   if (r.similarity) j["similarity"] = *r.similarity;
   if (r.redirect_to) j["redirect_to"] = *r.redirect_to;
-  if (r.page && r.page->canonical_url) j["canonical"] = *r.page->canonical_url;
+  if (r.canonical_url) j["canonical"] = *r.canonical_url;
   return j;
 }
 
@@ -167,6 +228,8 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
         {"shingle_size", o.dedup.shingle_size},
         {"num_hashes", o.dedup.num_hashes},
         {"threshold", o.dedup.threshold},
+        {"title_rule", o.dedup.title_rule},
+        {"related_title_threshold", o.dedup.related_title_threshold},
         {"seed", o.dedup.seed},
         {"damping", o.pagerank.damping},
         {"tolerance", o.pagerank.tolerance},
@@ -182,11 +245,115 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   IndexSummary summary;
   StageClock clock(summary);
   Progress progress(options.show_progress);
+  const unsigned threads = resolve_thread_count(options.threads);
+  dedup::DedupOptions dedup_options = options.dedup;
+  dedup_options.threads = threads;
+  auto detector = dedup::make_detector(options.detector, dedup_options);
+  if (!detector.ok()) return detector.status();
+  const bool index_duplicates = options.collapse == CollapseMode::kQueryTime;
+  const fs::path chunk_dir = work_dir / "chunks";
+  const auto chunk_path = [&](std::size_t chunk) { return (chunk_dir / std::to_string(chunk)).string(); };
 
-  // 1. Walk and parse.
+  // 1. Walk.
   auto listing = walk_site(options.site_dir);
   if (!listing.ok()) return listing.status();
-  std::vector<PageRecord> records;
+  const std::vector<SiteFile>& files = listing->files;
+  // Files that map to one URL (dir/index.html and dir/index.htm): one is the page, as a web
+  // server's DirectoryIndex would choose it (index.html first), the others are skipped.
+  std::vector<Result<std::string>> file_urls;
+  std::unordered_map<std::string, std::size_t> url_owner;  // url -> file index
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    file_urls.push_back(file_url(base_url, files[i].relative_path));
+    if (!file_urls.back().ok()) continue;
+    auto [it, inserted] = url_owner.emplace(file_urls.back().value(), i);
+    if (!inserted && files[i].relative_path.ends_with("index.html") &&
+        !files[it->second].relative_path.ends_with("index.html")) {
+      it->second = i;
+    }
+  }
+  clock.lap("walk");
+
+  // 2. Parse on all threads. Each chunk of consecutive files is parsed by one thread, which
+  // adds the pages' documents to the chunk's own database and hands the pages to the detector.
+  // Record i is file i (and detector document i); the walker's skips follow.
+  std::vector<PageRecord> records(files.size());
+  UrlIds url_ids;
+  detector.value()->reset(static_cast<std::uint32_t>(files.size()));
+  const auto parse_file = [&](std::size_t i, IndexWriter& writer) -> Status {
+    PageRecord& r = records[i];
+    r.path = files[i].relative_path;
+    r.status = "skipped";
+    if (!file_urls[i].ok()) {
+      r.reason = "no URL for this path: " + file_urls[i].status().message();
+      return Status::ok_status();
+    }
+    r.url = file_urls[i].value();
+    if (url_owner.at(r.url) != i) {
+      r.reason = "same URL as " + files[url_owner.at(r.url)].relative_path;
+      return Status::ok_status();
+    }
+    auto page = read_page(files[i].absolute_path, r.url);
+    if (!page.ok()) {
+      r.reason = page.status().message();
+      return Status::ok_status();
+    }
+    r.status.clear();
+    r.parsed = true;
+    r.title = page->title;
+    r.robots_noindex = page->robots_noindex;
+    r.canonical_url = page->canonical_url;
+    r.refresh_url = page->refresh_url;
+    if (r.refresh_url) return Status::ok_status();  // a redirect: neither a node nor a document
+    if (!page->robots_nofollow) {
+      std::vector<std::string> link_urls;
+      for (const PageLink& link : page->links) {
+        if (!link.nofollow) link_urls.push_back(strip_index_page(link.url));
+      }
+      r.links = url_ids.ids(link_urls);
+    }
+    if (r.robots_noindex) {  // in the link graph, not in the index
+      r.status = "skipped";
+      r.reason = "robots meta says noindex";
+      return Status::ok_status();
+    }
+    detector.value()->add(static_cast<std::uint32_t>(i), dedup_document(page.value(), r.url));
+    r.in_dedup = true;
+    auto docid = writer.add(IndexWriter::prepare({r.url, std::move(page->title), std::move(page->meta_description),
+                                                  std::move(page->meta_keywords), std::move(page->headings),
+                                                  std::move(page->main_text), files[i].absolute_path}));
+    if (!docid.ok()) return docid.status();
+    r.docid = docid.value();
+    return Status::ok_status();
+  };
+  const std::size_t files_per_chunk = options.chunk_files != 0 ? options.chunk_files : chunk_size(files.size(), threads);
+  const std::size_t chunks = (files.size() + files_per_chunk - 1) / files_per_chunk;
+  std::vector<Status> chunk_status(chunks, Status::ok_status());
+  std::atomic<std::size_t> parsed_files{0};
+  std::mutex progress_mutex;
+  std::error_code ec;
+  fs::create_directory(chunk_dir, ec);
+  progress.start("parse", files.size());
+  parallel_for(chunks, threads, [&](std::size_t chunk, std::size_t) {
+    auto writer = IndexWriter::create(chunk_path(chunk), {options.collapse, 1.0});
+    if (!writer.ok()) {
+      chunk_status[chunk] = writer.status();
+      return;
+    }
+    const std::size_t end = std::min(files.size(), (chunk + 1) * files_per_chunk);
+    for (std::size_t i = chunk * files_per_chunk; i < end; ++i) {
+      if (Status parsed = parse_file(i, *writer.value()); !parsed.ok()) {
+        chunk_status[chunk] = parsed;
+        return;
+      }
+      const std::size_t done = ++parsed_files;
+      if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
+    }
+    chunk_status[chunk] = writer.value()->finish();
+  });
+  for (const Status& status : chunk_status) {
+    if (!status.ok()) return status;
+  }
+  progress.finish();
   for (const SkippedPath& skipped : listing->skipped) {
     PageRecord r;
     r.path = skipped.relative_path;
@@ -195,77 +362,58 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     r.reason = skipped.reason;
     records.push_back(std::move(r));
   }
-  clock.lap("walk");
-
-  // Files that map to one URL (dir/index.html and dir/index.htm): one is the page, as a web
-  // server's DirectoryIndex would choose it (index.html first), the others are skipped.
-  std::vector<Result<std::string>> file_urls;
-  std::unordered_map<std::string, std::size_t> url_owner;  // url -> file index
-  for (std::size_t i = 0; i < listing->files.size(); ++i) {
-    file_urls.push_back(file_url(base_url, listing->files[i].relative_path));
-    if (!file_urls.back().ok()) continue;
-    auto [it, inserted] = url_owner.emplace(file_urls.back().value(), i);
-    if (!inserted && listing->files[i].relative_path.ends_with("index.html") &&
-        !listing->files[it->second].relative_path.ends_with("index.html")) {
-      it->second = i;
-    }
-  }
-
-  std::unordered_map<std::string, std::size_t> by_url;  // url -> record index, parsed pages only
-  progress.start("parse", listing->files.size());
-  for (std::size_t i = 0; i < listing->files.size(); ++i) {
-    const SiteFile& file = listing->files[i];
-    PageRecord r;
-    r.path = file.relative_path;
-    r.status = "skipped";
-    if (!file_urls[i].ok()) {
-      r.reason = "no URL for this path: " + file_urls[i].status().message();
-    } else if (r.url = file_urls[i].value(); url_owner.at(r.url) != i) {
-      r.reason = "same URL as " + listing->files[url_owner.at(r.url)].relative_path;
-    } else if (auto bytes = read_file(file.absolute_path); !bytes.ok()) {
-      r.reason = bytes.status().message();
-    } else if (Status readable = check_page_bytes(bytes.value()); !readable.ok()) {
-      r.reason = readable.message();
-    } else {
-      r.page = extract_page(bytes.value(), r.url);
-      r.status.clear();
-      by_url.emplace(r.url, records.size());
-    }
-    records.push_back(std::move(r));
-    progress.update(i + 1);
-  }
-  progress.finish();
   summary.input_files = records.size();
   clock.lap("parse");
 
-  // 2. Redirects, then the link graph over the remaining pages.
-  std::vector<std::size_t> node_records;  // node id -> record index
-  for (std::size_t i = 0; i < records.size(); ++i) {
+  // 3. Redirects, then the link graph over the remaining pages.
+  std::unordered_map<std::string, std::uint32_t> by_url;  // url -> record index, parsed pages
+  for (std::uint32_t i = 0; i < files.size(); ++i) {
+    if (records[i].parsed) by_url.emplace(records[i].url, i);
+  }
+  // The record a link to `url` lands on, following redirect pages (chains; loops stop), or
+  // kNone; `url` becomes the final URL.
+  const auto follow_redirects = [&](std::string& url) -> std::uint32_t {
+    for (int hop = 0; hop < 20; ++hop) {
+      auto it = by_url.find(url);
+      if (it == by_url.end()) return kNone;
+      const PageRecord& target = records[it->second];
+      if (!target.refresh_url) return it->second;
+      url = strip_index_page(*target.refresh_url);
+    }
+    return kNone;
+  };
+  std::vector<std::uint32_t> page_of_url_id(url_ids.size(), kNone);  // link target -> record
+  std::vector<std::size_t> node_records;                              // node id -> record index
+  for (std::uint32_t i = 0; i < files.size(); ++i) {
     PageRecord& r = records[i];
-    if (!r.page) continue;
-    if (r.page->refresh_url) {
+    if (!r.parsed) continue;
+    if (r.refresh_url) {
       r.status = "redirect";
-      r.redirect_to = follow_redirects(r.url, by_url, records);
+      std::string target = r.url;
+      follow_redirects(target);
+      r.redirect_to = target;
       continue;
     }
     r.node = static_cast<ranking::NodeId>(node_records.size());
     node_records.push_back(i);
   }
-  const auto node_of_url = [&](const std::string& url) -> std::optional<ranking::NodeId> {
-    auto it = by_url.find(follow_redirects(strip_index_page(url), by_url, records));
-    if (it == by_url.end()) return std::nullopt;
-    return records[it->second].node;
-  };
-  std::vector<ranking::Edge> edges;
-  for (std::size_t record_index : node_records) {
-    const PageRecord& r = records[record_index];
-    if (r.page->robots_nofollow) continue;
-    for (const PageLink& link : r.page->links) {
-      if (link.nofollow) continue;
-      if (auto target = node_of_url(link.url)) edges.push_back({*r.node, *target});
+  for (const auto& [url, record] : by_url) {
+    if (const std::uint32_t id = url_ids.find(url); id != kNone) {
+      std::string final_url = url;
+      page_of_url_id[id] = follow_redirects(final_url);
     }
   }
+  std::vector<ranking::Edge> edges;
+  for (std::size_t record_index : node_records) {
+    PageRecord& r = records[record_index];
+    for (const std::uint32_t link : r.links) {
+      const std::uint32_t target = page_of_url_id[link];
+      if (target != kNone && records[target].node) edges.push_back({*r.node, *records[target].node});
+    }
+    r.links = {};  // not needed any more
+  }
   const auto graph = ranking::LinkGraph::build(static_cast<ranking::NodeId>(node_records.size()), edges);
+  edges = {};
   summary.graph_nodes = graph.node_count();
   summary.graph_edges = graph.edge_count();
   clock.lap("graph");
@@ -276,108 +424,118 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   for (ranking::NodeId n = 0; n < node_records.size(); ++n) records[node_records[n]].pagerank = ranks.scores[n];
   clock.lap("pagerank");
 
-  // 3. Near-duplicates among the pages that may be indexed.
-  std::vector<std::size_t> doc_records;  // doc index -> record index
-  std::vector<dedup::DedupDocument> docs;
-  for (std::size_t record_index : node_records) {
-    PageRecord& r = records[record_index];
-    if (r.page->robots_noindex) {
-      r.status = "skipped";
-      r.reason = "robots meta says noindex";
-      continue;
+  // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
+  // again (to verify a candidate pair) the page is read and parsed again.
+  const dedup::DocumentLoader load_page = [&](std::uint32_t i,
+                                              const std::function<void(const dedup::DedupDocument&)>& use) {
+    const PageRecord& r = records[i];
+    auto page = read_page(files[i].absolute_path, r.url);
+    if (!page.ok()) {  // changed since the parse: compared as a page without words
+      use(dedup::DedupDocument{r.url, r.title, {}});
+      return;
     }
-    r.doc = static_cast<std::uint32_t>(docs.size());
-    doc_records.push_back(record_index);
-    dedup::DedupDocument doc{r.url, r.page->title, r.page->main_text};
-    doc.headings = r.page->headings;
-    doc.meta_keywords = r.page->meta_keywords;
-    doc.meta_description = r.page->meta_description;
-    const std::string host = url_host(r.url);  // anchors split by host: dedup knows no URLs
-    for (const PageLink& link : r.page->links) {
-      (url_host(link.url) == host ? doc.same_site_anchors : doc.other_site_anchors)
-          .push_back(link.anchor_text);
-    }
-    docs.push_back(std::move(doc));
-  }
-  auto detector = dedup::make_detector(options.detector, options.dedup);
-  if (!detector.ok()) return detector.status();
+    use(dedup_document(page.value(), r.url));
+  };
   progress.start("near-duplicates", 0);
-  const dedup::Clusters clusters = detector.value()->find_clusters(docs);
+  const dedup::Clusters clusters = detector.value()->find_clusters(load_page);
   progress.finish();
   clock.lap("dedup");
 
-  // 4. The authoritative page of each cluster.
-  std::vector<dedup::AuthorityCandidate> candidates(docs.size());
-  for (std::uint32_t d = 0; d < docs.size(); ++d) {
-    const PageRecord& r = records[doc_records[d]];
+  // 5. The authoritative page of each cluster.
+  const auto n = static_cast<std::uint32_t>(files.size());
+  std::vector<dedup::AuthorityCandidate> candidates(n);
+  for (std::uint32_t d = 0; d < n; ++d) {
+    const PageRecord& r = records[d];
     candidates[d].url = r.url;
     candidates[d].pagerank = r.pagerank;
-    if (r.page->canonical_url) {
-      auto it = by_url.find(follow_redirects(strip_index_page(*r.page->canonical_url), by_url, records));
-      if (it != by_url.end() && records[it->second].doc) candidates[d].canonical = records[it->second].doc;
+    if (r.in_dedup && r.canonical_url) {
+      std::string canonical = strip_index_page(*r.canonical_url);
+      const std::uint32_t target = follow_redirects(canonical);
+      if (target != kNone && records[target].in_dedup) candidates[d].canonical = target;
     }
   }
   const auto authorities = dedup::choose_authorities(clusters.cluster_of, candidates, options.honour_canonical);
-  std::unordered_map<std::uint32_t, std::uint32_t> cluster_ids;   // cluster_of value -> dense id
-  std::unordered_map<std::uint32_t, double> cluster_pagerank;     // dense id -> summed score
-  std::unordered_map<std::uint32_t, std::size_t> cluster_sizes;
-  for (std::uint32_t d = 0; d < docs.size(); ++d) {
-    const auto id = cluster_ids.emplace(clusters.cluster_of[d], static_cast<std::uint32_t>(cluster_ids.size())).first->second;
-    cluster_pagerank[id] += candidates[d].pagerank;
-    ++cluster_sizes[id];
-  }
-  for (std::uint32_t d = 0; d < docs.size(); ++d) {
-    PageRecord& r = records[doc_records[d]];
-    const dedup::Authority& authority = authorities[d];
-    r.cluster = cluster_ids.at(clusters.cluster_of[d]);
-    r.cluster_pagerank = cluster_pagerank.at(*r.cluster);
-    r.authoritative = records[doc_records[authority.representative]].url;
-    r.authority_reason = std::string(dedup::to_string(authority.reason));
-    if (authority.representative == d) {
-      r.status = "indexed";
-    } else {
-      r.status = "duplicate";
-      r.similarity = detector.value()->similarity(d, authority.representative);
+  std::unordered_map<std::uint32_t, std::uint32_t> cluster_ids;  // cluster_of value -> dense id
+  std::vector<double> cluster_pagerank;                          // by dense id
+  std::vector<std::uint32_t> cluster_sizes;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicate_pairs;  // (duplicate, indexed)
+  for (std::uint32_t d = 0; d < n; ++d) {
+    PageRecord& r = records[d];
+    if (!r.in_dedup) continue;
+    const auto [it, inserted] = cluster_ids.emplace(clusters.cluster_of[d], static_cast<std::uint32_t>(cluster_ids.size()));
+    if (inserted) {
+      cluster_pagerank.push_back(0.0);
+      cluster_sizes.push_back(0);
     }
+    r.cluster = it->second;
+    cluster_pagerank[it->second] += r.pagerank;
+    ++cluster_sizes[it->second];
+    r.authoritative = authorities[d].representative;
+    r.authority_reason = std::string(dedup::to_string(authorities[d].reason));
+    r.status = r.authoritative == d ? "indexed" : "duplicate";
+    if (r.authoritative != d) duplicate_pairs.emplace_back(d, r.authoritative);
   }
-  for (const auto& [id, size] : cluster_sizes) summary.duplicate_clusters += size > 1 ? 1 : 0;
+  const std::vector<double> similarities = detector.value()->similarities(duplicate_pairs, load_page);
+  std::unordered_map<std::uint32_t, std::vector<AlternateRecord>> alternates;  // by indexed record
+  for (std::size_t p = 0; p < duplicate_pairs.size(); ++p) {
+    PageRecord& r = records[duplicate_pairs[p].first];
+    r.similarity = similarities[p];
+    alternates[r.authoritative].push_back({r.url, r.title, similarities[p]});
+  }
+  for (std::uint32_t d = 0; d < n; ++d) {
+    if (records[d].cluster) records[d].cluster_pagerank = cluster_pagerank[*records[d].cluster];
+  }
+  for (const std::uint32_t size : cluster_sizes) summary.duplicate_clusters += size > 1 ? 1 : 0;
   clock.lap("authority");
 
-  // 5. The Xapian index of the authoritative pages, with their alternates.
-  std::unordered_map<std::uint32_t, std::vector<AlternateRecord>> alternates;  // by representative doc
-  for (std::uint32_t d = 0; d < docs.size(); ++d) {
-    const PageRecord& r = records[doc_records[d]];
-    if (r.status == "duplicate") {
-      alternates[authorities[d].representative].push_back({r.url, r.page->title, *r.similarity});
+  // 6. Every added document gets its cluster fields; duplicates go unless search collapses.
+  // Chunk by chunk on all threads, then the chunk databases are merged into one.
+  parallel_for(chunks, threads, [&](std::size_t chunk, std::size_t) {
+    auto writer = IndexWriter::open(chunk_path(chunk), {options.collapse, static_cast<double>(std::max<std::size_t>(graph.node_count(), 1))});
+    if (!writer.ok()) {
+      chunk_status[chunk] = writer.status();
+      return;
     }
-  }
-  // Query-time collapse indexes the duplicates too, each naming its authoritative page.
-  const bool index_duplicates = options.collapse == CollapseMode::kQueryTime;
-  const double graph_pages = static_cast<double>(std::max<std::size_t>(graph.node_count(), 1));
-  auto writer =
-      IndexWriter::create((work_dir / "xapian").string(), {options.collapse, graph_pages});
-  if (!writer.ok()) return writer.status();
-  progress.start("index", docs.size());
-  for (std::uint32_t d = 0; d < docs.size(); ++d) {
-    const PageRecord& r = records[doc_records[d]];
-    progress.update(d + 1);
-    if (r.status != "indexed" && !(index_duplicates && r.status == "duplicate")) continue;
-    IndexedPage page{r.url, r.page->title, r.page->meta_description, r.page->meta_keywords,
-                     r.page->headings, r.page->main_text, r.cluster_pagerank, *r.cluster, {},
-                     r.status == "duplicate" ? r.authoritative : std::string(),
-                     options.site_dir / r.path};
-    if (auto it = alternates.find(d); it != alternates.end()) {
-      page.alternates = std::move(it->second);
-      std::stable_sort(page.alternates.begin(), page.alternates.end(),
-                       [](const AlternateRecord& a, const AlternateRecord& b) { return a.similarity > b.similarity; });
+    const std::size_t end = std::min(files.size(), (chunk + 1) * files_per_chunk);
+    for (std::size_t d = chunk * files_per_chunk; d < end; ++d) {
+      const PageRecord& r = records[d];
+      if (!r.in_dedup) continue;
+      Status written = Status::ok_status();
+      if (r.status == "duplicate" && !index_duplicates) {
+        written = writer.value()->remove(r.docid);
+      } else {
+        ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}};
+        if (r.status == "duplicate") fields.authoritative_url = records[r.authoritative].url;
+        if (auto it = alternates.find(static_cast<std::uint32_t>(d)); it != alternates.end()) {
+          fields.alternates = it->second;
+          std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
+                           [](const AlternateRecord& a, const AlternateRecord& b) { return a.similarity > b.similarity; });
+        }
+        written = writer.value()->set_cluster_fields(r.docid, fields);
+      }
+      if (!written.ok()) {
+        chunk_status[chunk] = written;
+        return;
+      }
     }
-    if (Status added = writer.value()->add(page); !added.ok()) return added;
+    chunk_status[chunk] = writer.value()->finish();
+  });
+  for (const Status& status : chunk_status) {
+    if (!status.ok()) return status;
   }
-  if (Status done = writer.value()->finish(); !done.ok()) return done;
-  progress.finish();
+  std::vector<std::string> chunk_paths;
+  for (std::size_t chunk = 0; chunk < chunks; ++chunk) chunk_paths.push_back(chunk_path(chunk));
+  if (chunk_paths.empty()) {  // no files at all: an empty database
+    auto empty = IndexWriter::create(chunk_path(0), {options.collapse, 1.0});
+    if (!empty.ok()) return empty.status();
+    if (Status done = empty.value()->finish(); !done.ok()) return done;
+    chunk_paths.push_back(chunk_path(0));
+  }
+  if (Status merged = merge_databases(chunk_paths, (work_dir / "xapian").string()); !merged.ok()) return merged;
+  fs::remove_all(chunk_dir, ec);
   clock.lap("xapian");
 
-  // 6. The records beside the index.
+  // 7. The records beside the index.
   std::string graph_tsv;
   for (const ranking::Edge& e : graph.edges()) {
     graph_tsv += records[node_records[e.source]].url + '\t' + records[node_records[e.target]].url + '\n';
@@ -388,18 +546,19 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   for (const dedup::SimilarPair& pair : clusters.pairs) {
     char similarity[32];
     const auto end = std::to_chars(similarity, similarity + sizeof similarity, pair.similarity).ptr;
-    pairs_tsv += records[doc_records[pair.a]].url + '\t' + records[doc_records[pair.b]].url + '\t' +
-                 std::string(similarity, end) + '\n';
+    pairs_tsv += records[pair.a].url + '\t' + records[pair.b].url + '\t' + std::string(similarity, end) + '\n';
   }
   if (Status s = write_text_file(work_dir / "pairs.tsv", pairs_tsv); !s.ok()) return s;
-  std::sort(records.begin(), records.end(), [](const PageRecord& a, const PageRecord& b) { return a.path < b.path; });
+  std::vector<std::uint32_t> by_path(records.size());
+  std::iota(by_path.begin(), by_path.end(), 0u);
+  std::sort(by_path.begin(), by_path.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return records[a].path < records[b].path; });
   std::string pages_jsonl;
-  for (const PageRecord& r : records) {
+  for (const std::uint32_t i : by_path) {
+    const PageRecord& r = records[i];
     ++summary.status_counts[r.status];
-    nlohmann::json record = record_json(r);
-    if (index_duplicates && r.status == "duplicate") {
-      record["indexed_for_query_time_collapse"] = true;
-    }
+    nlohmann::json record = record_json(r, records);
+    if (index_duplicates && r.status == "duplicate") record["indexed_for_query_time_collapse"] = true;
     pages_jsonl += record.dump() + '\n';
   }
   if (Status s = write_text_file(work_dir / "pages.jsonl", pages_jsonl); !s.ok()) return s;

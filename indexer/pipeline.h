@@ -31,6 +31,11 @@ struct IndexOptions {
   /// kIndexTime: only each cluster's authoritative page is indexed. kQueryTime (`--no-collapse`):
   /// every indexable page is, with its cluster id as the collapse key search uses.
   CollapseMode collapse = CollapseMode::kIndexTime;
+  /// Parse (and detector) threads; 0 means all hardware threads. The results do not depend on it.
+  unsigned threads = 0;
+  /// Files per chunk database (see docs/design.md, "The pipeline"); 0 chooses by site size and
+  /// thread count. The results do not depend on it (tests vary it).
+  std::size_t chunk_files = 0;
   /// Progress lines on stderr (only shown on a terminal).
   bool show_progress = true;
 };

@@ -15,6 +15,18 @@ using namespace canon::dedup;
 
 namespace {
 
+/// find_clusters with a detector made for the purpose.
+Clusters clusters_of(Detector&& detector, std::span<const DedupDocument> docs) {
+  return find_clusters(detector, docs);
+}
+
+/// The detector's similarity of documents a and b of its run over `docs`.
+double similarity(Detector& detector, std::span<const DedupDocument> docs, std::uint32_t a,
+                  std::uint32_t b) {
+  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
+  return similarities(detector, docs, std::span(&pair, 1)).front();
+}
+
 std::vector<DedupDocument> documents(const std::vector<std::string>& texts) {
   std::vector<DedupDocument> docs;
   for (const std::string& t : texts) docs.push_back({"", "", t});
@@ -78,15 +90,16 @@ TEST_CASE("keyword: a copy with small edits is found; similarity is overlap of t
   edited.replace(edited.find("twelve"), 6, "fifteen");
   const std::vector<std::string> texts = {article, words(0, 40), edited};
   KeywordDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 0});
   REQUIRE(c.pairs.size() == 1);
   CHECK(c.pairs[0].similarity ==
         doctest::Approx(oracle_similarity(keyword_set(article), keyword_set(edited))));
   CHECK(c.pairs[0].similarity < 1.0);
   CHECK(c.pairs[0].similarity >= 0.8);
-  CHECK(detector.similarity(2, 0) == c.pairs[0].similarity);
-  CHECK(detector.similarity(0, 1) == 0.0);
+  CHECK(similarity(detector, docs, 2, 0) == c.pairs[0].similarity);
+  CHECK(similarity(detector, docs, 0, 1) == 0.0);
 }
 
 TEST_CASE("keyword: shared boilerplate alone does not merge different pages") {
@@ -96,10 +109,11 @@ TEST_CASE("keyword: shared boilerplate alone does not merge different pages") {
   const std::vector<std::string> texts = {boilerplate + words(0, 40, "alpha"),
                                           boilerplate + words(0, 40, "beta")};
   KeywordDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1});
-  CHECK(detector.similarity(0, 1) > 0.0);
-  CHECK(detector.similarity(0, 1) < 0.8);
+  CHECK(similarity(detector, docs, 0, 1) > 0.0);
+  CHECK(similarity(detector, docs, 0, 1) < 0.8);
 }
 
 TEST_CASE("keyword: empty, stop-word-only and tiny documents") {
@@ -113,11 +127,12 @@ TEST_CASE("keyword: empty, stop-word-only and tiny documents") {
       "words, two",   // 6: same keyword set (order is not part of it)
   };
   KeywordDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 2, 2, 4, 5, 5});
-  CHECK(detector.similarity(0, 1) == 0.0);
-  CHECK(detector.similarity(2, 3) == 1.0);
-  CHECK(detector.find_clusters({}).cluster_of.empty());
+  CHECK(similarity(detector, docs, 0, 1) == 0.0);
+  CHECK(similarity(detector, docs, 2, 3) == 1.0);
+  CHECK(find_clusters(detector, {}).cluster_of.empty());
 }
 
 TEST_CASE("keyword: the detector equals the all-pairs oracle; threads; --threshold") {
@@ -150,13 +165,14 @@ TEST_CASE("keyword: the detector equals the all-pairs oracle; threads; --thresho
     for (const unsigned threads : {1u, 3u}) {
       options.threads = threads;
       KeywordDetector detector(options);
-      const Clusters c = detector.find_clusters(documents(texts));
+      const std::vector<DedupDocument> docs = documents(texts);
+      const Clusters c = find_clusters(detector, docs);
       CAPTURE(t);
       REQUIRE(c.pairs.size() == oracle.size());
       for (std::size_t i = 0; i < oracle.size(); ++i) {
         CHECK(c.pairs[i].a == oracle[i].first);
         CHECK(c.pairs[i].b == oracle[i].second);
-        CHECK(c.pairs[i].similarity == detector.similarity(c.pairs[i].a, c.pairs[i].b));
+        CHECK(c.pairs[i].similarity == similarity(detector, docs, c.pairs[i].a, c.pairs[i].b));
       }
       if (threads == 1) one = c;
       CHECK(c.cluster_of == one.cluster_of);
@@ -167,7 +183,7 @@ TEST_CASE("keyword: the detector equals the all-pairs oracle; threads; --thresho
   DedupOptions loose;
   loose.threshold = 0.3;
   const std::vector<std::string> pair = {words(0, 10), words(5, 15)};  // 5 of 10 shared
-  CHECK(KeywordDetector(loose).find_clusters(documents(pair)).pairs.empty());
+  CHECK(clusters_of(KeywordDetector(loose), documents(pair)).pairs.empty());
   loose.threshold_explicit = true;
-  CHECK(KeywordDetector(loose).find_clusters(documents(pair)).pairs.size() == 1);
+  CHECK(clusters_of(KeywordDetector(loose), documents(pair)).pairs.size() == 1);
 }

@@ -2,7 +2,9 @@
 /// @brief The "minhash" detector on hand-made cases, plus the make_detector registry.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,18 @@
 using namespace canon::dedup;
 
 namespace {
+
+/// find_clusters with a detector made for the purpose.
+Clusters clusters_of(Detector&& detector, std::span<const DedupDocument> docs) {
+  return find_clusters(detector, docs);
+}
+
+/// The detector's similarity of documents a and b of its run over `docs`.
+double similarity(Detector& detector, std::span<const DedupDocument> docs, std::uint32_t a,
+                  std::uint32_t b) {
+  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
+  return similarities(detector, docs, std::span(&pair, 1)).front();
+}
 
 /// Documents whose text is each of `texts` (the views point into `texts`).
 std::vector<DedupDocument> documents(const std::vector<std::string>& texts) {
@@ -49,15 +63,16 @@ TEST_CASE("a copy with small edits is found; exact Jaccard reported") {
   edited.replace(edited.find("midnight"), 8, "eleven o'clock");
   const std::vector<std::string> texts = {article, words(0, 80), edited};
   MinhashDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 0});
   const SimilarPair* p = find_pair(c, 0, 2);
   REQUIRE(p != nullptr);
   CHECK(p->similarity >= 0.5);
   CHECK(p->similarity < 1.0);
-  CHECK(detector.similarity(0, 2) == p->similarity);
-  CHECK(detector.similarity(2, 0) == p->similarity);
-  CHECK(detector.similarity(0, 1) == 0.0);
+  CHECK(similarity(detector, docs, 0, 2) == p->similarity);
+  CHECK(similarity(detector, docs, 2, 0) == p->similarity);
+  CHECK(similarity(detector, docs, 0, 1) == 0.0);
   CHECK(c.candidates_examined >= c.pairs.size());
 }
 
@@ -68,11 +83,12 @@ TEST_CASE("shared boilerplate alone does not merge different pages") {
   const std::vector<std::string> texts = {boilerplate + words(0, 60, "alpha"),
                                           boilerplate + words(0, 60, "beta")};
   MinhashDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1});
   CHECK(c.pairs.empty());
-  CHECK(detector.similarity(0, 1) > 0.0);
-  CHECK(detector.similarity(0, 1) < 0.5);
+  CHECK(similarity(detector, docs, 0, 1) > 0.0);
+  CHECK(similarity(detector, docs, 0, 1) < 0.5);
 }
 
 TEST_CASE("empty and tiny documents") {
@@ -87,24 +103,26 @@ TEST_CASE("empty and tiny documents") {
       "words two",  // 7: same words, other order: a different tiny text
   };
   MinhashDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 2, 2, 4, 5, 5, 7});
-  CHECK(detector.similarity(0, 1) == 0.0);
-  CHECK(detector.similarity(0, 0) == 0.0);
-  CHECK(detector.similarity(2, 3) == 1.0);
-  CHECK(detector.similarity(5, 7) == 0.0);
+  CHECK(similarity(detector, docs, 0, 1) == 0.0);
+  CHECK(similarity(detector, docs, 0, 0) == 0.0);
+  CHECK(similarity(detector, docs, 2, 3) == 1.0);
+  CHECK(similarity(detector, docs, 5, 7) == 0.0);
   // No documents at all.
-  CHECK(detector.find_clusters({}).cluster_of.empty());
+  CHECK(find_clusters(detector, {}).cluster_of.empty());
 }
 
 TEST_CASE("clusters chain: A~B and B~C merge A and C even though A and C differ") {
   // Overlapping windows of distinct words: J(A,B) = J(B,C) = 68/128, J(A,C) = 38/158.
   const std::vector<std::string> texts = {words(0, 100), words(30, 130), words(60, 160)};
   MinhashDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
-  CHECK(detector.similarity(0, 1) == doctest::Approx(68.0 / 128));
-  CHECK(detector.similarity(1, 2) == doctest::Approx(68.0 / 128));
-  CHECK(detector.similarity(0, 2) == doctest::Approx(38.0 / 158));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
+  CHECK(similarity(detector, docs, 0, 1) == doctest::Approx(68.0 / 128));
+  CHECK(similarity(detector, docs, 1, 2) == doctest::Approx(68.0 / 128));
+  CHECK(similarity(detector, docs, 0, 2) == doctest::Approx(38.0 / 158));
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 0, 0});  // single linkage
   CHECK(find_pair(c, 0, 1) != nullptr);
   CHECK(find_pair(c, 1, 2) != nullptr);
@@ -127,7 +145,7 @@ TEST_CASE("results do not depend on the thread count") {
   const auto run = [&](unsigned threads) {
     DedupOptions options;
     options.threads = threads;
-    return MinhashDetector(options).find_clusters(documents(texts));
+    return clusters_of(MinhashDetector(options), documents(texts));
   };
   const Clusters one = run(1);
   CHECK(!one.pairs.empty());
@@ -149,16 +167,104 @@ TEST_CASE("verified pairs are ordered, above the threshold, and build cluster id
   const std::vector<std::string> texts = {words(0, 50), words(100, 150), words(0, 50),
                                           words(100, 149), words(200, 230)};
   MinhashDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 0, 1, 4});
   for (const SimilarPair& p : c.pairs) {
     CHECK(p.a < p.b);
     CHECK(p.similarity >= 0.5);
-    CHECK(p.similarity == detector.similarity(p.a, p.b));
+    CHECK(p.similarity == similarity(detector, docs, p.a, p.b));
   }
-  // A later call replaces the remembered documents.
-  detector.find_clusters(documents({"one two three", "one two three"}));
-  CHECK(detector.similarity(0, 1) == 1.0);
+  // A later run replaces the remembered documents.
+  // The texts must outlive the documents (DedupDocument holds views; a temporary list here
+  // was a use-after-free that AddressSanitizer caught).
+  const std::vector<std::string> later_texts = {"one two three", "one two three"};
+  const std::vector<DedupDocument> later = documents(later_texts);
+  find_clusters(detector, later);
+  CHECK(similarity(detector, later, 0, 1) == 1.0);
+}
+
+TEST_CASE("streaming: small state, each needed document loaded once, never-added is a singleton") {
+  // Families of edited copies, plus exact copies (settled without loading) and unrelated pages.
+  std::mt19937_64 rng(11);
+  std::vector<std::string> texts;
+  for (int family = 0; family < 20; ++family) {
+    std::vector<std::string> base(120);
+    for (auto& w : base) w = "f" + std::to_string(rng() % 3000);
+    for (int member = 0; member < 3; ++member) {
+      std::string text;
+      for (const auto& w : base) text += (rng() % 25 == 0 ? "x" + std::to_string(rng()) : w) + " ";
+      texts.push_back(text);
+    }
+    texts.push_back(texts.back());  // an exact copy of the last member
+  }
+  texts.push_back(words(0, 200, "lonely"));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const auto n = static_cast<std::uint32_t>(docs.size());
+
+  MinhashDetector detector(DedupOptions{});
+  CHECK(detector.state_bytes_per_document() <= 1024);
+  detector.reset(n);
+  for (std::uint32_t i = 0; i + 1 < n; ++i) detector.add(i, docs[i]);  // the last is never added
+  std::vector<std::atomic<int>> loads(n);
+  const DocumentLoader counting = [&](std::uint32_t d, const auto& use) {
+    ++loads[d];
+    use(docs[d]);
+  };
+  const Clusters c = detector.find_clusters(counting);
+  CHECK(c.cluster_of.back() == n - 1);
+  for (std::uint32_t d = 0; d < n; ++d) {
+    CAPTURE(d);
+    CHECK(loads[d] <= 1);
+    if (d + 1 < n) CHECK(c.cluster_of[d] == d / 4 * 4);  // each family is one cluster
+  }
+  CHECK(loads[n - 1] == 0);
+  // The same clusters and values as the in-memory helper, which adds every document.
+  MinhashDetector all(DedupOptions{});
+  const Clusters reference = find_clusters(all, std::span(docs).first(n - 1));
+  REQUIRE(reference.pairs.size() == c.pairs.size());
+  for (std::size_t i = 0; i < c.pairs.size(); ++i) {
+    CHECK(c.pairs[i].similarity == reference.pairs[i].similarity);
+  }
+  // An exact copy needs no load at all.
+  const std::pair<std::uint32_t, std::uint32_t> copy{2, 3};
+  for (auto& l : loads) l = 0;
+  CHECK(detector.similarities(std::span(&copy, 1), counting).front() == 1.0);
+  CHECK(loads[2] == 0);
+  CHECK(loads[3] == 0);
+}
+
+TEST_CASE("title rule: equal titles need the threshold, related ones 0.5, different ones never") {
+  // Jaccard of words(0, 100) and words(30, 130) is 68/128 = 0.53; of words(0, 100) and
+  // words(45, 145) it is 53/143 = 0.37: between the default threshold 0.3 and 0.5.
+  struct Case {
+    std::string comment;
+    std::string title_a, title_b;
+    int shift;  // second text starts this many words later
+    bool merged;
+  };
+  const Case cases[] = {
+      {"equal titles, J 0.37", "Drop View", "drop view!", 45, true},
+      {"no title on one side, J 0.37", "Drop View", "", 45, true},
+      {"related titles need 0.5: J 0.37", "Install", "Install (printable version)", 45, false},
+      {"related titles need 0.5: J 0.53", "Install", "Install (printable version)", 30, true},
+      {"different titles never, even at J 0.53", "DROP TEXT SEARCH PARSER",
+       "DROP TEXT SEARCH TEMPLATE", 30, false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    const std::string a = words(0, 100), b = words(c.shift, c.shift + 100);
+    const std::vector<DedupDocument> docs = {{"", c.title_a, a}, {"", c.title_b, b}};
+    for (bool exact : {false, true}) {
+      CAPTURE(exact);
+      const Clusters got = exact ? clusters_of(std::move(*make_detector("exact", {}).value()), docs)
+                                 : clusters_of(MinhashDetector(DedupOptions{}), docs);
+      CHECK((got.cluster_of[1] == 0) == c.merged);
+    }
+    DedupOptions off;
+    off.title_rule = false;
+    CHECK(clusters_of(MinhashDetector(off), docs).cluster_of[1] == 0);  // both J >= 0.3
+  }
 }
 
 TEST_CASE("make_detector and detector_names") {

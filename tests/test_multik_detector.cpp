@@ -15,6 +15,13 @@ using namespace canon::dedup;
 
 namespace {
 
+/// The detector's similarity of documents a and b of its run over `docs`.
+double similarity(Detector& detector, std::span<const DedupDocument> docs, std::uint32_t a,
+                  std::uint32_t b) {
+  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
+  return similarities(detector, docs, std::span(&pair, 1)).front();
+}
+
 std::vector<DedupDocument> documents(const std::vector<std::string>& texts) {
   std::vector<DedupDocument> docs;
   for (const std::string& t : texts) docs.push_back({"", "", t});
@@ -84,14 +91,15 @@ TEST_CASE("multik: a copy with small edits is found; shared boilerplate alone is
   const std::vector<std::string> texts = {words(0, 200), boilerplate + words(0, 60, "alpha"),
                                           edited, boilerplate + words(0, 60, "beta")};
   MultikDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 0, 3});
   REQUIRE(c.pairs.size() == 1);
   CHECK(c.pairs[0].similarity > 0.8);
   CHECK(c.pairs[0].similarity < 1.0);
-  CHECK(detector.similarity(2, 0) == c.pairs[0].similarity);
-  CHECK(detector.similarity(1, 3) > 0.0);
-  CHECK(detector.similarity(1, 3) < 0.8);
+  CHECK(similarity(detector, docs, 2, 0) == c.pairs[0].similarity);
+  CHECK(similarity(detector, docs, 1, 3) > 0.0);
+  CHECK(similarity(detector, docs, 1, 3) < 0.8);
 }
 
 TEST_CASE("multik: empty and tiny documents") {
@@ -99,12 +107,13 @@ TEST_CASE("multik: empty and tiny documents") {
                                           "two words", "Two, Words", "words two", "a b c",
                                           "a b c"};
   MultikDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(texts));
+  const std::vector<DedupDocument> docs = documents(texts);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 2, 2, 4, 5, 5, 7, 8, 8});
-  CHECK(detector.similarity(0, 1) == 0.0);
-  CHECK(detector.similarity(0, 2) == 0.0);
-  CHECK(detector.similarity(2, 3) == 1.0);
-  CHECK(detector.find_clusters({}).cluster_of.empty());
+  CHECK(similarity(detector, docs, 0, 1) == 0.0);
+  CHECK(similarity(detector, docs, 0, 2) == 0.0);
+  CHECK(similarity(detector, docs, 2, 3) == 1.0);
+  CHECK(find_clusters(detector, {}).cluster_of.empty());
 }
 
 TEST_CASE("multik: the detector equals the all-pairs oracle, for tight and loose limits") {
@@ -139,13 +148,14 @@ TEST_CASE("multik: the detector equals the all-pairs oracle, for tight and loose
     for (const unsigned threads : {1u, 3u}) {
       options.threads = threads;
       MultikDetector detector(options);
-      const Clusters c = detector.find_clusters(documents(texts));
+      const std::vector<DedupDocument> docs = documents(texts);
+      const Clusters c = find_clusters(detector, docs);
       CAPTURE(limit);
       REQUIRE(c.pairs.size() == oracle.size());
       for (std::size_t i = 0; i < oracle.size(); ++i) {
         CHECK(c.pairs[i].a == oracle[i].first);
         CHECK(c.pairs[i].b == oracle[i].second);
-        CHECK(c.pairs[i].similarity == detector.similarity(oracle[i].first, oracle[i].second));
+        CHECK(c.pairs[i].similarity == similarity(detector, docs, oracle[i].first, oracle[i].second));
       }
       if (threads == 1) one = c;
       CHECK(c.cluster_of == one.cluster_of);

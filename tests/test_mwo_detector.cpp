@@ -16,6 +16,18 @@ using namespace canon::dedup;
 
 namespace {
 
+/// find_clusters with a detector made for the purpose.
+Clusters clusters_of(Detector&& detector, std::span<const DedupDocument> docs) {
+  return find_clusters(detector, docs);
+}
+
+/// The detector's similarity of documents a and b of its run over `docs`.
+double similarity(Detector& detector, std::span<const DedupDocument> docs, std::uint32_t a,
+                  std::uint32_t b) {
+  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
+  return similarities(detector, docs, std::span(&pair, 1)).front();
+}
+
 double weight_of(const std::vector<WeightedTerm>& v, const std::string& term) {
   const std::uint64_t h = XXH3_64bits(term.data(), term.size());
   for (const WeightedTerm& t : v) {
@@ -166,17 +178,18 @@ TEST_CASE("mwo: a mirrored copy is found; pages sharing the template are not") {
   pages[4] = {"http://localhost/print/install.html", "Installing Larder", install_text,
               {"Requirements", "Shell completions"}};
   MwoDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(pages));
+  const std::vector<DedupDocument> docs = documents(pages);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 0, 3, 4});
   REQUIRE(c.pairs.size() == 1);
   CHECK(c.pairs[0].similarity >= 0.8);
   CHECK(c.pairs[0].similarity < 1.0);
-  CHECK(detector.similarity(2, 0) == c.pairs[0].similarity);
-  CHECK(detector.similarity(0, 1) > 0.0);  // the template is shared
-  CHECK(detector.similarity(0, 1) < 0.5);
-  CHECK(detector.similarity(1, 3) < 0.8);  // even for a short page, mostly template
-  CHECK(detector.similarity(0, 4) > 0.6);
-  CHECK(detector.similarity(0, 4) < 0.8);
+  CHECK(similarity(detector, docs, 2, 0) == c.pairs[0].similarity);
+  CHECK(similarity(detector, docs, 0, 1) > 0.0);  // the template is shared
+  CHECK(similarity(detector, docs, 0, 1) < 0.5);
+  CHECK(similarity(detector, docs, 1, 3) < 0.8);  // even for a short page, mostly template
+  CHECK(similarity(detector, docs, 0, 4) > 0.6);
+  CHECK(similarity(detector, docs, 0, 4) < 0.8);
 }
 
 TEST_CASE("mwo: empty and tiny pages") {
@@ -187,11 +200,12 @@ TEST_CASE("mwo: empty and tiny pages") {
   pages[3] = {"", "", "hello!"};
   pages[4] = {"", "", "Goodbye"};
   MwoDetector detector(DedupOptions{});
-  const Clusters c = detector.find_clusters(documents(pages));
+  const std::vector<DedupDocument> docs = documents(pages);
+  const Clusters c = find_clusters(detector, docs);
   CHECK(c.cluster_of == std::vector<std::uint32_t>{0, 1, 2, 2, 4});
-  CHECK(detector.similarity(0, 1) == 0.0);
-  CHECK(detector.similarity(2, 3) == 1.0);
-  CHECK(detector.find_clusters({}).cluster_of.empty());
+  CHECK(similarity(detector, docs, 0, 1) == 0.0);
+  CHECK(similarity(detector, docs, 2, 3) == 1.0);
+  CHECK(find_clusters(detector, {}).cluster_of.empty());
 }
 
 TEST_CASE("mwo: the detector equals the all-pairs oracle; threads; --threshold") {
@@ -219,11 +233,12 @@ TEST_CASE("mwo: the detector equals the all-pairs oracle; threads; --threshold")
     for (const unsigned threads : {1u, 4u}) {
       options.threads = threads;
       MwoDetector detector(options);
-      const Clusters c = detector.find_clusters(documents(pages));
+      const std::vector<DedupDocument> docs = documents(pages);
+      const Clusters c = find_clusters(detector, docs);
       std::vector<std::pair<std::uint32_t, std::uint32_t>> oracle;
       for (std::uint32_t a = 0; a < pages.size(); ++a) {
         for (std::uint32_t b = a + 1; b < pages.size(); ++b) {
-          if (detector.similarity(a, b) >= t) oracle.emplace_back(a, b);
+          if (similarity(detector, docs, a, b) >= t) oracle.emplace_back(a, b);
         }
       }
       CAPTURE(t);
@@ -241,6 +256,6 @@ TEST_CASE("mwo: the detector equals the all-pairs oracle; threads; --threshold")
   DedupOptions explicit_threshold;
   explicit_threshold.threshold = 1.0;
   explicit_threshold.threshold_explicit = true;
-  const Clusters strict = MwoDetector(explicit_threshold).find_clusters(documents(pages));
+  const Clusters strict = clusters_of(MwoDetector(explicit_threshold), documents(pages));
   for (const SimilarPair& p : strict.pairs) CHECK(p.similarity == doctest::Approx(1.0));
 }

@@ -10,7 +10,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <iterator>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -440,4 +444,37 @@ TEST_CASE("re-indexing a site into the same directory gives the same documents")
   auto searcher = canon::query::Searcher::open(out);
   REQUIRE(searcher.ok());
   CHECK(searcher.value()->document_count() == 30);
+}
+
+TEST_CASE("the thread count and the chunking change nothing in the outputs") {
+  canon::testing::TempDir dir;
+  const auto read = [](const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const auto result_urls = [](const fs::path& index, const std::string& query) {
+    std::vector<std::string> urls;  // in rank order: equal weights are ordered by document id
+    for (const auto& hit : search_in(index, query).hits) urls.push_back(hit.url);
+    return urls;
+  };
+  std::vector<fs::path> indexes;
+  for (const auto& [threads, chunk_files] : {std::pair{1u, std::size_t{0}}, std::pair{2u, std::size_t{3}},
+                                             std::pair{3u, std::size_t{7}}, std::pair{2u, std::size_t{1000}}}) {
+    CAPTURE(threads);
+    CAPTURE(chunk_files);
+    IndexOptions options = options_for(sample_site(), dir.path() / ("index-" + std::to_string(indexes.size())));
+    options.threads = threads;
+    options.chunk_files = chunk_files;
+    REQUIRE(canon::indexer::index_site(options).ok());
+    indexes.push_back(options.out_dir);
+  }
+  for (std::size_t i = 1; i < indexes.size(); ++i) {
+    CAPTURE(i);
+    for (const char* file : {"pages.jsonl", "graph.tsv", "pairs.tsv"}) {
+      CHECK(read(indexes[i] / file) == read(indexes[0] / file));
+    }
+    for (const char* query : {"path:/", "backup", "larder", "install OR restore"}) {
+      CHECK(result_urls(indexes[i], query) == result_urls(indexes[0], query));
+    }
+  }
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dedup/detector_support.h"
 #include "dedup/shingles.h"
 
 using canon::dedup::jaccard;
@@ -79,5 +80,51 @@ TEST_CASE("jaccard matches a std::set oracle on random sets") {
     CAPTURE(round);
     CHECK(jaccard(va, vb) == doctest::Approx(oracle_jaccard(a, b)));
     CHECK(jaccard(va, vb) == jaccard(vb, va));
+  }
+}
+
+TEST_CASE("shingle_set over JoinedWords equals shingle_set over the word vector") {
+  std::mt19937_64 rng(3);
+  canon::dedup::JoinedWords joined;
+  ShingleSet from_joined;
+  std::vector<std::uint64_t> hashes, scratch;
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    for (std::uint64_t i = rng() % 30; i > 0; --i) {
+      text += "W" + std::to_string(rng() % 8) + (rng() % 5 == 0 ? "é, " : " ");
+    }
+    const Words words = canon::dedup::tokenize(text);
+    canon::dedup::tokenize_joined(text, joined);
+    for (const unsigned k : {1u, 2u, 3u, 5u}) {
+      CAPTURE(round);
+      CAPTURE(k);
+      const ShingleSet expected = shingle_set(words, k);
+      canon::dedup::shingle_set(joined, k, from_joined);
+      CHECK(from_joined == expected);
+      canon::dedup::shingle_hashes(joined, k, hashes);
+      CHECK(canon::dedup::count_distinct(hashes, scratch) == expected.size());
+      std::sort(hashes.begin(), hashes.end());
+      hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+      CHECK(hashes == expected);
+    }
+    CHECK(canon::dedup::hash_all_words(joined) == canon::dedup::hash_words(words));
+  }
+}
+
+TEST_CASE("count_distinct counts repeats and zero once") {
+  std::vector<std::uint64_t> scratch;
+  CHECK(canon::dedup::count_distinct(std::vector<std::uint64_t>{}, scratch) == 0);
+  CHECK(canon::dedup::count_distinct(std::vector<std::uint64_t>{0, 0, 7, 7, 1ULL << 40}, scratch) == 3);
+  std::mt19937_64 rng(8);
+  for (int round = 0; round < 100; ++round) {
+    std::vector<std::uint64_t> values;
+    std::set<std::uint64_t> oracle;
+    const std::uint64_t universe = 1 + rng() % 1000;
+    for (std::uint64_t i = rng() % 2000; i > 0; --i) {
+      // Small values collide in the probe table (equal high bits): linear probing must cope.
+      values.push_back(rng() % universe);
+      oracle.insert(values.back());
+    }
+    CHECK(canon::dedup::count_distinct(values, scratch) == oracle.size());
   }
 }

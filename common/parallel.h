@@ -1,0 +1,48 @@
+/// @file parallel.h
+/// @brief The one parallel loop of the pipeline stages: indices handed out to worker threads.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace canon {
+
+/// The number of worker threads meant by `threads` (0: all hardware threads), at least 1.
+inline unsigned resolve_thread_count(unsigned threads) {
+  return threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Calls fn(i, worker) for every i in [0, n) on min(resolve_thread_count(threads), n) threads
+/// (the calling thread is one of them), handing out indices in increasing order as threads
+/// become free; `worker` (< the thread count) lets fn use per-thread scratch state. fn must
+/// only write state owned by index i or by its worker. If fn throws, no new index is handed
+/// out, the threads finish what they started and the first exception is rethrown.
+template <class Fn>
+void parallel_for(std::size_t n, unsigned threads, const Fn& fn) {
+  const std::size_t workers = std::min<std::size_t>(resolve_thread_count(threads), n);
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto work = [&](std::size_t worker) {
+    try {
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i, worker);
+    } catch (...) {
+      const std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next = n;
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work, t);
+    work(0);
+  }  // the other threads are joined here
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace canon
