@@ -1,11 +1,14 @@
 /// @file command_eval.cpp
 /// @brief `canon eval dedup INDEX_DIR --truth truth.json`: scores an index's near-duplicate
-/// clusters against a ground truth (eval/metrics.h, docs/evaluation.md). `canon eval` groups
-/// the evaluations; `diversity` will join `dedup`.
+/// clusters against a ground truth (eval/metrics.h); `canon eval diversity INDEX_DIR`: top-k
+/// diversity with no collapsing, query-time and index-time collapse (eval/diversity.h).
+/// docs/evaluation.md has the definitions.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.h"
+#include "eval/diversity.h"
 #include "eval/metrics.h"
 #include "eval/truth.h"
 
@@ -42,12 +45,106 @@ void add_eval_dedup_command(CLI::App& eval_app) {
   });
 }
 
+constexpr const char* kDiversityFooter = R"(
+INDEX_DIR must be built with `canon index --no-collapse`: it holds every page with its cluster
+and authoritative page. The three modes are searched on the same site:
+  none   every page, no collapsing (a copy of INDEX_DIR's documents, searched without a collapse key)
+  query  INDEX_DIR itself: query-time collapse on the cluster id (what `canon search` does on it)
+  index  only the authoritative pages: what `canon index` without --no-collapse writes
+The two copies are written to a temporary directory (--work-dir) and removed afterwards.
+
+A query's relevant clusters are the clusters of every page that matches it without collapsing;
+each cluster is one subtopic. Dup@k: share of the top k whose cluster is that of a higher
+result. Distinct@k: clusters in the top k. Cluster recall@k: relevant clusters in the top k /
+min(k, relevant clusters). alpha-nDCG@k: each cluster a subtopic, every page of a relevant
+cluster relevant to it. Means over the queries with at least one match.
+Without --queries, --sample queries are drawn (--seed) from page titles and, when the site is
+known (--site, or the directory of --truth), headings. See docs/evaluation.md.
+)";
+
+void add_eval_diversity_command(CLI::App& eval_app) {
+  struct Args {
+    std::filesystem::path index_dir;
+    std::filesystem::path queries;
+    std::filesystem::path truth;
+    std::filesystem::path site;
+    std::filesystem::path work_dir;
+    std::size_t k = 10;
+    double alpha = eval::kDefaultAlpha;
+    std::size_t sample = 100;
+    std::uint64_t seed = 1;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* diversity = eval_app.add_subcommand(
+      "diversity",
+      "Dup@k, Distinct@k, cluster recall@k and alpha-nDCG@k with no collapsing, query-time and "
+      "index-time collapse");
+  diversity->footer(kDiversityFooter);
+  diversity
+      ->add_option("INDEX_DIR", args->index_dir, "Index built with `canon index --no-collapse`")
+      ->required();
+  CLI::Option* queries =
+      diversity->add_option("--queries", args->queries,
+                            "Query file: one query per line (`canon search` syntax; # comments)");
+  diversity->add_option("--k", args->k, "Cut-off rank")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  diversity->add_option("--alpha", args->alpha, "alpha of alpha-nDCG")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  diversity->add_option("--truth", args->truth,
+                        "truth.json of a `canon synth` site: its true clusters are the "
+                        "subtopics (default: the index's detected clusters)");
+  diversity->add_option("--site", args->site,
+                        "The indexed site, for drawing queries from headings too (default: the "
+                        "directory of --truth)");
+  diversity->add_option("--sample", args->sample, "Queries to draw when --queries is not given")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
+      ->excludes(queries);
+  diversity->add_option("--seed", args->seed, "Seed of the query draw (reproducible for a seed)")
+      ->capture_default_str()
+      ->excludes(queries);
+  diversity->add_option("--work-dir", args->work_dir,
+                        "Where to build the two derived views (default: the temporary directory)");
+  diversity->add_flag("--json", args->json, "Print the scores (and the queries) as JSON");
+
+  diversity->callback([args] {
+    eval::DiversityOptions options;
+    options.index_dir = args->index_dir;
+    options.k = args->k;
+    options.alpha = args->alpha;
+    options.work_dir = args->work_dir;
+    if (!args->truth.empty()) options.truth_path = args->truth;
+    if (!args->queries.empty()) {
+      auto queries = eval::read_queries(args->queries);
+      if (!queries.ok()) fail(queries.status());
+      options.queries = std::move(queries.value());
+    } else {
+      std::filesystem::path site = args->site;
+      if (site.empty() && !args->truth.empty()) site = args->truth.parent_path();
+      auto queries = eval::sample_queries(args->index_dir, site, args->sample, args->seed);
+      if (!queries.ok()) fail(queries.status());
+      options.queries = std::move(queries.value());
+    }
+    auto evaluation = eval::evaluate_diversity(options);
+    if (!evaluation.ok()) fail(evaluation.status());
+    if (args->json) {
+      std::cout << eval::to_json(evaluation.value()).dump(2) << "\n";
+    } else {
+      std::cout << eval::render_text(evaluation.value());
+    }
+  });
+}
+
 }  // namespace
 
 void add_eval_command(CLI::App& app) {
   CLI::App* eval_app = app.add_subcommand("eval", "Evaluate an index against a ground truth");
   eval_app->require_subcommand(1);
   add_eval_dedup_command(*eval_app);
+  add_eval_diversity_command(*eval_app);
 }
 
 }  // namespace canon::cli

@@ -1,0 +1,635 @@
+/// @file diversity.cpp
+/// @brief Diversity metrics of a ranking, query sampling, and the three collapse views of one
+/// `--no-collapse` index.
+#include "eval/diversity.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <unordered_set>
+
+#include <xapian.h>
+
+#include "eval/metrics.h"
+#include "eval/synth.h"
+#include "eval/truth.h"
+#include "indexer/html_extract.h"
+#include "indexer/index_format.h"
+#include "query/searcher.h"
+
+namespace canon::eval {
+namespace fs = std::filesystem;
+namespace fmt = canon::index_format;
+namespace {
+
+// --- query sampling ---
+
+/// Words too common to make a query of their own.
+const std::unordered_set<std::string>& stop_words() {
+  static const std::unordered_set<std::string> kWords{
+      "a",    "about", "an",   "and",  "are",   "as",    "at",   "be",   "but",  "by",
+      "can",  "do",    "does", "for",  "from",  "has",   "have", "how",  "i",    "if",
+      "in",   "into",  "is",   "it",   "its",   "more",  "no",   "not",  "of",   "on",
+      "or",   "other", "our",  "so",   "some",  "than",  "that", "the",  "their", "then",
+      "there", "these", "this", "to",  "up",    "using", "was",  "we",   "what", "when",
+      "where", "which", "while", "who", "why",  "will",  "with", "you",  "your"};
+  return kWords;
+}
+
+/// Whether the code point is a letter or digit for query words: ASCII letters and digits, and
+/// non-ASCII code points outside the punctuation and symbol blocks (Latin-1's ¶ § « », general
+/// punctuation, arrows, mathematical and technical symbols, box drawing, dingbats, CJK
+/// punctuation, variation selectors and specials).
+bool is_word_code_point(char32_t c) {
+  if (c < 0x80) return std::isalnum(static_cast<int>(c)) != 0;
+  if (c < 0xC0) return c == 0xAA || c == 0xB5 || c == 0xBA;  // ª µ º
+  if (c == 0xD7 || c == 0xF7) return false;                    // × ÷
+  if (c >= 0x2000 && c <= 0x2BFF) return false;
+  if (c >= 0x3000 && c <= 0x303F) return false;
+  if (c >= 0xFE00 && c <= 0xFE6F) return false;
+  if (c >= 0xFF00 && c <= 0xFF0F) return false;
+  if (c >= 0xFFF0 && c <= 0xFFFF) return false;
+  return true;
+}
+
+/// Decodes the UTF-8 code point at `text[i]`, setting `length` to its bytes (1 for an invalid
+/// byte, decoded as U+FFFD).
+char32_t decode_utf8(const std::string& text, std::size_t i, std::size_t& length) {
+  const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
+  const unsigned char b = byte(i);
+  std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > text.size()) {
+    length = 1;
+    return 0xFFFD;
+  }
+  char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) {
+      length = 1;
+      return 0xFFFD;
+    }
+    c = (c << 6) | (byte(i + k) & 0x3F);
+  }
+  length = n;
+  return c;
+}
+
+/// The query words of a title or heading: runs of letters and digits (is_word_code_point),
+/// ASCII lower-cased, without stop words, one-letter words and numbers.
+std::vector<std::string> query_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  const auto flush = [&] {
+    bool digits = true;
+    for (char& c : word) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (!std::isdigit(static_cast<unsigned char>(c))) digits = false;
+    }
+    if (word.size() > 1 && !digits && !stop_words().contains(word)) words.push_back(word);
+    word.clear();
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t length = 1;
+    const char32_t c = decode_utf8(text, i, length);
+    if (is_word_code_point(c)) {
+      word.append(text, i, length);
+    } else if (!word.empty()) {
+      flush();
+    }
+    i += length;
+  }
+  if (!word.empty()) flush();
+  return words;
+}
+
+/// Separators between a page's own title and the site's name.
+constexpr std::string_view kTitleSeparators[] = {" \xE2\x80\x94 ", " \xE2\x80\x93 ", " | ",
+                                                 " - ", " :: "};
+
+/// The part of `title` after its last separator, or "" when it has none.
+std::string title_suffix(const std::string& title) {
+  std::size_t best = std::string::npos, length = 0;
+  for (std::string_view sep : kTitleSeparators) {
+    const std::size_t at = title.rfind(sep);
+    if (at != std::string::npos && (best == std::string::npos || at > best)) {
+      best = at;
+      length = sep.size();
+    }
+  }
+  return best == std::string::npos ? "" : title.substr(best + length);
+}
+
+/// `titles` without the site name: a suffix after a separator that a quarter of the titles
+/// (and at least two) end with.
+std::vector<std::string> strip_site_name(std::vector<std::string> titles) {
+  std::map<std::string, std::size_t> counts;
+  for (const std::string& title : titles) {
+    if (std::string suffix = title_suffix(title); !suffix.empty()) ++counts[suffix];
+  }
+  std::string site_name;
+  std::size_t best = 0;
+  for (const auto& [suffix, count] : counts) {
+    if (count > best) best = count, site_name = suffix;
+  }
+  if (best < 2 || best * 4 < titles.size()) return titles;
+  for (std::string& title : titles) {
+    if (title_suffix(title) == site_name) {
+      title.resize(title.size() - site_name.size());
+      for (std::string_view sep : kTitleSeparators) {
+        if (title.ends_with(sep)) {
+          title.resize(title.size() - sep.size());
+          break;
+        }
+      }
+    }
+  }
+  return titles;
+}
+
+Result<std::string> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error("cannot read '" + path.string() + "'");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// --- the three views ---
+
+/// The value of `key` in Omega's `key=value` document data, or "".
+std::string data_field(const std::string& data, std::string_view key) {
+  std::size_t pos = 0;
+  while (pos < data.size()) {
+    std::size_t end = data.find('\n', pos);
+    if (end == std::string::npos) end = data.size();
+    const std::string_view line(data.data() + pos, end - pos);
+    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=')
+      return std::string(line.substr(key.size() + 1));
+    pos = end + 1;
+  }
+  return {};
+}
+
+/// `data` without its `key=...` line.
+std::string without_field(const std::string& data, std::string_view key) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < data.size()) {
+    std::size_t end = data.find('\n', pos);
+    end = end == std::string::npos ? data.size() : end + 1;
+    const std::string_view line(data.data() + pos, end - pos);
+    if (!(line.size() > key.size() && line.starts_with(key) && line[key.size()] == '='))
+      out.append(line);
+    pos = end;
+  }
+  return out;
+}
+
+/// Writes INDEX/xapian of a derived view of a query-time-collapse database: every document
+/// (`keep_duplicates`, each shown as itself: its `canon_authoritative` is dropped) or only the
+/// authoritative pages; either way marked as an index-time database, so search does not
+/// collapse it. Documents are added in docid order and committed once, as `canon index` does.
+Status write_view(const Xapian::Database& source, const fs::path& index_dir, bool keep_duplicates) {
+  try {
+    fs::create_directories(index_dir);
+    Xapian::WritableDatabase out((index_dir / "xapian").string(),
+                                 Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_BACKEND_GLASS);
+    for (auto it = source.postlist_begin(""); it != source.postlist_end(""); ++it) {
+      Xapian::Document doc = source.get_document(*it);
+      const std::string data = doc.get_data();
+      if (data_field(data, fmt::kDataAuthoritative).empty()) {
+        out.add_document(doc);
+      } else if (keep_duplicates) {
+        doc.set_data(without_field(data, fmt::kDataAuthoritative));
+        out.add_document(doc);
+      }
+    }
+    for (auto key = source.metadata_keys_begin(); key != source.metadata_keys_end(); ++key)
+      out.set_metadata(*key, source.get_metadata(*key));
+    out.set_metadata(std::string(fmt::kCollapseMetadataKey),
+                     std::string(fmt::kCollapseAtIndexTime));
+    out.commit();
+    return Status::ok_status();
+  } catch (const Xapian::Error& e) {
+    return Status::error("cannot write a view of the index in '" + index_dir.string() +
+                         "': " + e.get_description());
+  } catch (const fs::filesystem_error& e) {
+    return Status::error(std::string("cannot write a view of the index: ") + e.what());
+  }
+}
+
+std::uint64_t directory_bytes(const fs::path& dir) {
+  std::uint64_t bytes = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (it->is_regular_file(ec)) bytes += it->file_size(ec);
+  }
+  return bytes;
+}
+
+/// Bytes of `xapian_dir` once compacted (as xapian-compact does), written to `scratch` and
+/// removed again: a size that does not depend on how the database was written.
+Result<std::uint64_t> compacted_bytes(const fs::path& xapian_dir, const fs::path& scratch) {
+  try {
+    Xapian::Database(xapian_dir.string()).compact(scratch.string());
+  } catch (const Xapian::Error& e) {
+    return Status::error("cannot compact '" + xapian_dir.string() + "': " + e.get_description());
+  }
+  const std::uint64_t bytes = directory_bytes(scratch);
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  return bytes;
+}
+
+/// Removes a directory tree when it goes out of scope.
+class RemoveOnExit {
+public:
+  explicit RemoveOnExit(fs::path dir) : dir_(std::move(dir)) {}
+  ~RemoveOnExit() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  RemoveOnExit(const RemoveOnExit&) = delete;
+  RemoveOnExit& operator=(const RemoveOnExit&) = delete;
+
+private:
+  fs::path dir_;
+};
+
+/// Cluster label of every page that is a document of the uncollapsed view, by URL.
+struct Labels {
+  std::unordered_map<std::string, std::uint64_t> by_url;
+  std::unordered_map<std::uint64_t, std::size_t> sizes;
+};
+
+Result<Labels> page_labels(const IndexVerdict& verdict, const std::optional<Truth>& truth) {
+  std::unordered_map<std::string, std::uint64_t> truth_label;
+  if (truth) {
+    for (std::size_t c = 0; c < truth->clusters.size(); ++c) {
+      for (const std::string& path : truth->clusters[c]) truth_label[path] = c;
+    }
+  }
+  Labels labels;
+  for (const IndexRecord& page : verdict.pages) {
+    if (page.status != "indexed" && page.status != "duplicate") continue;
+    std::uint64_t label = 0;
+    if (truth) {
+      const auto it = truth_label.find(page.path);
+      if (it == truth_label.end()) {
+        return Status::error("page '" + page.path +
+                             "' of the index is not in the truth: they describe different sites");
+      }
+      label = it->second;
+    } else {
+      if (!page.cluster) return Status::error("page '" + page.path + "' has no cluster");
+      label = *page.cluster;
+    }
+    labels.by_url[page.url] = label;
+    ++labels.sizes[label];
+  }
+  return labels;
+}
+
+/// The cluster labels of the results of `query`, best first.
+Result<std::vector<std::uint64_t>> ranking(query::Searcher& searcher, const std::string& query,
+                                           std::size_t limit, const Labels& labels,
+                                           const std::string& view) {
+  query::SearchRequest request;
+  request.query = query;
+  request.limit = limit;
+  request.with_snippets = false;
+  request.with_alternates = false;
+  auto results = searcher.search(request);
+  if (!results.ok())
+    return Status::error("query '" + query + "' (" + view + "): " + results.status().message());
+  std::vector<std::uint64_t> clusters;
+  clusters.reserve(results->hits.size());
+  for (const query::SearchHit& hit : results->hits) {
+    const auto it = labels.by_url.find(hit.url);
+    if (it == labels.by_url.end()) {
+      return Status::error("result '" + hit.url + "' of query '" + query +
+                           "' is not an indexed page of pages.jsonl: the index is inconsistent");
+    }
+    clusters.push_back(it->second);
+  }
+  return clusters;
+}
+
+std::string human_bytes(std::uint64_t bytes) {
+  char out[32];
+  if (bytes >= 10ull << 20) {
+    std::snprintf(out, sizeof out, "%.1f MB", static_cast<double>(bytes) / 1e6);
+  } else {
+    std::snprintf(out, sizeof out, "%.0f kB", static_cast<double>(bytes) / 1e3);
+  }
+  return out;
+}
+
+}  // namespace
+
+// --- metrics ---
+
+double dup_at_k(std::span<const std::uint64_t> ranking, std::size_t k) {
+  const std::size_t n = std::min(k, ranking.size());
+  if (n == 0) return 0.0;
+  std::unordered_set<std::uint64_t> seen;
+  std::size_t duplicates = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (!seen.insert(ranking[r]).second) ++duplicates;
+  }
+  return static_cast<double>(duplicates) / static_cast<double>(n);
+}
+
+std::size_t distinct_at_k(std::span<const std::uint64_t> ranking, std::size_t k) {
+  const std::size_t n = std::min(k, ranking.size());
+  return std::unordered_set<std::uint64_t>(ranking.begin(), ranking.begin() + n).size();
+}
+
+double cluster_recall_at_k(std::span<const std::uint64_t> ranking, const QueryRelevance& relevance,
+                           std::size_t k) {
+  const std::size_t n = std::min(k, ranking.size());
+  std::unordered_set<std::uint64_t> covered;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (relevance.cluster_sizes.contains(ranking[r])) covered.insert(ranking[r]);
+  }
+  return ratio_or_one(covered.size(), std::min(k, relevance.cluster_sizes.size()));
+}
+
+double alpha_ndcg_at_k(std::span<const std::uint64_t> ranking, const QueryRelevance& relevance,
+                       std::size_t k, double alpha) {
+  const double keep = 1.0 - alpha;
+  const auto discount = [](std::size_t rank0) { return 1.0 / std::log2(2.0 + rank0); };
+  // Ideal: the k largest gains over the relevant pages. Gains fall with each page of a
+  // cluster, so taking clusters' m-th pages in rounds m = 0, 1, ... gives them in order.
+  double ideal = 0.0;
+  std::vector<std::size_t> sizes;
+  for (const auto& [cluster, size] : relevance.cluster_sizes) sizes.push_back(size);
+  std::sort(sizes.begin(), sizes.end(), std::greater<>());
+  std::size_t rank0 = 0;
+  for (std::size_t m = 0; rank0 < k && !sizes.empty() && m < sizes.front(); ++m) {
+    const double gain = std::pow(keep, static_cast<double>(m));
+    if (gain == 0.0) break;
+    for (std::size_t size : sizes) {
+      if (size <= m || rank0 >= k) break;  // sorted: no later cluster has an m-th page either
+      ideal += gain * discount(rank0++);
+    }
+  }
+  if (ideal == 0.0) return 1.0;
+  double dcg = 0.0;
+  std::unordered_map<std::uint64_t, std::size_t> shown;
+  const std::size_t n = std::min(k, ranking.size());
+  for (std::size_t r = 0; r < n; ++r) {
+    if (!relevance.cluster_sizes.contains(ranking[r])) continue;
+    const std::size_t before = shown[ranking[r]]++;
+    dcg += std::pow(keep, static_cast<double>(before)) * discount(r);
+  }
+  return dcg / ideal;
+}
+
+DiversityScores score_ranking(std::span<const std::uint64_t> ranking,
+                              const QueryRelevance& relevance, std::size_t k, double alpha) {
+  return {dup_at_k(ranking, k), static_cast<double>(distinct_at_k(ranking, k)),
+          cluster_recall_at_k(ranking, relevance, k), alpha_ndcg_at_k(ranking, relevance, k, alpha)};
+}
+
+// --- queries ---
+
+Result<std::vector<std::string>> read_queries(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) return Status::error("cannot read the query file '" + path.string() + "'");
+  std::vector<std::string> queries;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] == '#') continue;
+    const std::size_t end = line.find_last_not_of(" \t");
+    queries.push_back(line.substr(start, end - start + 1));
+  }
+  if (queries.empty()) return Status::error("the query file '" + path.string() + "' has no query");
+  return queries;
+}
+
+Result<std::vector<std::string>> sample_queries(const fs::path& index_dir, const fs::path& site_dir,
+                                                std::size_t count, std::uint64_t seed) {
+  const fs::path pages_path = index_dir / "pages.jsonl";
+  std::ifstream in(pages_path);
+  if (!in) {
+    return Status::error("cannot read '" + pages_path.string() +
+                         "' (is '" + index_dir.string() + "' a canon index?)");
+  }
+  std::vector<std::string> titles;
+  std::vector<std::pair<std::string, std::string>> pages;  // (path, url) of indexed pages
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    const auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) {
+      return Status::error("'" + pages_path.string() + "' line " + std::to_string(number) +
+                           ": not a JSON object");
+    }
+    if (j.value("status", "") != "indexed") continue;
+    titles.push_back(j.value("title", ""));
+    pages.emplace_back(j.value("path", ""), j.value("url", ""));
+  }
+  // Phrases: titles, then headings, each once.
+  std::vector<std::vector<std::string>> phrases;
+  std::set<std::vector<std::string>> seen;
+  const auto add = [&](const std::string& text) {
+    std::vector<std::string> words = query_words(text);
+    if (!words.empty() && seen.insert(words).second) phrases.push_back(std::move(words));
+  };
+  for (const std::string& title : strip_site_name(titles)) add(title);
+  if (!site_dir.empty()) {
+    for (const auto& [path, url] : pages) {
+      auto html = read_file(site_dir / path);
+      if (!html.ok()) {
+        return Status::error("cannot read page '" + path + "' of the site '" + site_dir.string() +
+                             "' (is it the site the index was built from?)");
+      }
+      if (!indexer::check_page_bytes(html.value()).ok()) continue;
+      for (const std::string& heading : indexer::extract_page(html.value(), url).headings)
+        add(heading);
+    }
+  }
+  if (phrases.empty()) {
+    return Status::error("no page title or heading of '" + index_dir.string() +
+                         "' has a word to make a query of");
+  }
+  // A seeded partial Fisher-Yates shuffle of the phrases; 1-3 consecutive words of each.
+  Random random(seed);
+  std::vector<std::size_t> order(phrases.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::string> queries;
+  std::unordered_set<std::string> taken;
+  for (std::size_t i = 0; i < order.size() && queries.size() < count; ++i) {
+    std::swap(order[i], order[i + random.below(order.size() - i)]);
+    const std::vector<std::string>& words = phrases[order[i]];
+    const std::size_t length = random.between(1, std::min<std::size_t>(3, words.size()));
+    const std::size_t start = random.below(words.size() - length + 1);
+    std::string query;
+    for (std::size_t w = start; w < start + length; ++w) query += (query.empty() ? "" : " ") + words[w];
+    if (taken.insert(query).second) queries.push_back(std::move(query));
+  }
+  return queries;
+}
+
+// --- the evaluation ---
+
+Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) {
+  auto opened = query::Searcher::open(options.index_dir);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<query::Searcher> query_view = std::move(opened.value());
+  if (!query_view->collapses_at_query_time()) {
+    return Status::error("'" + options.index_dir.string() +
+                         "' collapses near-duplicates at index time; canon eval diversity needs "
+                         "every page: build the index with `canon index --no-collapse`");
+  }
+  auto verdict = read_index_verdict(options.index_dir);
+  if (!verdict.ok()) return verdict.status();
+  std::optional<Truth> truth;
+  if (options.truth_path) {
+    auto read = read_truth(*options.truth_path);
+    if (!read.ok()) return read.status();
+    truth = std::move(read.value());
+  }
+  auto labels = page_labels(verdict.value(), truth);
+  if (!labels.ok()) return labels.status();
+
+  // The two derived views, beside each other in a directory of our own.
+  static std::atomic<int> counter{0};
+  const fs::path work =
+      (options.work_dir.empty() ? fs::temp_directory_path() : options.work_dir) /
+      ("canon-diversity-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  RemoveOnExit cleanup(work);
+  const fs::path none_dir = work / "none";
+  const fs::path index_dir = work / "index";
+  try {
+    const Xapian::Database source((options.index_dir / "xapian").string());
+    if (Status s = write_view(source, none_dir, /*keep_duplicates=*/true); !s.ok()) return s;
+    if (Status s = write_view(source, index_dir, /*keep_duplicates=*/false); !s.ok()) return s;
+  } catch (const Xapian::Error& e) {
+    return Status::error("cannot read the index at '" + options.index_dir.string() +
+                         "': " + e.get_description());
+  }
+  auto none_open = query::Searcher::open(none_dir);
+  if (!none_open.ok()) return none_open.status();
+  auto index_open = query::Searcher::open(index_dir);
+  if (!index_open.ok()) return index_open.status();
+
+  struct View {
+    std::string mode;
+    query::Searcher* searcher;
+    fs::path dir;
+  };
+  const View views[] = {{"none", none_open.value().get(), none_dir},
+                        {"query", query_view.get(), options.index_dir},
+                        {"index", index_open.value().get(), index_dir}};
+
+  DiversityEvaluation evaluation;
+  evaluation.k = options.k;
+  evaluation.alpha = options.alpha;
+  evaluation.subtopics = truth ? "truth" : "detected";
+  evaluation.queries = options.queries;
+  std::vector<DiversityScores> sums(std::size(views));
+  double relevant_clusters = 0.0;
+  const std::size_t all = std::max<std::size_t>(1, views[0].searcher->document_count());
+  for (const std::string& query : options.queries) {
+    // Relevance: the clusters of every page matching the query, uncollapsed.
+    auto matches = ranking(*views[0].searcher, query, all, labels.value(), views[0].mode);
+    if (!matches.ok()) return matches.status();
+    if (matches->empty()) continue;
+    QueryRelevance relevance;
+    for (std::uint64_t cluster : matches.value())
+      relevance.cluster_sizes.emplace(cluster, labels->sizes.at(cluster));
+    relevant_clusters += static_cast<double>(relevance.cluster_sizes.size());
+    ++evaluation.scored_queries;
+    for (std::size_t v = 0; v < std::size(views); ++v) {
+      std::vector<std::uint64_t> top;
+      if (v == 0) {
+        top.assign(matches->begin(), matches->begin() + std::min(options.k, matches->size()));
+      } else {
+        auto ranked = ranking(*views[v].searcher, query, options.k, labels.value(), views[v].mode);
+        if (!ranked.ok()) return ranked.status();
+        top = std::move(ranked.value());
+      }
+      const DiversityScores s = score_ranking(top, relevance, options.k, options.alpha);
+      sums[v].dup += s.dup;
+      sums[v].distinct += s.distinct;
+      sums[v].cluster_recall += s.cluster_recall;
+      sums[v].alpha_ndcg += s.alpha_ndcg;
+    }
+  }
+  const double n = static_cast<double>(std::max<std::size_t>(1, evaluation.scored_queries));
+  evaluation.mean_relevant_clusters = relevant_clusters / n;
+  for (std::size_t v = 0; v < std::size(views); ++v) {
+    ModeDiversity mode;
+    mode.mode = views[v].mode;
+    mode.documents = views[v].searcher->document_count();
+    auto bytes = compacted_bytes(views[v].dir / "xapian", work / "compacted");
+    if (!bytes.ok()) return bytes.status();
+    mode.index_bytes = bytes.value();
+    mode.mean = {sums[v].dup / n, sums[v].distinct / n, sums[v].cluster_recall / n,
+                 sums[v].alpha_ndcg / n};
+    evaluation.modes.push_back(mode);
+  }
+  return evaluation;
+}
+
+nlohmann::json to_json(const DiversityEvaluation& e) {
+  nlohmann::json modes = nlohmann::json::array();
+  for (const ModeDiversity& m : e.modes) {
+    modes.push_back({{"mode", m.mode},
+                     {"documents", m.documents},
+                     {"index_bytes", m.index_bytes},
+                     {"dup_at_k", m.mean.dup},
+                     {"distinct_at_k", m.mean.distinct},
+                     {"cluster_recall_at_k", m.mean.cluster_recall},
+                     {"alpha_ndcg_at_k", m.mean.alpha_ndcg}});
+  }
+  return {{"k", e.k},
+          {"alpha", e.alpha},
+          {"subtopics", e.subtopics},
+          {"queries", e.queries.size()},
+          {"scored_queries", e.scored_queries},
+          {"mean_relevant_clusters", e.mean_relevant_clusters},
+          {"modes", modes},
+          {"query_list", e.queries}};
+}
+
+std::string render_text(const DiversityEvaluation& e) {
+  static const std::map<std::string, std::string> kNames{
+      {"none", "no collapsing"}, {"query", "query-time collapse"}, {"index", "index-time collapse"}};
+  const std::string k = std::to_string(e.k);
+  std::ostringstream out;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%zu queries, %zu with matches (%.1f relevant clusters each on average); "
+                "subtopics: %s clusters; alpha = %.2f\n\n",
+                e.queries.size(), e.scored_queries, e.mean_relevant_clusters, e.subtopics.c_str(),
+                e.alpha);
+  out << line;
+  std::snprintf(line, sizeof line, "%-20s %9s %11s %8s %12s %11s %13s\n", "mode", "documents",
+                "index size", ("Dup@" + k).c_str(), ("Distinct@" + k).c_str(),
+                ("recall@" + k).c_str(), ("a-nDCG@" + k).c_str());
+  out << line;
+  for (const ModeDiversity& m : e.modes) {
+    std::snprintf(line, sizeof line, "%-20s %9zu %11s %8.4f %12.2f %11.4f %13.4f\n",
+                  kNames.at(m.mode).c_str(), m.documents, human_bytes(m.index_bytes).c_str(),
+                  m.mean.dup, m.mean.distinct, m.mean.cluster_recall, m.mean.alpha_ndcg);
+    out << line;
+  }
+  return out.str();
+}
+
+}  // namespace canon::eval
