@@ -17,14 +17,20 @@ inline unsigned resolve_thread_count(unsigned threads) {
   return threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
-/// Calls fn(i, worker) for every i in [0, n) on min(resolve_thread_count(threads), n) threads
-/// (the calling thread is one of them), handing out indices in increasing order as threads
+/// The number of threads parallel_for uses for `n` items: min(resolve_thread_count(threads), n),
+/// at least 1 (so per-worker scratch state can be sized with it).
+inline std::size_t worker_count(std::size_t n, unsigned threads) {
+  return std::max<std::size_t>(1, std::min<std::size_t>(resolve_thread_count(threads), n));
+}
+
+/// Calls fn(i, worker) for every i in [0, n) on worker_count(n, threads) threads (the calling
+/// thread is one of them), handing out indices in increasing order as threads
 /// become free; `worker` (< the thread count) lets fn use per-thread scratch state. fn must
 /// only write state owned by index i or by its worker. If fn throws, no new index is handed
 /// out, the threads finish what they started and the first exception is rethrown.
 template <class Fn>
 void parallel_for(std::size_t n, unsigned threads, const Fn& fn) {
-  const std::size_t workers = std::min<std::size_t>(resolve_thread_count(threads), n);
+  const std::size_t workers = worker_count(n, threads);
   std::atomic<std::size_t> next{0};
   std::exception_ptr error;
   std::mutex error_mutex;

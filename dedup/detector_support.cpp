@@ -1,5 +1,5 @@
 /// @file detector_support.cpp
-/// @brief worker_count, hash_words, ngram_counts, mix64 and clusters_from_pairs.
+/// @brief hash_words, ngram_counts, mix64 and clusters_from_pairs.
 #include "dedup/detector_support.h"
 
 #include <cassert>
@@ -11,11 +11,6 @@
 #include "dedup/union_find.h"
 
 namespace canon::dedup {
-
-std::size_t worker_count(std::size_t n, unsigned threads) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  return std::max<std::size_t>(1, std::min<std::size_t>(threads, n));
-}
 
 std::uint64_t hash_words(std::span<const std::string> words) {
   thread_local std::string joined;  // reused: one allocation per thread, not per n-gram

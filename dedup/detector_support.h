@@ -1,6 +1,6 @@
 /// @file detector_support.h
 /// @brief What the literature detectors (simhash, mwo, multik, keyword, exact) share: a
-/// deterministic parallel loop, word n-gram hashes with counts, and pairs → clusters.
+/// parallel loop (common/parallel.h), word n-gram hashes with counts, and pairs → clusters.
 #pragma once
 
 #include <algorithm>
@@ -15,41 +15,10 @@
 #include <utility>
 #include <vector>
 
+#include "common/parallel.h"  // parallel_for, worker_count
 #include "dedup/detector.h"
 
 namespace canon::dedup {
-
-/// The number of workers parallel_for uses for `n` items: min(threads, n), at least 1, where
-/// threads = 0 means all hardware threads.
-std::size_t worker_count(std::size_t n, unsigned threads);
-
-/// Calls fn(i, worker) for i in [0, n) on worker_count(n, threads) threads, handing out
-/// indices dynamically; `worker` (< worker_count) lets fn use per-worker scratch state. fn must
-/// only write state owned by index i or by its worker. Rethrows the first exception after all
-/// threads have finished. Results that fn stores by index do not depend on the thread count.
-template <class Fn>
-void parallel_for(std::size_t n, unsigned threads, const Fn& fn) {
-  const std::size_t workers = worker_count(n, threads);
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  const auto work = [&](std::size_t worker) {
-    try {
-      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i, worker);
-    } catch (...) {
-      const std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next = n;
-    }
-  };
-  if (workers <= 1) {
-    work(0);
-  } else {
-    std::vector<std::jthread> pool;
-    for (std::size_t t = 0; t < workers; ++t) pool.emplace_back(work, t);
-  }  // jthreads join here
-  if (error) std::rethrow_exception(error);
-}
 
 /// XXH3_64bits of `words` joined by '\x1f': the same hash shingle_set() gives a k-word window,
 /// so equal word sequences hash equal and different ones (almost surely) differ.
