@@ -2,8 +2,9 @@
 /// @brief The stages of `canon index`, run over one site (docs/design.md, "The pipeline").
 ///
 /// Pages are parsed once, on all cores, and never kept whole: each parse thread hands the page
-/// to the near-duplicate detector (which keeps a small sketch) and turns it into a prepared
-/// Xapian document, which the calling thread adds to the database in file order. What stays in
+/// to the near-duplicate detector (which keeps a small sketch) and adds its Xapian document to
+/// the database of its chunk of files (one database per chunk, merged in order at the end, so
+/// the output does not depend on the thread count). What stays in
 /// memory per page is a PageRecord (URLs, title, link targets as ids, ranks and verdicts).
 /// Once the whole site is seen, the link graph, PageRank, clusters and authorities are
 /// computed, and a second, cheap pass over the database sets each document's cluster fields
