@@ -109,13 +109,13 @@ int main(int argc, char** argv) {
   std::printf("%zu pages\n", n);
   for (const unsigned k : {2u, 3u}) {
     std::vector<dedup::ShingleSet> sets(n);
-    dedup::parallel_for(n, 0, [&](std::size_t i, std::size_t) { sets[i] = dedup::shingle_set(pages[i].tokens, k); });
+    canon::parallel_for(n, 0, [&](std::size_t i, std::size_t) { sets[i] = dedup::shingle_set(pages[i].tokens, k); });
     struct Row {
       double jaccard, cmin, guarded;
       std::size_t a, b;
     };
     std::vector<std::vector<Row>> found(n);
-    dedup::parallel_for(n, 0, [&](std::size_t a, std::size_t) {
+    canon::parallel_for(n, 0, [&](std::size_t a, std::size_t) {
       for (std::size_t b = a + 1; b < n; ++b) {
         if (sets[a].empty() || sets[b].empty()) continue;
         const std::size_t c = common_count(sets[a], sets[b]);

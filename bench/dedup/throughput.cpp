@@ -161,8 +161,8 @@ int main(int argc, char** argv) {
   // Text generation alone, to subtract from the add phase.
   auto start = std::chrono::steady_clock::now();
   double cpu_start = cpu_seconds();
-  std::vector<std::size_t> bytes(dedup::worker_count(o.docs, o.threads), 0);
-  dedup::parallel_for(o.docs, o.threads, [&](std::size_t d, std::size_t worker) {
+  std::vector<std::size_t> bytes(canon::worker_count(o.docs, o.threads), 0);
+  canon::parallel_for(o.docs, o.threads, [&](std::size_t d, std::size_t worker) {
     thread_local std::string text;
     generate(o, vocabulary, specs[d], text);
     bytes[worker] += text.size();
@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
   start = std::chrono::steady_clock::now();
   cpu_start = cpu_seconds();
   detector.reset(o.docs);
-  dedup::parallel_for(o.docs, o.threads, [&](std::size_t d, std::size_t) {
+  canon::parallel_for(o.docs, o.threads, [&](std::size_t d, std::size_t) {
     thread_local std::string text;
     generate(o, vocabulary, specs[d], text);
     detector.add(static_cast<std::uint32_t>(d), dedup::DedupDocument{"", "", text});
