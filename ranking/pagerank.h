@@ -8,18 +8,6 @@
 
 namespace canon::ranking {
 
-/// How compute_pagerank lays out the graph for the iteration (docs/ranking.md). Results are the
-/// same up to rounding (the order of additions differs); the choice is only about speed.
-enum class PageRankLayout {
-  /// pull for graphs of up to 1.5M nodes, binned for larger ones (the faster one, as measured).
-  automatic,
-  /// Each node gathers its in-links' contributions: one random read per link.
-  pull,
-  /// Propagation blocking: contributions pushed into bins of targets, each bin summed in cache.
-  /// Graphs of more than 2^31 nodes use pull anyway.
-  binned,
-};
-
 /// Parameters of the iteration. Defaults are canon's.
 struct PageRankOptions {
   /// Probability of following a link; 1 - damping is the uniform teleport.
@@ -28,11 +16,8 @@ struct PageRankOptions {
   double tolerance = 1e-10;
   /// Stop after this many iterations even when not converged.
   unsigned max_iterations = 1000;
-  /// Worker threads for one iteration; 0 means all hardware threads. Scores are bit-identical
-  /// for every thread count.
+  /// Worker threads for one iteration; 0 means all hardware threads.
   unsigned threads = 1;
-  /// Layout of the graph during the iteration; tests and benchmarks choose one explicitly.
-  PageRankLayout layout = PageRankLayout::automatic;
 };
 
 /// Scores and how the iteration ended.

@@ -19,7 +19,6 @@ using canon::ranking::compute_pagerank;
 using canon::ranking::Edge;
 using canon::ranking::LinkGraph;
 using canon::ranking::NodeId;
-using canon::ranking::PageRankLayout;
 using canon::ranking::PageRankOptions;
 using canon::ranking::PageRankResult;
 
@@ -82,17 +81,6 @@ std::vector<Edge> random_edges(std::mt19937& rng, NodeId n, std::size_t m) {
   return edges;
 }
 
-/// random_edges() plus two hubs: node 0 links to every 3rd node, every 5th node links to node 1,
-/// so that sources send several links to one bin of the binned layout, and targets get many.
-std::vector<Edge> random_edges_with_hubs(std::mt19937& rng, NodeId n, std::size_t m) {
-  std::vector<Edge> edges = random_edges(rng, n, m);
-  for (NodeId v = 0; v < n; v += 3) edges.push_back({0, v});
-  for (NodeId v = 0; v < n; v += 5) edges.push_back({v, 1 % n});
-  return edges;
-}
-
-constexpr PageRankLayout kLayouts[] = {PageRankLayout::pull, PageRankLayout::binned};
-
 }  // namespace
 
 TEST_CASE("empty graph: no scores, converged, no iterations") {
@@ -136,7 +124,7 @@ TEST_CASE("hand-computed values") {
   }
 }
 
-TEST_CASE("random graphs match the dense model, in both layouts") {
+TEST_CASE("random graphs match the dense model") {
   std::mt19937 rng(2024);
   for (int round = 0; round < 300; ++round) {
     const NodeId n = std::uniform_int_distribution<NodeId>(1, 40)(rng);
@@ -149,16 +137,11 @@ TEST_CASE("random graphs match the dense model, in both layouts") {
     PageRankOptions options;
     options.damping = d;
     options.threads = 1 + round % 3;
-    const std::vector<double> model = dense_pagerank(n, edges, d);
-    for (const PageRankLayout layout : kLayouts) {
-      CAPTURE(static_cast<int>(layout));
-      options.layout = layout;
-      const PageRankResult r = rank(n, edges, options);
-      CHECK(r.converged);
-      CHECK(r.last_change < options.tolerance);
-      CHECK(std::abs(total(r.scores) - 1.0) <= 1e-12);
-      CHECK(l1_distance(r.scores, model) <= 1e-9);
-    }
+    const PageRankResult r = rank(n, edges, options);
+    CHECK(r.converged);
+    CHECK(r.last_change < options.tolerance);
+    CHECK(std::abs(total(r.scores) - 1.0) <= 1e-12);
+    CHECK(l1_distance(r.scores, dense_pagerank(n, edges, d)) <= 1e-9);
   }
 }
 
@@ -170,16 +153,12 @@ TEST_CASE("each iteration matches the dense model step for step") {
     const NodeId n = std::uniform_int_distribution<NodeId>(2, 30)(rng);
     const std::vector<Edge> edges = random_edges(rng, n, n);
     for (int steps = 1; steps <= 4; ++steps) {
-      for (const PageRankLayout layout : kLayouts) {
-        CAPTURE(round);
-        CAPTURE(steps);
-        CAPTURE(static_cast<int>(layout));
-        PageRankOptions options;
-        options.max_iterations = static_cast<unsigned>(steps);
-        options.layout = layout;
-        const PageRankResult r = rank(n, edges, options);
-        CHECK(l1_distance(r.scores, dense_pagerank(n, edges, 0.85, steps)) <= 1e-14);
-      }
+      CAPTURE(round);
+      CAPTURE(steps);
+      PageRankOptions options;
+      options.max_iterations = static_cast<unsigned>(steps);
+      const PageRankResult r = rank(n, edges, options);
+      CHECK(l1_distance(r.scores, dense_pagerank(n, edges, 0.85, steps)) <= 1e-14);
     }
   }
 }
@@ -216,52 +195,24 @@ TEST_CASE("converged flag and iteration count") {
   CHECK(r.iterations == needed - 1);
 }
 
-TEST_CASE("thread counts give bit-identical scores, in both layouts") {
+TEST_CASE("thread counts agree") {
   std::mt19937 rng(99);
-  const NodeId n = 30000;  // ~15 blocks (pull) or bins (binned) of work to split
-  const LinkGraph g = LinkGraph::build(n, random_edges_with_hubs(rng, n, 150000));
-  for (const PageRankLayout layout : kLayouts) {
-    CAPTURE(static_cast<int>(layout));
-    PageRankOptions options;
-    options.layout = layout;
-    options.threads = 1;
-    const PageRankResult one = compute_pagerank(g, options);
-    for (unsigned threads : {2u, 3u, 7u, 0u, 64u}) {
-      CAPTURE(threads);
-      options.threads = threads;
-      const PageRankResult many = compute_pagerank(g, options);
-      CHECK(many.iterations == one.iterations);
-      CHECK(many.converged == one.converged);
-      CHECK(many.scores == one.scores);
+  const NodeId n = 30000;  // ~15 blocks of work to split
+  const LinkGraph g = LinkGraph::build(n, random_edges(rng, n, 150000));
+  PageRankOptions options;
+  options.threads = 1;
+  const PageRankResult one = compute_pagerank(g, options);
+  for (unsigned threads : {2u, 3u, 0u, 64u}) {
+    CAPTURE(threads);
+    options.threads = threads;
+    const PageRankResult many = compute_pagerank(g, options);
+    CHECK(many.iterations == one.iterations);
+    CHECK(many.converged == one.converged);
+    double max_diff = 0;
+    for (NodeId v = 0; v < n; ++v) {
+      max_diff = std::max(max_diff, std::abs(many.scores[v] - one.scores[v]));
     }
-  }
-}
-
-TEST_CASE("the binned layout agrees with the pull layout on graphs of many bins") {
-  // Bins hold 2048 to 8192 targets here, so these graphs span 2 to 16 bins; the hubs send several
-  // links to one bin in one message. Only the order of additions differs between the layouts.
-  std::mt19937 rng(8080);
-  for (int round = 0; round < 12; ++round) {
-    const NodeId n = std::uniform_int_distribution<NodeId>(2049, 80000)(rng);
-    const std::vector<Edge> edges =
-        random_edges_with_hubs(rng, n, std::uniform_int_distribution<std::size_t>(n, 8 * n)(rng));
-    const LinkGraph g = LinkGraph::build(n, edges);
-    CAPTURE(round);
-    CAPTURE(n);
-    PageRankOptions options;
-    options.threads = 1 + round % 3;
-    options.layout = PageRankLayout::pull;
-    const PageRankResult pull = compute_pagerank(g, options);
-    options.layout = PageRankLayout::binned;
-    const PageRankResult binned = compute_pagerank(g, options);
-    CHECK(binned.converged);
-    CHECK(binned.iterations == pull.iterations);
-    CHECK(std::abs(total(binned.scores) - 1.0) <= 1e-12);
-    CHECK(l1_distance(binned.scores, pull.scores) <= 1e-13);
-    options.max_iterations = 3;  // the iterates too, not only the fixed point
-    const PageRankResult binned3 = compute_pagerank(g, options);
-    options.layout = PageRankLayout::pull;
-    CHECK(l1_distance(binned3.scores, compute_pagerank(g, options).scores) <= 1e-13);
+    CHECK(max_diff <= 1e-12);
   }
 }
 
@@ -296,19 +247,14 @@ TEST_CASE("renumbering the nodes permutes the scores (the internal renumbering m
     std::shuffle(perm.begin(), perm.end(), rng);
     std::vector<Edge> permuted;
     for (const Edge& e : edges) permuted.push_back({perm[e.source], perm[e.target]});
-    for (const PageRankLayout layout : kLayouts) {
-      PageRankOptions options;
-      options.layout = layout;
-      const PageRankResult a = rank(n, edges, options), b = rank(n, permuted, options);
-      CAPTURE(round);
-      CAPTURE(static_cast<int>(layout));
-      CHECK(a.iterations == b.iterations);
-      double max_diff = 0;
-      for (NodeId v = 0; v < n; ++v) {
-        max_diff = std::max(max_diff, std::abs(a.scores[v] - b.scores[perm[v]]));
-      }
-      CHECK(max_diff <= 1e-15);
+    const PageRankResult a = rank(n, edges), b = rank(n, permuted);
+    CAPTURE(round);
+    CHECK(a.iterations == b.iterations);
+    double max_diff = 0;
+    for (NodeId v = 0; v < n; ++v) {
+      max_diff = std::max(max_diff, std::abs(a.scores[v] - b.scores[perm[v]]));
     }
+    CHECK(max_diff <= 1e-15);
   }
 }
 
@@ -316,19 +262,14 @@ TEST_CASE("compute_pagerank on an rvalue graph releases it and gives the same sc
   std::mt19937 rng(17);
   const NodeId n = 10000;
   const std::vector<Edge> edges = random_edges(rng, n, 50000);
-  for (const PageRankLayout layout : kLayouts) {
-    CAPTURE(static_cast<int>(layout));
-    PageRankOptions options;
-    options.layout = layout;
-    LinkGraph g = LinkGraph::build(n, edges);
-    const PageRankResult kept = compute_pagerank(g, options);
-    CHECK(g.edge_count() > 0);  // still usable
-    const PageRankResult released = compute_pagerank(std::move(g), options);
-    CHECK(released.scores == kept.scores);
-    CHECK(released.iterations == kept.iterations);
-    CHECK(released.setup_seconds >= 0.0);
-    CHECK(released.iteration_seconds > 0.0);
-    g = LinkGraph::build(1, {});  // a moved-from graph can be assigned again
-    CHECK(g.node_count() == 1);
-  }
+  LinkGraph g = LinkGraph::build(n, edges);
+  const PageRankResult kept = compute_pagerank(g);
+  CHECK(g.edge_count() > 0);  // still usable
+  const PageRankResult released = compute_pagerank(std::move(g));
+  CHECK(released.scores == kept.scores);
+  CHECK(released.iterations == kept.iterations);
+  CHECK(released.setup_seconds >= 0.0);
+  CHECK(released.iteration_seconds > 0.0);
+  g = LinkGraph::build(1, {});  // a moved-from graph can be assigned again
+  CHECK(g.node_count() == 1);
 }
