@@ -10,37 +10,18 @@
 #include <vector>
 
 #include "dedup/exact_detector.h"
+#include "support/detector_fixtures.h"
 #include "dedup/minhash_detector.h"
 #include "dedup/shingles.h"
 #include "dedup/tokenizer.h"
 
 using namespace canon::dedup;
+using canon::testing::clusters_of;
+using canon::testing::similarity;
+using canon::testing::documents;
+using canon::testing::words;
 
 namespace {
-
-/// find_clusters with a detector made for the purpose.
-Clusters clusters_of(Detector&& detector, std::span<const DedupDocument> docs) {
-  return find_clusters(detector, docs);
-}
-
-/// The detector's similarity of documents a and b of its run over `docs`.
-double similarity(Detector& detector, std::span<const DedupDocument> docs, std::uint32_t a,
-                  std::uint32_t b) {
-  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
-  return similarities(detector, docs, std::span(&pair, 1)).front();
-}
-
-std::vector<DedupDocument> documents(const std::vector<std::string>& texts) {
-  std::vector<DedupDocument> docs;
-  for (const std::string& t : texts) docs.push_back({"", "", t});
-  return docs;
-}
-
-std::string words(int first, int last, const std::string& prefix = "w") {
-  std::string s;
-  for (int i = first; i < last; ++i) s += prefix + std::to_string(i) + " ";
-  return s;
-}
 
 using PairSet = std::set<std::pair<std::uint32_t, std::uint32_t>>;
 

@@ -10,34 +10,15 @@
 #include <vector>
 
 #include "dedup/keyword_detector.h"
+#include "support/detector_fixtures.h"
 
 using namespace canon::dedup;
+using canon::testing::clusters_of;
+using canon::testing::similarity;
+using canon::testing::documents;
+using canon::testing::words;
 
 namespace {
-
-/// find_clusters with a detector made for the purpose.
-Clusters clusters_of(Detector&& detector, std::span<const DedupDocument> docs) {
-  return find_clusters(detector, docs);
-}
-
-/// The detector's similarity of documents a and b of its run over `docs`.
-double similarity(Detector& detector, std::span<const DedupDocument> docs, std::uint32_t a,
-                  std::uint32_t b) {
-  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
-  return similarities(detector, docs, std::span(&pair, 1)).front();
-}
-
-std::vector<DedupDocument> documents(const std::vector<std::string>& texts) {
-  std::vector<DedupDocument> docs;
-  for (const std::string& t : texts) docs.push_back({"", "", t});
-  return docs;
-}
-
-std::string words(int first, int last, const std::string& prefix = "w") {
-  std::string s;
-  for (int i = first; i < last; ++i) s += prefix + std::to_string(i) + " ";
-  return s;
-}
 
 std::set<std::string> keyword_set(const std::string& text) {
   const std::vector<std::string> terms = keyword_terms(text);

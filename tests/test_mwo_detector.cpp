@@ -11,22 +11,13 @@
 #include <xxhash.h>
 
 #include "dedup/mwo_detector.h"
+#include "support/detector_fixtures.h"
 
 using namespace canon::dedup;
+using canon::testing::clusters_of;
+using canon::testing::similarity;
 
 namespace {
-
-/// find_clusters with a detector made for the purpose.
-Clusters clusters_of(Detector&& detector, std::span<const DedupDocument> docs) {
-  return find_clusters(detector, docs);
-}
-
-/// The detector's similarity of documents a and b of its run over `docs`.
-double similarity(Detector& detector, std::span<const DedupDocument> docs, std::uint32_t a,
-                  std::uint32_t b) {
-  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
-  return similarities(detector, docs, std::span(&pair, 1)).front();
-}
 
 double weight_of(const std::vector<WeightedTerm>& v, const std::string& term) {
   const std::uint64_t h = XXH3_64bits(term.data(), term.size());

@@ -11,30 +11,15 @@
 
 #include "dedup/shingles.h"
 #include "dedup/simhash_detector.h"
+#include "support/detector_fixtures.h"
 #include "dedup/tokenizer.h"
 
 using namespace canon::dedup;
+using canon::testing::similarity;
+using canon::testing::documents;
+using canon::testing::words;
 
 namespace {
-
-/// The detector's similarity of documents a and b of its run over `docs`.
-double similarity(Detector& detector, std::span<const DedupDocument> docs, std::uint32_t a,
-                  std::uint32_t b) {
-  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
-  return similarities(detector, docs, std::span(&pair, 1)).front();
-}
-
-std::vector<DedupDocument> documents(const std::vector<std::string>& texts) {
-  std::vector<DedupDocument> docs;
-  for (const std::string& t : texts) docs.push_back({"", "", t});
-  return docs;
-}
-
-std::string words(int first, int last, const std::string& prefix = "w") {
-  std::string s;
-  for (int i = first; i < last; ++i) s += prefix + std::to_string(i) + " ";
-  return s;
-}
 
 /// All pairs within `k` bits, by brute force.
 std::vector<SimilarPair> brute_force(const std::vector<std::optional<std::uint64_t>>& fps,
