@@ -41,6 +41,8 @@ void add_index_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 0.999));
   index->add_flag("!--no-title-rule", options.dedup.title_rule,
                   "minhash/exact: compare pages on their text alone, whatever their titles");
+  index->add_flag("--split-chains", options.split_chains,
+                  "Split clusters until every duplicate is a near-duplicate of its indexed page");
   index->add_flag("!--no-canonical", options.honour_canonical,
                   "Ignore rel=canonical when choosing a cluster's indexed page");
   index->add_flag("--no-collapse", args->no_collapse,

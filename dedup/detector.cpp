@@ -36,9 +36,9 @@ Clusters find_clusters(Detector& detector, std::span<const DedupDocument> docs) 
   return detector.find_clusters(memory_loader(docs));
 }
 
-std::vector<double> similarities(Detector& detector, std::span<const DedupDocument> docs,
+std::vector<Comparison> compare(Detector& detector, std::span<const DedupDocument> docs,
                                  std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs) {
-  return detector.similarities(pairs, memory_loader(docs));
+  return detector.compare(pairs, memory_loader(docs));
 }
 
 std::vector<std::string> detector_names() {

@@ -42,6 +42,15 @@ struct SimilarPair {
   double similarity;
 };
 
+/// A detector's judgement of one pair of documents (Detector::compare).
+struct Comparison {
+  /// The detector's similarity in [0, 1]; 0 when either document has no words.
+  double similarity = 0.0;
+  /// Whether the detector calls the pair near-duplicates: the rule find_clusters applies to its
+  /// candidates (threshold, title rule, Hamming distance...), applied to this pair directly.
+  bool near_duplicate = false;
+};
+
 /// A detector's verdict over a set of documents.
 struct Clusters {
   /// For each document, its cluster id: the smallest document index in its cluster.
@@ -99,7 +108,7 @@ using DocumentLoader =
 
 /// A near-duplicate detector, fed one document at a time (docs/dedup.md, "The detector
 /// interface"). A run is reset(n), add() of each document (concurrently for distinct
-/// documents), find_clusters(), then any number of similarities(). Each detector keeps its own
+/// documents), find_clusters(), then any number of compare(). Each detector keeps its own
 /// per-document state between add() and find_clusters() (state_bytes_per_document()); what it
 /// did not keep it asks back through the DocumentLoader. Not thread-safe apart from add().
 class Detector {
@@ -117,10 +126,11 @@ public:
   /// Clusters the added documents; may call `load` for documents whose kept state is not
   /// enough. Documents with no words are singletons.
   virtual Clusters find_clusters(const DocumentLoader& load) = 0;
-  /// The detector's similarity for each pair (a, b) of this run (the pipeline asks for each
-  /// duplicate against its cluster's chosen page), 0 when either has no words; may call `load`.
+  /// The detector's judgement of each pair (a, b) of this run, candidate or not (the pipeline
+  /// asks for each duplicate against its cluster's chosen page); may call `load`. A pair that
+  /// find_clusters() returned compares as near-duplicate with the same similarity.
   /// REQUIRES: find_clusters() of this run was called; a, b < n.
-  virtual std::vector<double> similarities(
+  virtual std::vector<Comparison> compare(
       std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
       const DocumentLoader& load) = 0;
   /// Average bytes of per-document state kept between add() and find_clusters(), for
@@ -132,10 +142,10 @@ public:
 /// parallel) + find_clusters with a loader over `docs`.
 Clusters find_clusters(Detector& detector, std::span<const DedupDocument> docs);
 
-/// Same for similarities over in-memory docs: the run must be the one find_clusters(detector,
-/// docs) started (this does not reset it).
-std::vector<double> similarities(Detector& detector, std::span<const DedupDocument> docs,
-                                 std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs);
+/// Same for compare over in-memory docs: the run must be the one find_clusters(detector, docs)
+/// started (this does not reset it).
+std::vector<Comparison> compare(Detector& detector, std::span<const DedupDocument> docs,
+                                std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs);
 
 /// A DocumentLoader over documents held in memory.
 DocumentLoader memory_loader(std::span<const DedupDocument> docs);

@@ -195,13 +195,17 @@ Clusters ExactDetector::find_clusters(const DocumentLoader&) {
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
-std::vector<double> ExactDetector::similarities(
+std::vector<Comparison> ExactDetector::compare(
     std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
-  std::vector<double> result;
+  std::vector<Comparison> result;
   for (const auto& [a, b] : pairs) {
     assert(a < shingles_.size() && b < shingles_.size());
-    const bool empty = shingles_[a].empty() || shingles_[b].empty();
-    result.push_back(empty ? 0.0 : jaccard(shingles_[a], shingles_[b]));
+    if (shingles_[a].empty() || shingles_[b].empty()) {
+      result.push_back({});
+      continue;
+    }
+    const double similarity = jaccard(shingles_[a], shingles_[b]);
+    result.push_back({similarity, a == b || similarity >= required_similarity(options_, title_keys_[a], title_keys_[b])});
   }
   return result;
 }

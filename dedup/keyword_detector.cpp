@@ -98,9 +98,9 @@ Clusters KeywordDetector::find_clusters(const DocumentLoader&) {
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
-std::vector<double> KeywordDetector::similarities(
+std::vector<Comparison> KeywordDetector::compare(
     std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
-  std::vector<double> result;
+  std::vector<Comparison> result;
   for (const auto& [a, b] : pairs) {
     assert(a < sets_.size() && b < sets_.size());
     const auto &x = sets_[a], &y = sets_[b];
@@ -115,7 +115,12 @@ std::vector<double> KeywordDetector::similarities(
         ++common, ++i, ++j;
       }
     }
-    result.push_back(set_similarity(SetMeasure::MaxContainment, common, x.size(), y.size()));
+    if (x.empty() || y.empty()) {
+      result.push_back({});
+      continue;
+    }
+    const double similarity = set_similarity(SetMeasure::MaxContainment, common, x.size(), y.size());
+    result.push_back({similarity, similarity >= threshold_});
   }
   return result;
 }

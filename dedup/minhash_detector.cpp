@@ -23,6 +23,9 @@ namespace {
 /// test_minhash), so a qualifying pair is dropped with P < 1e-4.
 constexpr double kEstimateSlackSigmas = 4.0;
 
+/// The key of pair (a, b), a < b, in MinhashDetector::measured_.
+std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return std::uint64_t{a} << 32 | b; }
+
 /// |a ∩ b| of two sorted sets.
 std::size_t common_count(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
   std::size_t common = 0;
@@ -61,6 +64,7 @@ void MinhashDetector::reset(std::uint32_t n) {
   text_hashes_.shrink_to_fit();
   title_keys_.assign(n, TitleKey{});
   title_keys_.shrink_to_fit();
+  measured_ = {};
 }
 
 void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
@@ -120,17 +124,20 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   measure_exactly(candidates, needed, load, similarity);
 
   std::vector<SimilarPair> pairs;
+  measured_.clear();
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (similarity[c] >= required[c]) {
-      pairs.push_back({candidates[c].first, candidates[c].second, similarity[c]});
-    }
+    const auto [a, b] = candidates[c];
+    if (similarity[c] >= required[c]) pairs.push_back({a, b, similarity[c]});
+    const bool was_measured = needed[c] || similarity[c] == 1.0;
+    if (was_measured) measured_.emplace_back(pair_key(a, b), similarity[c]);
   }
+  std::sort(measured_.begin(), measured_.end());
   return clusters_from_pairs(n, std::move(pairs), candidates.size());
 }
 
-std::vector<double> MinhashDetector::similarities(std::span<const Pair> pairs,
-                                                  const DocumentLoader& load) {
-  std::vector<double> result(pairs.size(), 0.0);
+std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
+                                                 const DocumentLoader& load) {
+  std::vector<double> similarity(pairs.size(), 0.0);
   std::vector<Pair> ordered(pairs.size());
   std::vector<bool> needed(pairs.size(), false);
   for (std::size_t p = 0; p < pairs.size(); ++p) {
@@ -139,12 +146,26 @@ std::vector<double> MinhashDetector::similarities(std::span<const Pair> pairs,
     ordered[p] = {std::min(a, b), std::max(a, b)};
     if (sizes_[a] == 0 || sizes_[b] == 0) continue;
     if (a == b || (text_hashes_[a] == text_hashes_[b] && sizes_[a] == sizes_[b])) {
-      result[p] = 1.0;
+      similarity[p] = 1.0;
+      continue;
+    }
+    const std::uint64_t key = pair_key(ordered[p].first, ordered[p].second);
+    const auto it = std::lower_bound(measured_.begin(), measured_.end(), std::pair{key, 0.0},
+                                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    if (it != measured_.end() && it->first == key) {
+      similarity[p] = it->second;
     } else {
       needed[p] = true;
     }
   }
-  measure_exactly(ordered, needed, load, result);
+  measure_exactly(ordered, needed, load, similarity);
+  std::vector<Comparison> result(pairs.size());
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const auto [a, b] = pairs[p];
+    if (sizes_[a] == 0 || sizes_[b] == 0) continue;
+    result[p] = {similarity[p],
+                 a == b || similarity[p] >= required_similarity(options_, title_keys_[a], title_keys_[b])};
+  }
   return result;
 }
 

@@ -30,8 +30,9 @@ namespace canon::dedup {
 /// dropped; the rest are verified exactly: the candidate graph is cut into connected
 /// components, and each component's documents are loaded once (components in parallel), their
 /// shingle sets rebuilt, its pairs measured, and the sets dropped. Verified pairs at or above
-/// the threshold are merged with union-find. similarities() is the same exact measure
-/// (loading the documents it needs), 0 when either document has no words.
+/// the threshold are merged with union-find. compare() is the same exact measure and rule,
+/// 0 when either document has no words; it reuses the similarity of a pair find_clusters()
+/// measured and loads the documents of the others.
 class MinhashDetector final : public Detector {
 public:
   /// REQUIRES: options.shingle_size >= 1, options.num_hashes >= 1.
@@ -40,8 +41,8 @@ public:
   void reset(std::uint32_t n) override;
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
-  std::vector<double> similarities(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                                   const DocumentLoader& load) override;
+  std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                  const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
 
   /// The measure candidates are verified with, from the overlap `common` of two non-empty
@@ -68,6 +69,10 @@ private:
   std::vector<std::uint64_t> text_hashes_;
   /// title_key() of each document (DedupOptions::title_rule).
   std::vector<TitleKey> title_keys_;
+  /// The candidate pairs find_clusters() measured, (a << 32 | b) for a < b, sorted, with their
+  /// similarity: compare() asks mostly for these (a duplicate against its cluster's indexed
+  /// page) and need not load them again. 16 bytes per measured candidate.
+  std::vector<std::pair<std::uint64_t, double>> measured_;
 };
 
 }  // namespace canon::dedup

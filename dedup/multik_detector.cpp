@@ -157,13 +157,17 @@ Clusters MultikDetector::find_clusters(const DocumentLoader&) {
   return clusters_from_pairs(n, std::move(pairs), examined);
 }
 
-std::vector<double> MultikDetector::similarities(
+std::vector<Comparison> MultikDetector::compare(
     std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
-  std::vector<double> result;
+  std::vector<Comparison> result;
   for (const auto& [a, b] : pairs) {
     assert(a < profiles_.size() && b < profiles_.size());
-    const bool empty = profiles_[a].groups[0].empty() || profiles_[b].groups[0].empty();
-    result.push_back(empty ? 0.0 : 1.0 - multik_dissimilarity(profiles_[a], profiles_[b]));
+    if (profiles_[a].groups[0].empty() || profiles_[b].groups[0].empty()) {
+      result.push_back({});
+      continue;
+    }
+    const double dissimilarity = multik_dissimilarity(profiles_[std::min(a, b)], profiles_[std::max(a, b)]);
+    result.push_back({1.0 - dissimilarity, dissimilarity <= max_dissimilarity_});
   }
   return result;
 }

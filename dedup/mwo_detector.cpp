@@ -219,14 +219,20 @@ Clusters MwoDetector::find_clusters(const DocumentLoader&) {
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
-std::vector<double> MwoDetector::similarities(
+std::vector<Comparison> MwoDetector::compare(
     std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
-  // The join's records, so that the values equal the pairs' bit for bit (same summation order).
+  // The join's records, so that the values equal the pairs' bit for bit (same summation order:
+  // the join also passes the smaller index first).
   if (records_.size() != vectors_.size()) records_ = order_weighted_by_frequency(vectors_);
-  std::vector<double> result;
+  std::vector<Comparison> result;
   for (const auto& [a, b] : pairs) {
     assert(a < records_.size() && b < records_.size());
-    result.push_back(weighted_overlap(records_[a], records_[b]));
+    if (vectors_[a].empty() || vectors_[b].empty()) {
+      result.push_back({});
+      continue;
+    }
+    const double overlap = weighted_overlap(records_[std::min(a, b)], records_[std::max(a, b)]);
+    result.push_back({overlap, overlap >= threshold_});
   }
   return result;
 }

@@ -69,8 +69,8 @@ public:
   void reset(std::uint32_t n) override;
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
-  std::vector<double> similarities(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                                   const DocumentLoader& load) override;
+  std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                  const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
 
 private:

@@ -116,13 +116,17 @@ Clusters SimhashDetector::find_clusters(const DocumentLoader&) {
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
-std::vector<double> SimhashDetector::similarities(
+std::vector<Comparison> SimhashDetector::compare(
     std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
-  std::vector<double> result;
+  std::vector<Comparison> result;
   for (const auto& [a, b] : pairs) {
     assert(a < fingerprints_.size() && b < fingerprints_.size());
-    const bool absent = !fingerprints_[a] || !fingerprints_[b];
-    result.push_back(absent ? 0.0 : 1.0 - std::popcount(*fingerprints_[a] ^ *fingerprints_[b]) / 64.0);
+    if (!fingerprints_[a] || !fingerprints_[b]) {
+      result.push_back({});
+      continue;
+    }
+    const int distance = std::popcount(*fingerprints_[a] ^ *fingerprints_[b]);
+    result.push_back({1.0 - distance / 64.0, distance <= static_cast<int>(options_.simhash_max_distance)});
   }
   return result;
 }

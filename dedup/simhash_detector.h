@@ -50,8 +50,8 @@ public:
   void reset(std::uint32_t n) override;
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
-  std::vector<double> similarities(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                                   const DocumentLoader& load) override;
+  std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                  const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
   /// The fingerprint of document d of this run; nullopt when it has no words.
   std::optional<std::uint64_t> fingerprint(std::uint32_t d) const { return fingerprints_.at(d); }

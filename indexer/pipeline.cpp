@@ -35,6 +35,7 @@
 #include "common/parallel.h"
 #include "common/progress.h"
 #include "dedup/authority.h"
+#include "dedup/representatives.h"
 #include "indexer/html_extract.h"
 #include "indexer/index_writer.h"
 #include "indexer/site_walker.h"
@@ -222,6 +223,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"status_counts", s.status_counts},
       {"graph", {{"nodes", s.graph_nodes}, {"edges", s.graph_edges}}},
       {"duplicate_clusters", s.duplicate_clusters},
+      {"split_off", s.split_off},
       {"pagerank", {{"iterations", s.pagerank_iterations}, {"converged", s.pagerank_converged}}},
       {"parameters",
        {{"base_url", o.base_url},
@@ -231,6 +233,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
         {"threshold", o.dedup.threshold},
         {"title_rule", o.dedup.title_rule},
         {"related_title_threshold", o.dedup.related_title_threshold},
+        {"split_chains", o.split_chains},
         {"seed", o.dedup.seed},
         {"damping", o.pagerank.damping},
         {"tolerance", o.pagerank.tolerance},
@@ -455,15 +458,18 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
       if (target != kNone && records[target].in_dedup) candidates[d].canonical = target;
     }
   }
-  const auto authorities = dedup::choose_authorities(clusters.cluster_of, candidates, options.honour_canonical);
+  const dedup::Representatives chosen = dedup::choose_representatives(
+      *detector.value(), clusters, candidates, options.honour_canonical,
+      options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
+  summary.split_off = chosen.split_off;
   std::unordered_map<std::uint32_t, std::uint32_t> cluster_ids;  // cluster_of value -> dense id
   std::vector<double> cluster_pagerank;                          // by dense id
   std::vector<std::uint32_t> cluster_sizes;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicate_pairs;  // (duplicate, indexed)
+  std::unordered_map<std::uint32_t, std::vector<AlternateRecord>> alternates;  // by indexed record
   for (std::uint32_t d = 0; d < n; ++d) {
     PageRecord& r = records[d];
     if (!r.in_dedup) continue;
-    const auto [it, inserted] = cluster_ids.emplace(clusters.cluster_of[d], static_cast<std::uint32_t>(cluster_ids.size()));
+    const auto [it, inserted] = cluster_ids.emplace(chosen.cluster_of[d], static_cast<std::uint32_t>(cluster_ids.size()));
     if (inserted) {
       cluster_pagerank.push_back(0.0);
       cluster_sizes.push_back(0);
@@ -471,17 +477,13 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     r.cluster = it->second;
     cluster_pagerank[it->second] += r.pagerank;
     ++cluster_sizes[it->second];
-    r.authoritative = authorities[d].representative;
-    r.authority_reason = std::string(dedup::to_string(authorities[d].reason));
+    r.authoritative = chosen.authority[d].representative;
+    r.authority_reason = std::string(dedup::to_string(chosen.authority[d].reason));
     r.status = r.authoritative == d ? "indexed" : "duplicate";
-    if (r.authoritative != d) duplicate_pairs.emplace_back(d, r.authoritative);
-  }
-  const std::vector<double> similarities = detector.value()->similarities(duplicate_pairs, load_page);
-  std::unordered_map<std::uint32_t, std::vector<AlternateRecord>> alternates;  // by indexed record
-  for (std::size_t p = 0; p < duplicate_pairs.size(); ++p) {
-    PageRecord& r = records[duplicate_pairs[p].first];
-    r.similarity = similarities[p];
-    alternates[r.authoritative].push_back({r.url, r.title, similarities[p]});
+    if (r.authoritative != d) {
+      r.similarity = chosen.to_representative[d].similarity;
+      alternates[r.authoritative].push_back({r.url, r.title, *r.similarity});
+    }
   }
   for (std::uint32_t d = 0; d < n; ++d) {
     if (records[d].cluster) records[d].cluster_pagerank = cluster_pagerank[*records[d].cluster];

@@ -28,6 +28,9 @@ struct IndexOptions {
   ranking::PageRankOptions pagerank;
   /// A rel=canonical naming another member of the same cluster chooses the indexed page.
   bool honour_canonical = true;
+  /// Split chained clusters: every duplicate must be a near-duplicate of its indexed page
+  /// (dedup::ChainPolicy::kSplit); false keeps the detector's union-find clusters.
+  bool split_chains = false;
   /// kIndexTime: only each cluster's authoritative page is indexed. kQueryTime (`--no-collapse`):
   /// every indexable page is, with its cluster id as the collapse key search uses.
   CollapseMode collapse = CollapseMode::kIndexTime;
@@ -49,6 +52,8 @@ struct IndexSummary {
   std::size_t graph_edges = 0;
   /// Clusters with more than one member.
   std::size_t duplicate_clusters = 0;
+  /// split_chains: pages that left the cluster union-find gave them (dedup::Representatives).
+  std::size_t split_off = 0;
   unsigned pagerank_iterations = 0;
   bool pagerank_converged = false;
   /// Seconds per stage, in run order.

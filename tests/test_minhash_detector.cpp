@@ -208,9 +208,23 @@ TEST_CASE("streaming: small state, each needed document loaded once, never-added
   // An exact copy needs no load at all.
   const std::pair<std::uint32_t, std::uint32_t> copy{2, 3};
   for (auto& l : loads) l = 0;
-  CHECK(detector.similarities(std::span(&copy, 1), counting).front() == 1.0);
+  CHECK(detector.compare(std::span(&copy, 1), counting).front().similarity == 1.0);
   CHECK(loads[2] == 0);
   CHECK(loads[3] == 0);
+  // Pairs find_clusters measured are not loaded again; a pair it never measured (two families
+  // apart: not an LSH candidate) is.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> verified;
+  for (const SimilarPair& p : c.pairs) verified.emplace_back(p.b, p.a);
+  const std::vector<Comparison> again = detector.compare(verified, counting);
+  for (std::size_t i = 0; i < verified.size(); ++i) {
+    CHECK(again[i].similarity == c.pairs[i].similarity);
+    CHECK(again[i].near_duplicate);
+  }
+  for (std::uint32_t d = 0; d < n; ++d) CHECK(loads[d] == 0);
+  const std::pair<std::uint32_t, std::uint32_t> strangers{0, 9};
+  CHECK_FALSE(detector.compare(std::span(&strangers, 1), counting).front().near_duplicate);
+  CHECK(loads[0] == 1);
+  CHECK(loads[9] == 1);
 }
 
 TEST_CASE("title rule: equal titles need the threshold, related ones 0.5, different ones never") {

@@ -346,6 +346,49 @@ canon::query::SearchResults search_in(const fs::path& index, const std::string& 
 
 }  // namespace
 
+TEST_CASE("--split-chains: a page chained into a cluster leaves it and is indexed on its own") {
+  // a, b, c are windows of 100 words, 30 apart: a~b and b~c (Jaccard 0.53), a and c not (0.24).
+  // Two hubs link to a, one to b: a has the highest PageRank.
+  const auto window = [](int first) {
+    std::string text;
+    for (int w = first; w < first + 100; ++w) text += "word" + std::to_string(w) + " ";
+    return "<title>Guide</title><main>" + text + "</main>";
+  };
+  canon::testing::TempDir dir;
+  dir.write("site/a.html", window(0));
+  dir.write("site/b.html", window(30));
+  dir.write("site/c.html", window(60));
+  dir.write("site/hub1.html", "<title>Hub one</title><main>The first hub <a href='a.html'>guide</a></main>");
+  dir.write("site/hub2.html", "<title>Hub two</title><main>The second hub <a href='a.html'>guide</a> "
+                              "<a href='b.html'>guide</a></main>");
+  IndexOptions options = options_for(dir.path() / "site", dir.path() / "kept");
+  auto kept = canon::indexer::index_site(options);
+  REQUIRE(kept.ok());
+  const auto chained = read_pages(dir.path() / "kept");
+  CHECK(chained.at("c.html")["status"] == "duplicate");
+  CHECK(chained.at("c.html")["authoritative"] == url_of("a.html"));
+  CHECK(chained.at("c.html")["similarity"].get<double>() < 0.3);  // in by the chain alone
+  CHECK(kept->split_off == 0);
+
+  options.out_dir = dir.path() / "split";
+  options.split_chains = true;
+  auto split = canon::indexer::index_site(options);
+  REQUIRE(split.ok());
+  const auto pages = read_pages(dir.path() / "split");
+  CHECK(pages.at("b.html")["status"] == "duplicate");
+  CHECK(pages.at("b.html")["authoritative"] == url_of("a.html"));
+  CHECK(pages.at("b.html")["similarity"].get<double>() >= 0.3);
+  CHECK(pages.at("c.html")["status"] == "indexed");
+  CHECK(pages.at("c.html")["cluster"] != pages.at("a.html")["cluster"]);
+  CHECK(split->split_off == 1);
+  CHECK(split->duplicate_clusters == 1);
+  std::ifstream summary(dir.path() / "split" / "summary.json");
+  const json recorded = json::parse(summary);
+  CHECK(recorded["parameters"]["split_chains"] == true);
+  CHECK(recorded["split_off"] == 1);
+  CHECK(search_in(dir.path() / "split", "word150").hits.size() == 1);  // only c has words 130..159
+}
+
 TEST_CASE("--no-collapse: the same records, every indexable page a document, the mode recorded") {
   const auto collapsed = read_pages(sample_index());
   const auto pages = read_pages(query_collapse_index());

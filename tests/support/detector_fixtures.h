@@ -18,11 +18,17 @@ inline dedup::Clusters clusters_of(dedup::Detector&& detector, std::span<const d
   return dedup::find_clusters(detector, docs);
 }
 
+/// The detector's judgement of documents a and b of its run over `docs`.
+inline dedup::Comparison comparison(dedup::Detector& detector, std::span<const dedup::DedupDocument> docs,
+                                    std::uint32_t a, std::uint32_t b) {
+  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
+  return dedup::compare(detector, docs, std::span(&pair, 1)).front();
+}
+
 /// The detector's similarity of documents a and b of its run over `docs`.
 inline double similarity(dedup::Detector& detector, std::span<const dedup::DedupDocument> docs, std::uint32_t a,
                          std::uint32_t b) {
-  const std::pair<std::uint32_t, std::uint32_t> pair{a, b};
-  return dedup::similarities(detector, docs, std::span(&pair, 1)).front();
+  return comparison(detector, docs, a, b).similarity;
 }
 
 /// Documents whose text is each of `texts` (the views point into `texts`).

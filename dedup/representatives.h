@@ -1,0 +1,56 @@
+/// @file representatives.h
+/// @brief From a detector's clusters to each page's representative (the page indexed for its
+/// cluster), optionally splitting chained clusters until every member is a near-duplicate of
+/// its representative.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dedup/authority.h"
+#include "dedup/detector.h"
+
+namespace canon::dedup {
+
+/// What to do with a cluster that union-find chained together (A~B, B~C, A≁C).
+enum class ChainPolicy {
+  /// Keep the detector's clusters (connected components of its verified pairs, single linkage).
+  kKeep,
+  /// Check every member against its cluster's representative; the members that are not its
+  /// near-duplicates leave the cluster and regroup among themselves (docs/dedup.md, "Chains").
+  kSplit,
+};
+
+/// Each page's final cluster and representative.
+struct Representatives {
+  /// Per document: its cluster id, the smallest document index in its cluster.
+  std::vector<std::uint32_t> cluster_of;
+  /// Per document: its cluster's representative and why it won (choose_authorities).
+  std::vector<Authority> authority;
+  /// Per document that is not its cluster's representative: the detector's comparison with the
+  /// representative (kKeep: its similarity may be below the detector's threshold; kSplit:
+  /// near_duplicate always holds). A default Comparison for representatives.
+  std::vector<Comparison> to_representative;
+  /// kSplit: documents that had to leave the cluster the detector put them in (counted each
+  /// time they leave one).
+  std::size_t split_off = 0;
+  /// Rounds of Detector::compare calls (kSplit may need several: a group that leaves a cluster
+  /// has a representative of its own to check against).
+  unsigned rounds = 0;
+};
+
+/// The representatives of `clusters` (a find_clusters() result of `detector`'s current run)
+/// under choose_authorities(candidates, honour_canonical), with `policy` applied to chains.
+/// kSplit repeats, until nothing changes: choose each cluster's representative; compare each
+/// member not yet checked against it; members that fail leave, and regroup by the detector's
+/// verified pairs among them (components within the old cluster). Every round that splits
+/// makes more clusters, so it ends after at most n rounds (in practice two or three).
+/// REQUIRES: clusters.cluster_of.size() == candidates.size().
+Representatives choose_representatives(Detector& detector, const Clusters& clusters,
+                                       std::span<const AuthorityCandidate> candidates,
+                                       bool honour_canonical, ChainPolicy policy,
+                                       const DocumentLoader& load);
+
+}  // namespace canon::dedup

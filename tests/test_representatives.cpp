@@ -1,0 +1,219 @@
+/// @file test_representatives.cpp
+/// @brief Detector::compare() agrees with find_clusters() for every detector; the chain split
+/// on hand-made chains (a table) and against a brute-force oracle on random drifting families.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dedup/exact_detector.h"
+#include "dedup/representatives.h"
+#include "dedup/shingles.h"
+#include "dedup/tokenizer.h"
+#include "support/detector_fixtures.h"
+
+using namespace canon::dedup;
+using canon::testing::documents;
+using canon::testing::words;
+
+namespace {
+
+using Pair = std::pair<std::uint32_t, std::uint32_t>;
+
+/// Families whose members are overlapping windows of one long word sequence, each window
+/// starting 10 to 45 words after the previous one, with a few words replaced: neighbours are
+/// near-duplicates, members far apart are not, so union-find chains them.
+std::vector<std::string> drifting_families(std::mt19937_64& rng, int families, int members) {
+  std::vector<std::string> texts;
+  for (int f = 0; f < families; ++f) {
+    const std::string prefix = "f" + std::to_string(f) + "w";
+    int start = 0;
+    for (int m = 0; m < members; ++m) {
+      std::string text;
+      for (int w = start; w < start + 100; ++w) {
+        text += (rng() % 50 == 0 ? "edit" + std::to_string(rng() % 1000) : prefix + std::to_string(w)) + " ";
+      }
+      texts.push_back(text);
+      start += 10 + static_cast<int>(rng() % 36);
+    }
+  }
+  return texts;
+}
+
+std::vector<AuthorityCandidate> candidates_with_ranks(const std::vector<double>& pageranks,
+                                                      std::vector<std::string>& urls) {
+  urls.clear();
+  std::vector<AuthorityCandidate> candidates;
+  for (std::size_t d = 0; d < pageranks.size(); ++d) {
+    urls.push_back("/page" + std::to_string(d));
+    candidates.push_back({urls.back(), pageranks[d], std::nullopt});
+  }
+  return candidates;
+}
+
+/// Partition → set of member sets, to compare partitions whatever their labels.
+std::set<std::vector<std::uint32_t>> groups(const std::vector<std::uint32_t>& cluster_of) {
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_id;
+  for (std::uint32_t d = 0; d < cluster_of.size(); ++d) by_id[cluster_of[d]].push_back(d);
+  std::set<std::vector<std::uint32_t>> out;
+  for (auto& [id, members] : by_id) out.insert(members);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("compare() calls every pair find_clusters() returned a near-duplicate, same similarity") {
+  std::mt19937_64 rng(11);
+  const std::vector<std::string> texts = drifting_families(rng, 6, 5);
+  const std::vector<DedupDocument> docs = documents(texts);
+  for (const std::string& name : detector_names()) {
+    CAPTURE(name);
+    DedupOptions options;
+    options.threads = 2;
+    auto detector = make_detector(name, options);
+    REQUIRE(detector.ok());
+    const Clusters c = find_clusters(*detector.value(), docs);
+    std::vector<Pair> pairs, reversed;
+    for (const SimilarPair& p : c.pairs) {
+      pairs.emplace_back(p.a, p.b);
+      reversed.emplace_back(p.b, p.a);
+    }
+    const std::vector<Comparison> forward = compare(*detector.value(), docs, pairs);
+    const std::vector<Comparison> backward = compare(*detector.value(), docs, reversed);
+    for (std::size_t p = 0; p < c.pairs.size(); ++p) {
+      CHECK(forward[p].near_duplicate);
+      CHECK(forward[p].similarity == c.pairs[p].similarity);
+      CHECK(backward[p].near_duplicate);
+      CHECK(backward[p].similarity == c.pairs[p].similarity);
+    }
+  }
+}
+
+TEST_CASE("exact: compare() over all pairs is exactly the join's pairs") {
+  std::mt19937_64 rng(12);
+  const std::vector<std::string> texts = drifting_families(rng, 5, 6);
+  const std::vector<DedupDocument> docs = documents(texts);
+  ExactDetector detector(DedupOptions{});
+  const Clusters c = find_clusters(detector, docs);
+  std::set<Pair> found;
+  for (const SimilarPair& p : c.pairs) found.emplace(p.a, p.b);
+  std::vector<Pair> all;
+  for (std::uint32_t a = 0; a < docs.size(); ++a) {
+    for (std::uint32_t b = a + 1; b < docs.size(); ++b) all.emplace_back(a, b);
+  }
+  const std::vector<Comparison> verdicts = compare(detector, docs, all);
+  std::set<Pair> judged;
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    if (verdicts[p].near_duplicate) judged.insert(all[p]);
+  }
+  CHECK(judged == found);
+  CHECK(!found.empty());
+}
+
+TEST_CASE("chains: kept, or split against the representative (table)") {
+  // Windows of 100 distinct words, 30 apart: neighbours have Jaccard 68/128 ≈ 0.53 over
+  // 3-word shingles, pages two apart 38/158 ≈ 0.24, three apart 8/188 (threshold 0.3).
+  const std::vector<std::string> texts = {words(0, 100), words(30, 130), words(60, 160), words(90, 190)};
+  const std::vector<DedupDocument> docs = documents(texts);
+  struct Case {
+    const char* name;
+    std::vector<double> pagerank;
+    std::vector<std::optional<std::uint32_t>> canonical;  // empty: none
+    ChainPolicy policy;
+    std::set<std::vector<std::uint32_t>> clusters;
+    std::vector<std::uint32_t> representative;
+    std::size_t split_off;
+    unsigned rounds;
+  };
+  const auto keep = ChainPolicy::kKeep, split = ChainPolicy::kSplit;
+  const std::vector<Case> cases = {
+      {"keep: one chained cluster", {0.4, 0.3, 0.2, 0.1}, {}, keep, {{0, 1, 2, 3}}, {0, 0, 0, 0}, 0, 1},
+      // A is the representative: B holds, C and D do not and regroup; D holds against C.
+      {"split at an end: two clusters, two rounds", {0.4, 0.3, 0.2, 0.1}, {}, split,
+       {{0, 1}, {2, 3}}, {0, 0, 2, 2}, 2, 2},
+      // B is the representative: A and C hold, D does not.
+      {"split in the middle: only the far end leaves", {0.3, 0.4, 0.2, 0.1}, {}, split,
+       {{0, 1, 2}, {3}}, {1, 1, 1, 3}, 1, 1},
+      // C names A canonical, so A represents {A,B,C}; C fails against A and leaves, taking its
+      // vote with it: B (highest PageRank) now represents {A,B} and A is compared with B.
+      {"split changes a canonical representative", {0.2, 0.4, 0.3, 0.0}, {std::nullopt, std::nullopt, 0u, std::nullopt},
+       split, {{0, 1}, {2, 3}}, {1, 1, 2, 2}, 2, 2},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    ExactDetector detector(DedupOptions{});
+    const Clusters found = find_clusters(detector, docs);
+    REQUIRE(groups(found.cluster_of) == std::set<std::vector<std::uint32_t>>{{0, 1, 2, 3}});
+    std::vector<std::string> urls;
+    std::vector<AuthorityCandidate> candidates = candidates_with_ranks(c.pagerank, urls);
+    for (std::size_t d = 0; d < c.canonical.size(); ++d) candidates[d].canonical = c.canonical[d];
+    const Representatives r =
+        choose_representatives(detector, found, candidates, true, c.policy, canon::dedup::memory_loader(docs));
+    CHECK(groups(r.cluster_of) == c.clusters);
+    std::vector<std::uint32_t> representative;
+    for (const Authority& a : r.authority) representative.push_back(a.representative);
+    CHECK(representative == c.representative);
+    CHECK(r.split_off == c.split_off);
+    CHECK(r.rounds == c.rounds);
+    for (std::uint32_t d = 0; d < docs.size(); ++d) {
+      CAPTURE(d);
+      if (representative[d] == d) {
+        CHECK(r.to_representative[d].similarity == 0.0);
+        continue;
+      }
+      const double exact = jaccard(shingle_set(tokenize(texts[d]), 3), shingle_set(tokenize(texts[representative[d]]), 3));
+      CHECK(r.to_representative[d].similarity == exact);
+      CHECK(r.to_representative[d].near_duplicate == (exact >= 0.3));
+    }
+  }
+}
+
+TEST_CASE("split against a brute-force oracle on random drifting families") {
+  std::mt19937_64 rng(13);
+  for (int trial = 0; trial < 4; ++trial) {
+    CAPTURE(trial);
+    const std::vector<std::string> texts = drifting_families(rng, 8, 2 + trial * 2);
+    const std::vector<DedupDocument> docs = documents(texts);
+    std::vector<ShingleSet> sets;
+    for (const std::string& t : texts) sets.push_back(shingle_set(tokenize(t), 3));
+    std::vector<double> pagerank;
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (std::size_t d = 0; d < texts.size(); ++d) pagerank.push_back(unit(rng));
+    std::vector<std::string> urls;
+    const std::vector<AuthorityCandidate> candidates = candidates_with_ranks(pagerank, urls);
+
+    ExactDetector detector(DedupOptions{});
+    const Clusters found = find_clusters(detector, docs);
+    const Representatives kept = choose_representatives(detector, found, candidates, true, ChainPolicy::kKeep,
+                                                         canon::dedup::memory_loader(docs));
+    CHECK(kept.cluster_of == found.cluster_of);
+    CHECK(kept.split_off == 0);
+    const Representatives split = choose_representatives(detector, found, candidates, true, ChainPolicy::kSplit,
+                                                         canon::dedup::memory_loader(docs));
+    for (std::uint32_t d = 0; d < docs.size(); ++d) {
+      const std::uint32_t rep = split.authority[d].representative;
+      CAPTURE(d);
+      // Every member is a near-duplicate of its representative (the oracle: exact Jaccard)...
+      if (rep != d) CHECK(jaccard(sets[d], sets[rep]) >= 0.3);
+      // ...the representative is its cluster's highest PageRank...
+      CHECK(split.cluster_of[d] == split.cluster_of[rep]);
+      for (std::uint32_t e = 0; e < docs.size(); ++e) {
+        if (split.cluster_of[e] == split.cluster_of[d]) CHECK(pagerank[e] <= pagerank[rep]);
+      }
+      // ...and the split only refines union-find's clusters.
+      for (std::uint32_t e = 0; e < docs.size(); ++e) {
+        if (split.cluster_of[e] == split.cluster_of[d]) CHECK(found.cluster_of[e] == found.cluster_of[d]);
+      }
+      // Cluster ids are smallest members.
+      CHECK(split.cluster_of[d] <= d);
+      CHECK(split.cluster_of[split.cluster_of[d]] == split.cluster_of[d]);
+    }
+    // Longer chains split more.
+    if (trial == 3) CHECK(split.split_off > 0);
+  }
+}
