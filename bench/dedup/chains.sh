@@ -8,6 +8,8 @@
 #   RATIOS      default "0.05 0.10 0.15 0.20"
 #   THRESHOLDS  default "0.3 0.2" (minhash Jaccard; 0.3 is the default)
 #   SITES       default "python=/usr/share/doc/python3.11/html postgres=/usr/share/doc/postgresql-doc-15/html"
+# EXTRA="--no-title-rule" (environment) adds options to every `canon index` (and to the index
+# directory names), e.g. to see chains form when templated siblings may match.
 # For each site, seed and ratio: `canon synth`, then minhash with each policy at each threshold,
 # scored by `canon eval dedup`; then each real site itself with each policy. Prints Markdown
 # tables: pairwise P/R/F1 of the final clusters, authority accuracy, pages split off, and the
@@ -19,6 +21,8 @@ seeds=${3:-"1"}
 ratios=${4:-"0.05 0.10 0.15 0.20"}
 thresholds=${5:-"0.3 0.2"}
 sites=${6:-"python=/usr/share/doc/python3.11/html postgres=/usr/share/doc/postgresql-doc-15/html"}
+read -r -a extra <<< "${EXTRA:-}"
+tag=$(printf '%s' "${EXTRA:-}" | tr -c 'a-z0-9' '_')
 mkdir -p "$work"
 
 # row INDEX TRUTH LABEL...: one table row (TRUTH "-" for a real site: no truth, no scores).
@@ -41,7 +45,7 @@ print("| " + " | ".join(cells) + " |", flush=True)
 PY
 }
 
-echo "### Generated near-duplicates (canon synth)"
+echo "### Generated near-duplicates (canon synth)${EXTRA:+, with $EXTRA}"
 echo
 echo "| site | seed | ratio | threshold | policy | clusters P / R / F1 | authority | clusters >1 | duplicates | split off | dedup + authority s |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -54,8 +58,8 @@ for site in $sites; do
       for threshold in $thresholds; do
         for policy in keep split; do
           flag=(); [[ $policy == split ]] && flag=(--split-chains)
-          index="$work/idx-$name-$ratio-s$seed-$threshold-$policy"
-          "$canon" index "$corpus" --out "$index" --threshold "$threshold" "${flag[@]}" --quiet > /dev/null
+          index="$work/idx-$name-$ratio-s$seed-$threshold-$policy$tag"
+          "$canon" index "$corpus" --out "$index" --threshold "$threshold" "${flag[@]}" "${extra[@]}" --quiet > /dev/null
           row "$index" "$corpus/truth.json" "$name" "$seed" "$ratio" "$threshold" "$policy"
         done
       done
@@ -64,7 +68,7 @@ for site in $sites; do
 done
 
 echo
-echo "### The real sites"
+echo "### The real sites${EXTRA:+, with $EXTRA}"
 echo
 echo "| site | threshold | policy | clusters >1 | duplicates | split off | dedup + authority s |"
 echo "|---|---|---|---|---|---|---|"
@@ -73,8 +77,8 @@ for site in $sites; do
   for threshold in $thresholds; do
     for policy in keep split; do
       flag=(); [[ $policy == split ]] && flag=(--split-chains)
-      index="$work/real-$name-$threshold-$policy"
-      "$canon" index "${site#*=}" --out "$index" --threshold "$threshold" "${flag[@]}" --quiet > /dev/null
+      index="$work/real-$name-$threshold-$policy$tag"
+      "$canon" index "${site#*=}" --out "$index" --threshold "$threshold" "${flag[@]}" "${extra[@]}" --quiet > /dev/null
       row "$index" - "$name" "$threshold" "$policy"
     done
   done
