@@ -2,17 +2,20 @@
 # minhash vs exact on real documentation sites at the same options: pairs found by each,
 # minhash's recall against exact, and minhash's clusters (to be judged by reading them).
 # Usage: bench/dedup/real_sites.sh CANON_BINARY WORK_DIR [NAME=SITE_DIR ...]
+#   EXTRA="--no-title-rule --threshold 0.2" (environment): options for both detectors' runs, e.g.
+#   to compare them where the default finds nothing.
 set -euo pipefail
 canon=${1:?canon binary}
 work=${2:?work directory}
 shift 2
 sites=("$@")
 [[ ${#sites[@]} -gt 0 ]] || sites=(python=/usr/share/doc/python3.11/html postgres=/usr/share/doc/postgresql-doc-15/html)
+read -r -a extra <<< "${EXTRA:-}"
 mkdir -p "$work"
 for site in "${sites[@]}"; do
   name=${site%%=*}
   for detector in minhash exact; do
-    "$canon" index "${site#*=}" --out "$work/$name-$detector" --detector "$detector" --quiet > /dev/null
+    "$canon" index "${site#*=}" --out "$work/$name-$detector" --detector "$detector" "${extra[@]}" --quiet > /dev/null
   done
   python3 - "$work/$name-minhash" "$work/$name-exact" "$name" <<'PY'
 import json, sys
