@@ -45,6 +45,19 @@ print("| " + " | ".join(cells) + " |", flush=True)
 PY
 }
 
+# both_policies SOURCE INDEX_PREFIX THRESHOLD TRUTH LABEL...: indexes SOURCE with each policy
+# into INDEX_PREFIX-keep / -split and prints each one's row.
+both_policies() {
+  local source=$1 prefix=$2 threshold=$3 truth=$4 policy
+  shift 4
+  for policy in keep split; do
+    local flag=()
+    [[ $policy == split ]] && flag=(--split-chains)
+    "$canon" index "$source" --out "$prefix-$policy$tag" --threshold "$threshold" "${flag[@]}" "${extra[@]}" --quiet > /dev/null
+    row "$prefix-$policy$tag" "$truth" "$@" "$threshold" "$policy"
+  done
+}
+
 echo "### Generated near-duplicates (canon synth)${EXTRA:+, with $EXTRA}"
 echo
 echo "| site | seed | ratio | threshold | policy | clusters P / R / F1 | authority | clusters >1 | duplicates | split off | dedup + authority s |"
@@ -56,12 +69,8 @@ for site in $sites; do
       corpus="$work/$name-$ratio-s$seed"
       [[ -f "$corpus/truth.json" ]] || "$canon" synth "${site#*=}" "$corpus" --segment-ratio "$ratio" --seed "$seed" > /dev/null
       for threshold in $thresholds; do
-        for policy in keep split; do
-          flag=(); [[ $policy == split ]] && flag=(--split-chains)
-          index="$work/idx-$name-$ratio-s$seed-$threshold-$policy$tag"
-          "$canon" index "$corpus" --out "$index" --threshold "$threshold" "${flag[@]}" "${extra[@]}" --quiet > /dev/null
-          row "$index" "$corpus/truth.json" "$name" "$seed" "$ratio" "$threshold" "$policy"
-        done
+        both_policies "$corpus" "$work/idx-$name-$ratio-s$seed-$threshold" "$threshold" "$corpus/truth.json" \
+          "$name" "$seed" "$ratio"
       done
     done
   done
@@ -75,11 +84,6 @@ echo "|---|---|---|---|---|---|---|"
 for site in $sites; do
   name=${site%%=*}
   for threshold in $thresholds; do
-    for policy in keep split; do
-      flag=(); [[ $policy == split ]] && flag=(--split-chains)
-      index="$work/real-$name-$threshold-$policy$tag"
-      "$canon" index "${site#*=}" --out "$index" --threshold "$threshold" "${flag[@]}" "${extra[@]}" --quiet > /dev/null
-      row "$index" - "$name" "$threshold" "$policy"
-    done
+    both_policies "${site#*=}" "$work/real-$name-$threshold" "$threshold" - "$name"
   done
 done
