@@ -207,13 +207,24 @@ nlohmann::json record_json(const PageRecord& r, const std::vector<PageRecord>& r
   return j;
 }
 
-Status write_text_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Status::error("cannot write '" + path.string() + "'");
-  return Status::ok_status();
-}
+/// Writes the text file `path` line by line, so that a record file of a million pages is never
+/// a string in memory (graph.tsv alone is ~1 GB there); write(line) appends a line and its
+/// newline.
+class LineWriter {
+ public:
+  explicit LineWriter(const fs::path& path) : path_(path), out_(path, std::ios::binary | std::ios::trunc) {}
+  void write(std::string_view line) { out_.write(line.data(), static_cast<std::streamsize>(line.size())).put('\n'); }
+  /// Flushes and closes; an error if any write failed.
+  Status close() {
+    out_.close();
+    if (!out_) return Status::error("cannot write '" + path_.string() + "'");
+    return Status::ok_status();
+  }
+
+ private:
+  fs::path path_;
+  std::ofstream out_;
+};
 
 nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   nlohmann::json stages = nlohmann::json::object();
@@ -539,32 +550,35 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   clock.lap("xapian");
 
   // 7. The records beside the index.
-  std::string graph_tsv;
+  std::string line;
+  LineWriter graph_tsv(work_dir / "graph.tsv");
   for (const ranking::Edge& e : graph.edges()) {
-    graph_tsv += records[node_records[e.source]].url + '\t' + records[node_records[e.target]].url + '\n';
+    line.assign(records[node_records[e.source]].url).append(1, '\t').append(records[node_records[e.target]].url);
+    graph_tsv.write(line);
   }
-  if (Status s = write_text_file(work_dir / "graph.tsv", graph_tsv); !s.ok()) return s;
+  if (Status s = graph_tsv.close(); !s.ok()) return s;
   // The detector's verified pairs, before union-find (for `canon eval dedup`).
-  std::string pairs_tsv;
+  LineWriter pairs_tsv(work_dir / "pairs.tsv");
   for (const dedup::SimilarPair& pair : clusters.pairs) {
     char similarity[32];
     const auto end = std::to_chars(similarity, similarity + sizeof similarity, pair.similarity).ptr;
-    pairs_tsv += records[pair.a].url + '\t' + records[pair.b].url + '\t' + std::string(similarity, end) + '\n';
+    line.assign(records[pair.a].url).append(1, '\t').append(records[pair.b].url).append(1, '\t');
+    pairs_tsv.write(line.append(similarity, end));
   }
-  if (Status s = write_text_file(work_dir / "pairs.tsv", pairs_tsv); !s.ok()) return s;
+  if (Status s = pairs_tsv.close(); !s.ok()) return s;
   std::vector<std::uint32_t> by_path(records.size());
   std::iota(by_path.begin(), by_path.end(), 0u);
   std::sort(by_path.begin(), by_path.end(),
             [&](std::uint32_t a, std::uint32_t b) { return records[a].path < records[b].path; });
-  std::string pages_jsonl;
+  LineWriter pages_jsonl(work_dir / "pages.jsonl");
   for (const std::uint32_t i : by_path) {
     const PageRecord& r = records[i];
     ++summary.status_counts[r.status];
     nlohmann::json record = record_json(r, records);
     if (index_duplicates && r.status == "duplicate") record["indexed_for_query_time_collapse"] = true;
-    pages_jsonl += record.dump() + '\n';
+    pages_jsonl.write(record.dump());
   }
-  if (Status s = write_text_file(work_dir / "pages.jsonl", pages_jsonl); !s.ok()) return s;
+  if (Status s = pages_jsonl.close(); !s.ok()) return s;
   clock.lap("records");
   return summary;
 }
@@ -594,7 +608,9 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   }
   auto summary = run(options, base_url.value(), work_dir);
   if (summary.ok()) {
-    Status written = write_text_file(work_dir / "summary.json", summary_json(summary.value(), options).dump(2) + "\n");
+    LineWriter summary_file(work_dir / "summary.json");
+    summary_file.write(summary_json(summary.value(), options).dump(2));
+    Status written = summary_file.close();
     if (written.ok()) written = move_into_place(work_dir, out_dir);
     if (!written.ok()) summary = written;
   }
