@@ -65,9 +65,6 @@ void add_rank_command(CLI::App& app) {
   rank->add_option("--threads", args->pagerank.threads, "Worker threads (0: one per core)")
       ->capture_default_str()
       ->check(CLI::Range(0u, 1024u));
-  rank->add_flag("--double-only{false}", args->pagerank.single_precision_start,
-                 "Every iteration on double contributions (by default the first ones use float, "
-                 "faster on large graphs; the scores agree to rounding)");
   rank->add_flag("--timings", args->timings, "Print load, build and PageRank times to stderr");
   rank->add_flag("--quiet,-q", args->quiet, "No summary line on stderr");
 
@@ -127,10 +124,9 @@ void add_rank_command(CLI::App& app) {
       std::snprintf(
           line, sizeof line,
           "canon rank timings: load_s=%.3f build_s=%.3f pagerank_s=%.3f pagerank_setup_s=%.3f "
-          "output_s=%.3f iterations=%u float_iterations=%u threads=%u nodes=%u edges=%zu "
-          "input_edges=%zu ns_per_edge_iteration=%.3f\n",
-          load_s, build_s, pagerank_s, result.setup_seconds, output_s, result.iterations,
-          result.single_precision_iterations, threads,
+          "output_s=%.3f iterations=%u threads=%u nodes=%u edges=%zu input_edges=%zu "
+          "ns_per_edge_iteration=%.3f\n",
+          load_s, build_s, pagerank_s, result.setup_seconds, output_s, result.iterations, threads,
           node_count, edge_count, input_edges,
           edge_iterations > 0 ? result.iteration_seconds * 1e9 / edge_iterations : 0.0);
       std::cerr << line;

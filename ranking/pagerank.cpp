@@ -26,11 +26,6 @@ using detail::reserve_huge;
 /// block order, and thread ranges are whole blocks, so results do not depend on thread count.
 constexpr std::size_t kBlock = 2048;
 
-/// L1 change below which the iteration leaves float contributions for double ones. Rounding a
-/// contribution to float moves it by at most 2^-24 of itself, so float iterations stall at an
-/// L1 change of ~1e-7; the switch comes well before that.
-constexpr double kSinglePrecisionUntil = 1e-6;
-
 /// The graph as the iteration reads it, renumbered twice for speed (see relabel()). Row r holds
 /// node old_of_row[r]: its score is x[r], its in-links are column[row[r] .. row[r + 1]). Each
 /// in-link is given as the *slot* of its source: the index of the source's contribution
@@ -93,23 +88,12 @@ WorkGraph relabel(const LinkGraph& graph) {
 }
 
 /// The state of one run; run_blocks() is one thread's share of an iteration.
-///
-/// The contributions are gathered at random, once per in-link: on graphs whose contribution
-/// array is larger than the core's cache, each gather is a cache miss and the iteration is
-/// bound by them. The first iterations therefore gather float contributions (half the bytes, so
-/// twice as many fit in cache) until the L1 change falls below kSinglePrecisionUntil; then
-/// double contributions, rebuilt from the double scores, take the iteration to the tolerance.
-/// The power iteration contracts from wherever it starts, so the result is the double-precision
-/// fixed point, as if every iteration had been in double (docs/ranking.md).
 struct PowerIteration {
   NodeId n = 0;
   double damping = 0.0;
   WorkGraph graph;
-  std::vector<double> x;  // current scores by row (only the row's thread uses x[r])
-  // x * inv_out by slot: [cur] read, [cur ^ 1] written; the float pair before the switch.
-  std::vector<float> contrib_single[2];
-  std::vector<double> contrib[2];
-  bool single = false;  // gathering contrib_single
+  std::vector<double> x;           // current scores by row (only the row's thread uses x[r])
+  std::vector<double> contrib[2];  // x * inv_out by slot: [cur] read, [cur ^ 1] written
   std::vector<double> change_part, dangling_part;  // per block
   int cur = 0;
   double base = 0.0;  // (d * dangling mass + (1 - d)) / n for the next iteration
@@ -117,15 +101,8 @@ struct PowerIteration {
   std::size_t block_count() const { return (n + kBlock - 1) / kBlock; }
 
   void run_blocks(std::size_t first_block, std::size_t last_block) {
-    if (single) {
-      run_blocks(contrib_single[cur].data(), contrib_single[cur ^ 1].data(), first_block, last_block);
-    } else {
-      run_blocks(contrib[cur].data(), contrib[cur ^ 1].data(), first_block, last_block);
-    }
-  }
-
-  template <class Contribution>
-  void run_blocks(const Contribution* in, Contribution* out, std::size_t first_block, std::size_t last_block) {
+    const double* in = contrib[cur].data();
+    double* out = contrib[cur ^ 1].data();
     const std::uint32_t* row = graph.row.data();
     const NodeId* column = graph.column.data();
     const double* inv_out = graph.inv_out.data();
@@ -139,7 +116,6 @@ struct PowerIteration {
       for (std::size_t r = b * kBlock; r < end; ++r) {
         // Four partial sums break the chain of dependent adds, keeping several gathers in
         // flight (~30% faster on large graphs); the order is fixed, so still deterministic.
-        // Sums are in double whatever the contributions' type.
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
         std::uint32_t e = row[r];
         const std::uint32_t e_end = row[r + 1];
@@ -154,26 +130,12 @@ struct PowerIteration {
         const double next = d * sum + teleport;
         change += std::abs(next - score[r]);
         score[r] = next;
-        out[slot_of_row[r]] = static_cast<Contribution>(next * inv_out[r]);
+        out[slot_of_row[r]] = next * inv_out[r];
         dangling += inv_out[r] == 0.0 ? next : 0.0;
       }
       change_part[b] = change;
       dangling_part[b] = dangling;
     }
-  }
-
-  /// Room for the double contributions, reserved before the iteration so that start_double()
-  /// cannot fail; no memory is touched until then.
-  void reserve_double() {
-    for (std::vector<double>& c : contrib) reserve_huge(c, n);  // gathered at random
-  }
-
-  /// Releases the float contributions and fills contrib[cur] from the scores.
-  void start_double() noexcept {
-    for (std::vector<float>& c : contrib_single) c = {};
-    for (std::vector<double>& c : contrib) c.resize(n);  // within the reserved room
-    for (NodeId r = 0; r < n; ++r) contrib[cur][graph.slot_of_row[r]] = x[r] * graph.inv_out[r];
-    single = false;
   }
 };
 
@@ -216,23 +178,17 @@ PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, 
   }
   const WorkGraph& g = it.graph;
   it.x.assign(n, 1.0 / n);
+  for (std::vector<double>& c : it.contrib) {
+    reserve_huge(c, n);  // gathered at random every iteration
+    c.resize(n);
+  }
   it.change_part.resize(it.block_count());
   it.dangling_part.resize(it.block_count());
-  // Below the switch (or asked for), no float phase: start in double.
-  const double single_until = std::max(kSinglePrecisionUntil, options.tolerance);
-  it.reserve_double();
-  if (options.single_precision_start) {
-    it.single = true;
-    for (std::vector<float>& c : it.contrib_single) {
-      reserve_huge(c, n);
-      c.resize(n);
-    }
-    for (NodeId r = 0; r < n; ++r) it.contrib_single[0][g.slot_of_row[r]] = static_cast<float>(it.x[r] * g.inv_out[r]);
-  } else {
-    it.start_double();
-  }
   double dangling = 0.0;
-  for (NodeId r = 0; r < n; ++r) dangling += g.inv_out[r] == 0.0 ? it.x[r] : 0.0;
+  for (NodeId r = 0; r < n; ++r) {
+    it.contrib[0][g.slot_of_row[r]] = it.x[r] * g.inv_out[r];
+    dangling += g.inv_out[r] == 0.0 ? it.x[r] : 0.0;
+  }
   it.base = (options.damping * dangling + (1.0 - options.damping)) / n;
 
   const auto iterating = Clock::now();
@@ -252,16 +208,10 @@ PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, 
       }
       ++result.iterations;
       result.last_change = change;
+      result.converged = change < options.tolerance;
+      done = result.converged || result.iterations >= options.max_iterations;
       it.base = (options.damping * dangling_mass + (1.0 - options.damping)) / n;
       it.cur ^= 1;
-      if (it.single) {
-        ++result.single_precision_iterations;
-        // Convergence is only ever decided by a double iteration.
-        if (change < single_until && result.iterations < options.max_iterations) it.start_double();
-      } else {
-        result.converged = change < options.tolerance;
-      }
-      done = result.converged || result.iterations >= options.max_iterations;
     };
     std::barrier sync(threads, finish_iteration);
     auto worker = [&](unsigned t) {

@@ -18,19 +18,14 @@ struct PageRankOptions {
   unsigned max_iterations = 1000;
   /// Worker threads for one iteration; 0 means all hardware threads.
   unsigned threads = 1;
-  /// Run the first iterations on float contributions (faster on graphs larger than the cache)
-  /// until the L1 change is below 1e-6, then in double to the tolerance. The converged scores
-  /// are the same to rounding; false makes every iterate exact in double (step-by-step tests).
-  bool single_precision_start = true;
 };
 
 /// Scores and how the iteration ended.
 struct PageRankResult {
   /// One score per node; they sum to 1 (empty for an empty graph).
   std::vector<double> scores;
-  /// Iterations run, of which the first `single_precision_iterations` on float contributions.
+  /// Iterations run.
   unsigned iterations = 0;
-  unsigned single_precision_iterations = 0;
   /// L1 change of the last iteration.
   double last_change = 0.0;
   /// True when last_change < tolerance; false when max_iterations stopped it.

@@ -100,20 +100,11 @@ TEST_CASE("single node scores 1, with or without a self-link") {
 }
 
 TEST_CASE("hand-computed values") {
-  SUBCASE("2-node cycle is 0.5 / 0.5, converged after one double iteration") {
-    PageRankOptions options;
-    options.single_precision_start = false;
-    PageRankResult r = rank(2, {{0, 1}, {1, 0}, {1, 0}}, options);
+  SUBCASE("2-node cycle is 0.5 / 0.5, converged after one iteration") {
+    const PageRankResult r = rank(2, {{0, 1}, {1, 0}, {1, 0}});
     CHECK(r.scores[0] == doctest::Approx(0.5).epsilon(1e-15));
     CHECK(r.scores[1] == doctest::Approx(0.5).epsilon(1e-15));
     CHECK(r.iterations == 1);
-    CHECK(r.single_precision_iterations == 0);
-    CHECK(r.converged);
-    // By default a float iteration comes first; only the double one may declare convergence.
-    r = rank(2, {{0, 1}, {1, 0}, {1, 0}});
-    CHECK(r.scores[0] == doctest::Approx(0.5).epsilon(1e-15));
-    CHECK(r.iterations == 2);
-    CHECK(r.single_precision_iterations == 1);
     CHECK(r.converged);
   }
   SUBCASE("3 nodes, 0->1, 0->2, 1->2, node 2 dangling") {
@@ -166,44 +157,10 @@ TEST_CASE("each iteration matches the dense model step for step") {
       CAPTURE(steps);
       PageRankOptions options;
       options.max_iterations = static_cast<unsigned>(steps);
-      options.single_precision_start = false;
-      const std::vector<double> model = dense_pagerank(n, edges, 0.85, steps);
-      CHECK(l1_distance(rank(n, edges, options).scores, model) <= 1e-14);
-      // Float contributions: each step moves every contribution by at most 2^-24 of itself.
-      options.single_precision_start = true;
-      const PageRankResult single = rank(n, edges, options);
-      CHECK(single.single_precision_iterations <= static_cast<unsigned>(steps));
-      CHECK(l1_distance(single.scores, model) <= steps * std::ldexp(1.0, -24));
+      const PageRankResult r = rank(n, edges, options);
+      CHECK(l1_distance(r.scores, dense_pagerank(n, edges, 0.85, steps)) <= 1e-14);
     }
   }
-}
-
-TEST_CASE("the float start reaches the same fixed point as double all the way") {
-  std::mt19937 rng(31);
-  for (int round = 0; round < 20; ++round) {
-    CAPTURE(round);
-    const NodeId n = std::uniform_int_distribution<NodeId>(50, 3000)(rng);
-    const std::vector<Edge> edges = random_edges(rng, n, 4 * n);
-    PageRankOptions options;
-    options.damping = 0.95;  // slow mixing: many iterations on each side of the switch
-    const PageRankResult mixed = rank(n, edges, options);
-    options.single_precision_start = false;
-    const PageRankResult exact = rank(n, edges, options);
-    CHECK(mixed.converged);
-    CHECK(mixed.single_precision_iterations > 1);
-    CHECK(mixed.single_precision_iterations < mixed.iterations);
-    CHECK(mixed.last_change < options.tolerance);
-    CHECK(l1_distance(mixed.scores, exact.scores) <= 1e-9);
-  }
-  // A tolerance above the switch: one double iteration still decides convergence.
-  std::mt19937 rng2(32);
-  const std::vector<Edge> edges = random_edges(rng2, 200, 800);
-  PageRankOptions loose;
-  loose.tolerance = 1e-3;
-  const PageRankResult r = rank(200, edges, loose);
-  CHECK(r.converged);
-  CHECK(r.iterations == r.single_precision_iterations + 1);
-  CHECK(l1_distance(r.scores, dense_pagerank(200, edges, 0.85)) <= 1e-2);
 }
 
 TEST_CASE("converged flag and iteration count") {

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # @file run.sh
-# @brief PageRank benchmark: `canon rank` (1 and 2 threads, and 1 thread with --double-only)
-# against igraph's PRPACK, on the same generated power-law edge lists, in one run. Prints a
-# Markdown table (docs/benchmarks.md).
+# @brief PageRank benchmark: `canon rank` (1 and 2 threads) against igraph's PRPACK, on the same
+# generated power-law edge lists, in one run. Prints a Markdown table (docs/benchmarks.md).
 #
 # usage: bench/pagerank/run.sh [--sizes 1M/10M,5M/50M] [--seed S] [--work DIR] [--build DIR]
 #
@@ -76,26 +75,21 @@ for size in ${sizes//,/ }; do
   t="$work/igraph.out"
   igraph_row="| $size | igraph PRPACK | $(value nodes "$t") | $(value edges "$t") | $(value load_s "$t") | $(value simplify_s "$t") | $(value pagerank_s "$t") | | | $(peak_mb "$work/time-igraph.txt") | |"
 
-  # Runs: 1 and 2 threads with canon's defaults, then 1 thread with --double-only (every
-  # iteration on double contributions) to show what the float start gains.
-  for run in 1 2 1d; do
-    threads="${run%d}"
-    extra=()
-    label="1 thread"
-    if [[ $threads -gt 1 ]]; then label="$threads threads"; fi
-    if [[ $run == *d ]]; then extra=(--double-only); label="$label, --double-only"; fi
-    echo "run.sh: canon rank on $size, --threads $threads ${extra[*]}" >&2
-    /usr/bin/time -v -o "$work/time-canon-$run.txt" \
-      "$canon" rank "$graph" --threads "$threads" --timings -q "${extra[@]}" \
-      > "$work/canon-$run.tsv" 2> "$work/canon-$run.err"
-    if [[ $run == 2 ]] && cmp -s "$work/canon-1.tsv" "$work/canon-$run.tsv"; then
+  for threads in 1 2; do
+    echo "run.sh: canon rank on $size, --threads $threads" >&2
+    /usr/bin/time -v -o "$work/time-canon-$threads.txt" \
+      "$canon" rank "$graph" --threads "$threads" --timings -q \
+      > "$work/canon-$threads.tsv" 2> "$work/canon-$threads.err"
+    if [[ $threads -gt 1 ]] && cmp -s "$work/canon-1.tsv" "$work/canon-$threads.tsv"; then
       l1="same output as 1 thread"
     else
-      /usr/bin/python3 bench/pagerank/compare_scores.py "$work/canon-$run.tsv" "$work/igraph.tsv" > "$work/compare.out"
+      /usr/bin/python3 bench/pagerank/compare_scores.py "$work/canon-$threads.tsv" "$work/igraph.tsv" > "$work/compare.out"
       l1="$(value l1 "$work/compare.out") (max $(value max_abs "$work/compare.out"))"
     fi
-    t="$work/canon-$run.err"
-    rows+=("| $size | canon rank, $label | $(value nodes "$t") | $(value edges "$t") | $(value load_s "$t") | $(value build_s "$t") | $(value pagerank_s "$t") ($(value pagerank_setup_s "$t")) | $(value iterations "$t") ($(value float_iterations "$t") float) | $(value ns_per_edge_iteration "$t") | $(peak_mb "$work/time-canon-$run.txt") | $l1 |")
+    t="$work/canon-$threads.err"
+    label="1 thread"
+    if [[ $threads -gt 1 ]]; then label="$threads threads"; fi
+    rows+=("| $size | canon rank, $label | $(value nodes "$t") | $(value edges "$t") | $(value load_s "$t") | $(value build_s "$t") | $(value pagerank_s "$t") ($(value pagerank_setup_s "$t")) | $(value iterations "$t") | $(value ns_per_edge_iteration "$t") | $(peak_mb "$work/time-canon-$threads.txt") | $l1 |")
   done
   rows+=("$igraph_row")
 done
@@ -105,7 +99,6 @@ echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "Wall-clock seconds. canon: load = parse + intern ids, build = LinkGraph, PageRank ="
-echo "compute_pagerank (setup = renumbering and allocation), iterations (of which on float"
-echo "contributions), ns/edge/iter = iteration time /"
+echo "compute_pagerank (setup = renumbering and allocation), ns/edge/iter = iteration time /"
 echo "(edges kept * iterations), tolerance 1e-10. igraph: load = Read_Ncol, build = simplify(),"
 echo "PageRank = pagerank(implementation=\"prpack\"). Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)."
