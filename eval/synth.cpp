@@ -27,6 +27,7 @@
 
 #include "eval/truth.h"
 #include "indexer/html_extract.h"
+#include "indexer/html_rules.h"
 #include "indexer/site_walker.h"
 #include "indexer/url.h"
 
@@ -58,101 +59,18 @@ constexpr std::uint64_t kTextStream = 0x9e3779b97f4a7c15;
 /// The URL pages are looked at under while choosing originals (any base gives the same answer).
 constexpr const char* kProbeBase = "http://localhost/";
 
-bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
 // --- HTML: where the main content's text is, and where the relative links are -------------
 
-const char* attribute(const GumboNode* node, const char* name) {
-  const GumboAttribute* attr = gumbo_get_attribute(&node->v.element.attributes, name);
-  return attr != nullptr ? attr->value : nullptr;
-}
-
-bool is_element(const GumboNode* node, GumboTag tag) {
-  return node->type == GUMBO_NODE_ELEMENT && node->v.element.tag == tag;
-}
-
-std::string role_of(const GumboNode* node) {
-  const char* role = attribute(node, "role");
-  std::string out = role != nullptr ? role : "";
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::span<GumboNode* const> children_of(const GumboNode* node) {
-  const GumboVector* kids = nullptr;
-  if (node->type == GUMBO_NODE_ELEMENT || node->type == GUMBO_NODE_TEMPLATE) {
-    kids = &node->v.element.children;
-  } else if (node->type == GUMBO_NODE_DOCUMENT) {
-    kids = &node->v.document.children;
-  }
-  if (kids == nullptr) return {};
-  return {reinterpret_cast<GumboNode* const*>(kids->data), kids->length};
-}
-
-// The main-content rules below are the ones of indexer/html_extract.cpp (docs/design.md), so
-// that the words edited are the words the detector reads.
-
-bool is_never_text(const GumboNode* node) {
-  if (node->type == GUMBO_NODE_TEMPLATE) return true;
-  if (node->type != GUMBO_NODE_ELEMENT) return false;
-  switch (node->v.element.tag) {
-    case GUMBO_TAG_SCRIPT:
-    case GUMBO_TAG_STYLE:
-    case GUMBO_TAG_NOSCRIPT:
-    case GUMBO_TAG_TEMPLATE:
-    case GUMBO_TAG_HEAD:
-    case GUMBO_TAG_TITLE:
-      return true;
-    default:
-      return attribute(node, "hidden") != nullptr;
-  }
-}
-
-bool is_chrome(const GumboNode* node, bool inside_main_content) {
-  if (node->type != GUMBO_NODE_ELEMENT) return false;
-  const std::string role = role_of(node);
-  if (role == "navigation" || role == "complementary" || role == "search") return true;
-  switch (node->v.element.tag) {
-    case GUMBO_TAG_NAV:
-    case GUMBO_TAG_ASIDE:
-      return true;
-    case GUMBO_TAG_HEADER:
-    case GUMBO_TAG_FOOTER:
-      return !inside_main_content;
-    default:
-      return !inside_main_content && (role == "banner" || role == "contentinfo");
-  }
-}
-
-/// Inline elements do not separate words; everything else does.
-bool is_inline(const GumboNode* node) {
-  switch (node->v.element.tag) {
-    case GUMBO_TAG_A: case GUMBO_TAG_ABBR: case GUMBO_TAG_B: case GUMBO_TAG_BDI:
-    case GUMBO_TAG_BDO: case GUMBO_TAG_CITE: case GUMBO_TAG_CODE: case GUMBO_TAG_DATA:
-    case GUMBO_TAG_DFN: case GUMBO_TAG_EM: case GUMBO_TAG_FONT: case GUMBO_TAG_I:
-    case GUMBO_TAG_KBD: case GUMBO_TAG_MARK: case GUMBO_TAG_Q: case GUMBO_TAG_S:
-    case GUMBO_TAG_SAMP: case GUMBO_TAG_SMALL: case GUMBO_TAG_SPAN: case GUMBO_TAG_STRONG:
-    case GUMBO_TAG_SUB: case GUMBO_TAG_SUP: case GUMBO_TAG_TIME: case GUMBO_TAG_TT:
-    case GUMBO_TAG_U: case GUMBO_TAG_VAR:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool is_main(const GumboNode* node) {
-  return is_element(node, GUMBO_TAG_MAIN) ||
-         (node->type == GUMBO_NODE_ELEMENT && role_of(node) == "main");
-}
-
-template <class Match>
-void find_outermost(const GumboNode* node, const Match& match, std::vector<const GumboNode*>& out) {
-  if (match(node)) {
-    out.push_back(node);
-    return;
-  }
-  for (const GumboNode* child : children_of(node)) find_outermost(child, match, out);
-}
+// The main-content rules are the extractor's own (indexer/html_rules.h), so that the words
+// edited are the words the detector reads.
+using indexer::html::attribute;
+using indexer::html::children_of;
+using indexer::html::find_outermost;
+using indexer::html::is_chrome;
+using indexer::html::is_element;
+using indexer::html::is_html_space;
+using indexer::html::is_inline;
+using indexer::html::is_never_text;
 
 /// Byte offset of `p` in the buffer starting at `base`.
 std::size_t offset_in(const char* base, const char* p) {
@@ -270,17 +188,9 @@ PageLayout layout_of(const std::string& html) {
       gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size()),
       [](GumboOutput* o) { gumbo_destroy_output(&kGumboDefaultOptions, o); });
 
-  // Main content: <main>/role=main, else <article>s, else the body without its chrome.
-  std::vector<const GumboNode*> roots;
-  find_outermost(output->root, is_main, roots);
-  if (roots.empty()) {
-    find_outermost(
-        output->root, [](const GumboNode* n) { return is_element(n, GUMBO_TAG_ARTICLE); }, roots);
-  }
-  const bool inside_main_content = !roots.empty();
-  if (roots.empty()) roots.push_back(output->root);
-  WordFinder words(base, inside_main_content, layout.word_ends);
-  for (const GumboNode* root : roots) {
+  const indexer::html::MainContent content = indexer::html::find_main_content(output->root);
+  WordFinder words(base, content.inside_main_content, layout.word_ends);
+  for (const GumboNode* root : content.roots) {
     words.collect(root);
     words.end_word();
   }

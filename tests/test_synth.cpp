@@ -71,7 +71,8 @@ std::string href(const std::string& from, const std::string& to, unsigned style)
 
 /// The 200-page source site: index.html, 4 sections of 49 pages (some one level deeper), a page
 /// with a relative <base href>, a redirect and an empty page. Each content page has ~150 random
-/// words (w0..w2999) in <main>, inline markup, a template, relative, fragment, query and
+/// words (w0..w2999) in its main content (<main>, or in sec3 a DocBook-style body between
+/// class-named navigation), inline markup, a template, relative, fragment, query and
 /// external links. Returns the paths of the eligible (copyable) pages.
 std::vector<std::string> write_source_site(const TempDir& dir, const std::string& root) {
   std::mt19937 gen(7);
@@ -93,19 +94,27 @@ std::vector<std::string> write_source_site(const TempDir& dir, const std::string
     const std::string title = "Page " + std::to_string(p);
     const std::string& to1 = pages[gen() % pages.size()];
     const std::string& to2 = pages[gen() % pages.size()];
+    // sec3 is laid out like DocBook's HTML (postgresql-doc): no <main>, and chrome that only
+    // its class names as such, with words of its own that synth must not edit.
+    const bool docbook = path.starts_with("sec3/");
+    const std::string open_main =
+        docbook ? "<div class=\"navheader\"><p>" + words(8) + "</p></div>\n<div class=\"sect1\">"
+                : "<main>";
+    const std::string close_main =
+        docbook ? "</div>\n<div class=\"navfooter\"><p>" + words(8) + "</p></div>" : "</main>";
     std::string html =
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + title +
         "</title>\n<link rel=\"stylesheet\" href=\"" + up + "style.css\"></head>\n<body>\n" +
         "<header><a href=\"" + up + "index.html\">Home</a></header>\n<nav><a href='" + up +
         "index.html?from=nav'>Start</a> <a href=\"" + href(path, pages[0], p) +
-        "\">First</a></nav>\n<main><h1 id=\"top\">" + title + "</h1>\n<p>" + words(60) +
+        "\">First</a></nav>\n" + open_main + "<h1 id=\"top\">" + title + "</h1>\n<p>" + words(60) +
         "</p>\n<p>" + words(20) + " <a href=\"" + href(path, to1, p) + "\">" + words(2) + "</a> " +
         words(20) + " <b>bo</b>ld Fish &amp; chips <em>" + words(1) +
         "</em> <a href=\"#top\">top</a> <a href=mailto:x@example.org>mail</a></p>\n<ul><li>" +
         words(15) + "</li><li><a href=\"" + href(path, to2, p + 1) + "\">" + words(1) +
         "</a></li></ul>\n<pre>" + words(20) + "</pre>\n<img src=\"" + up +
         "img/logo.png\" alt=\"\">" +
-        "</main>\n<footer>Footer text <a href=\"https://example.org/\">elsewhere</a></footer>\n" +
+        close_main + "\n<footer>Footer text <a href=\"https://example.org/\">elsewhere</a></footer>\n" +
         "</body>\n</html>\n";
     dir.write(root + "/" + path, html);
   }

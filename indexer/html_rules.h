@@ -1,0 +1,70 @@
+/// @file html_rules.h
+/// @brief Which parts of a gumbo parse tree are a page's main text: the element rules shared by
+/// the extractor (html_extract.cpp) and the near-duplicate site generator (eval/synth.cpp), so
+/// that the words `canon synth` edits are exactly the words the detector reads.
+///
+/// The rules (docs/design.md, "Parse"): the main content is the outermost <main>/role=main
+/// elements, else the outermost <article>s, else the whole document; below it, text inside
+/// never-text elements (script, style, template, hidden, ...) and page chrome (navigation,
+/// asides, banners and footers outside the main content: by tag, ARIA role or class/id words)
+/// is skipped; inline elements (<b>, <a>, <code>, ...) do not end a word, other elements do.
+/// All functions are pure and thread-safe; nodes are borrowed from a live GumboOutput.
+#pragma once
+
+#include <gumbo.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace canon::indexer::html {
+
+/// True for HTML's ASCII white space (space, tab, LF, CR, FF).
+inline bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+/// The value of attribute `name` of element `node`, or null. REQUIRES: node is an element.
+const char* attribute(const GumboNode* node, const char* name);
+
+/// True when `node` is an element with tag `tag`.
+bool is_element(const GumboNode* node, GumboTag tag);
+
+/// The lowercased `role` attribute of element `node` ("" when it has none).
+std::string role_of(const GumboNode* node);
+
+/// The children of an element, template or document node; empty for other nodes.
+std::span<GumboNode* const> children_of(const GumboNode* node);
+
+/// True for nodes whose text is never content: script, style, noscript, template, head,
+/// title, and elements with the `hidden` attribute.
+bool is_never_text(const GumboNode* node);
+
+/// True for page chrome: navigation and asides anywhere, banners and footers outside the main
+/// content (by tag, ARIA role, or the words of a class or id such as "navheader", "sidebar",
+/// "footer"). <html>, <body>, <main> and <article> are never chrome.
+bool is_chrome(const GumboNode* node, bool inside_main_content);
+
+/// True for inline elements, which do not separate words. REQUIRES: node is an element.
+bool is_inline(const GumboNode* node);
+
+/// Appends the outermost nodes below `node` (itself included) for which `match` holds, in
+/// document order; does not look inside a matching node.
+template <class Match>
+void find_outermost(const GumboNode* node, const Match& match, std::vector<const GumboNode*>& out) {
+  if (match(node)) {
+    out.push_back(node);
+    return;
+  }
+  for (const GumboNode* child : children_of(node)) find_outermost(child, match, out);
+}
+
+/// Where a page's main text is: the roots to walk, in document order, and whether they are
+/// marked-up main content (<main>, role=main, <article>) rather than the whole document.
+struct MainContent {
+  std::vector<const GumboNode*> roots;
+  bool inside_main_content = false;
+};
+
+/// The main content of the tree rooted at `root` (the <html> element or the document).
+MainContent find_main_content(const GumboNode* root);
+
+}  // namespace canon::indexer::html
