@@ -24,12 +24,7 @@ using html::is_element;
 using html::is_html_space;
 using html::is_inline;
 using html::is_never_text;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using html::lower;
 
 /// Appends `text` to `out`, collapsing runs of white space to one space.
 void append_collapsed(std::string& out, std::string_view text) {

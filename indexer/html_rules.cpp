@@ -6,13 +6,14 @@
 #include <string_view>
 
 namespace canon::indexer::html {
-namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
+
+namespace {
 
 /// What a class or id names, for elements that are chrome by convention rather than by tag
 /// or role (generators without HTML5 semantics: DocBook's div.navheader/div.navfooter,

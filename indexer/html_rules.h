@@ -15,12 +15,16 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace canon::indexer::html {
 
 /// True for HTML's ASCII white space (space, tab, LF, CR, FF).
 inline bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+/// `s` lowercased byte by byte (ASCII; HTML's attribute keywords are case-insensitive).
+std::string lower(std::string_view s);
 
 /// The value of attribute `name` of element `node`, or null. REQUIRES: node is an element.
 const char* attribute(const GumboNode* node, const char* name);
