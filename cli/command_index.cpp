@@ -40,9 +40,16 @@ void add_index_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 0.999));
   index->add_flag("!--no-title-rule", options.dedup.title_rule,
-                  "minhash/exact: compare pages on their text alone, whatever their titles");
-  index->add_flag("--split-chains", options.split_chains,
-                  "Split clusters until every duplicate is a near-duplicate of its indexed page");
+                  "minhash/exact: compare pages on their text alone, whatever their names");
+  index->add_option("--renamed-threshold", options.dedup.renamed_threshold,
+                    "minhash/exact: similarity needed by pages whose names differ only in common words and numbers")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  index->add_flag("!--keep-boilerplate", options.dedup.discount_boilerplate,
+                  "minhash/exact: compare pages on all their text, the site's repeated text too");
+  index->add_flag("!--keep-chains", options.split_chains,
+                  "Keep union-find's clusters, even where a duplicate is not a near-duplicate of "
+                  "its indexed page");
   index->add_flag("!--no-canonical", options.honour_canonical,
                   "Ignore rel=canonical when choosing a cluster's indexed page");
   index->add_flag("--no-collapse", args->no_collapse,

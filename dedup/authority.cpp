@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <string_view>
 
 namespace canon::dedup {
 
@@ -13,12 +14,69 @@ std::string_view to_string(AuthorityReason reason) {
     case AuthorityReason::Singleton: return "singleton";
     case AuthorityReason::PageRank: return "pagerank";
     case AuthorityReason::Canonical: return "canonical";
+    case AuthorityReason::Release: return "release";
+    case AuthorityReason::Redirect: return "redirect";
     case AuthorityReason::Tie: return "tie";
   }
   return "unknown";
 }
 
+Release release_of(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  if (scheme != std::string_view::npos) {
+    const std::size_t root = url.find('/', scheme + 3);
+    url = root == std::string_view::npos ? std::string_view{} : url.substr(root);
+  }
+  url = url.substr(0, std::min(url.find('?'), url.find('#')));
+  // Directory segments only: everything before the last '/'.
+  const std::size_t last = url.rfind('/');
+  std::string_view dirs = last == std::string_view::npos ? std::string_view{} : url.substr(0, last);
+  while (!dirs.empty()) {
+    const std::size_t slash = dirs.find('/');
+    const std::string_view segment = dirs.substr(0, slash);
+    dirs = slash == std::string_view::npos ? std::string_view{} : dirs.substr(slash + 1);
+    if (segment == "stable") return {4, {}};
+    if (segment == "current") return {3, {}};
+    if (segment == "latest") return {2, {}};
+    std::string_view version = segment;
+    if (!version.empty() && (version.front() == 'v' || version.front() == 'V')) version.remove_prefix(1);
+    if (version.empty() || version.front() < '0' || version.front() > '9') continue;
+    Release release{1, {}};
+    std::uint64_t number = 0;
+    bool ok = true;
+    for (std::size_t i = 0; i <= version.size() && ok; ++i) {
+      if (i == version.size() || version[i] == '.') {
+        release.numbers.push_back(number);
+        number = 0;
+        ok = i == version.size() || (i + 1 < version.size() && version[i + 1] != '.');
+      } else if (version[i] >= '0' && version[i] <= '9' && number < (std::uint64_t{1} << 58)) {
+        number = number * 10 + static_cast<std::uint64_t>(version[i] - '0');
+      } else {
+        ok = false;
+      }
+    }
+    if (ok) return release;
+  }
+  return {};
+}
+
+bool newer_release(const Release& a, const Release& b) {
+  if (a.kind != b.kind) return a.kind > b.kind;
+  return a.numbers > b.numbers;  // lexicographic by number: 0.10 > 0.9, 1.2.1 > 1.2
+}
+
 namespace {
+
+/// Keeps the members of `pool` that score highest by `score` (a number, higher wins); true when
+/// that left fewer than were there.
+template <class Score>
+bool keep_best(std::vector<std::uint32_t>& pool, const Score& score) {
+  auto top = score(pool.front());
+  for (std::uint32_t m : pool) top = std::max(top, score(m));
+  const std::size_t before = pool.size();
+  std::erase_if(pool, [&](std::uint32_t m) { return score(m) < top; });
+  return pool.size() < before;
+}
 
 bool same_rank(double a, double b) {
   return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
@@ -50,35 +108,58 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
     assert(cluster_of[i] < n);
     members[cluster_of[i]].push_back(i);
   }
-  std::vector<std::uint32_t> named(n, 0);  // rel=canonical votes from other cluster members
+  // rel=canonical votes for each page, from other members of its cluster and from outside it.
+  std::vector<std::uint32_t> named_inside(n, 0), named_outside(n, 0);
+  if (honour_canonical) {
+    for (std::uint32_t m = 0; m < n; ++m) {
+      const auto& target = candidates[m].canonical;
+      if (!target || *target == m || *target >= n) continue;
+      ++(cluster_of[*target] == cluster_of[m] ? named_inside : named_outside)[*target];
+    }
+  }
   std::vector<Authority> result(n);
+  std::vector<Release> releases;
   for (const std::vector<std::uint32_t>& cluster : members) {
     if (cluster.empty()) continue;
     Authority winner{cluster.front(), AuthorityReason::Singleton};
     if (cluster.size() > 1) {
-      std::vector<std::uint32_t> pool;
-      if (honour_canonical) {
+      std::vector<std::uint32_t> pool = cluster;
+      AuthorityReason reason = AuthorityReason::PageRank;
+      const auto trusted_votes = [&](std::uint32_t m) {
+        return named_outside[m] > named_inside[m] ? 0u : named_inside[m];
+      };
+      if (keep_best(pool, trusted_votes) || trusted_votes(pool.front()) > 0) reason = AuthorityReason::Canonical;
+      if (reason == AuthorityReason::PageRank) {
+        releases.clear();
+        for (std::uint32_t m : cluster) releases.push_back(release_of(candidates[m].url));
+        const auto release = [&](std::uint32_t m) -> const Release& {
+          return releases[std::lower_bound(cluster.begin(), cluster.end(), m) - cluster.begin()];
+        };
+        const Release* first = nullptr;  // of the members with a release in their path
+        bool differ = false;
         for (std::uint32_t m : cluster) {
-          const auto& target = candidates[m].canonical;
-          if (target && *target != m && *target < n && cluster_of[*target] == cluster_of[m]) {
-            ++named[*target];
-          }
+          if (release(m).kind == 0) continue;
+          if (!first) first = &release(m);
+          differ = differ || newer_release(release(m), *first) || newer_release(*first, release(m));
         }
-        std::uint32_t most = 0;
-        for (std::uint32_t m : cluster) most = std::max(most, named[m]);
-        if (most > 0) {
-          for (std::uint32_t m : cluster) {
-            if (named[m] == most) pool.push_back(m);
+        if (differ) {
+          const Release* best = nullptr;
+          for (std::uint32_t m : pool) {
+            if (!best || newer_release(release(m), *best)) best = &release(m);
           }
+          std::erase_if(pool, [&](std::uint32_t m) { return newer_release(*best, release(m)); });
+          reason = AuthorityReason::Release;
         }
       }
-      const bool canonical = !pool.empty();
-      if (!canonical) pool = cluster;
+      if (reason == AuthorityReason::PageRank &&
+          keep_best(pool, [&](std::uint32_t m) { return candidates[m].redirects_in; })) {
+        reason = AuthorityReason::Redirect;
+      }
       bool tie = false;
       winner.representative = best_by_rank(std::move(pool), candidates, tie);
-      winner.reason = canonical ? AuthorityReason::Canonical
-                      : tie     ? AuthorityReason::Tie
-                                : AuthorityReason::PageRank;
+      winner.reason = reason != AuthorityReason::PageRank ? reason
+                      : tie                               ? AuthorityReason::Tie
+                                                          : AuthorityReason::PageRank;
     }
     for (std::uint32_t m : cluster) result[m] = winner;
   }

@@ -17,17 +17,38 @@ struct AuthorityCandidate {
   /// Index of the document that this page's rel=canonical names, when that is a document of
   /// the run (any cluster); nullopt otherwise.
   std::optional<std::uint32_t> canonical;
+  /// Redirect pages of the site whose final target is this page.
+  std::uint32_t redirects_in = 0;
 };
+
+/// A release named in a URL's path: the first directory segment that is a version ("1.2",
+/// "v0.50.1", "2023") or an alias of the current release ("stable", "current", "latest").
+struct Release {
+  /// 0: no release in the path; 1: a version; 2-4: latest, current, stable (the higher wins).
+  int kind = 0;
+  /// The version's numbers, for kind 1 ("0.50.1" → 0, 50, 1).
+  std::vector<std::uint64_t> numbers;
+};
+
+/// The release in `url`'s path (its directory segments, not the file name). Pure.
+Release release_of(std::string_view url);
+
+/// Whether release a is newer than b: an alias beats every version (stable over current over
+/// latest); versions compare number by number (0.10 > 0.9; 1.2 > 1.2.0 is false, and 1.2.1 >
+/// 1.2).
+bool newer_release(const Release& a, const Release& b);
 
 /// Why a cluster's representative won.
 enum class AuthorityReason {
   Singleton,  ///< the cluster has one member
   PageRank,   ///< strictly highest PageRank in the cluster
   Canonical,  ///< named by rel=canonical of another member of the same cluster
+  Release,    ///< the newest release (or the current-release alias) among the members' paths
+  Redirect,   ///< the target of the most redirect pages of the site
   Tie,        ///< equal highest PageRank; shorter URL, then lexicographically smaller, won
 };
 
-/// "singleton", "pagerank", "canonical", "tie".
+/// "singleton", "pagerank", "canonical", "release", "redirect", "tie".
 std::string_view to_string(AuthorityReason reason);
 
 /// A cluster's representative and the reason it won.
@@ -36,11 +57,16 @@ struct Authority {
   AuthorityReason reason;
 };
 
-/// For each document, the representative of its cluster. Rules, in order:
+/// For each document, the representative of its cluster. Rules, in order, each choosing among
+/// the members the rule before left (docs/dedup.md, "The authority rule"):
 /// 1. when `honour_canonical`, a member named by rel=canonical of another member of the same
-///    cluster wins (several named: the most-named, then the rules below among them);
-/// 2. the highest PageRank (equal within a relative 1e-12 counts as a tie);
-/// 3. ties: the shorter URL, then the lexicographically smaller one.
+///    cluster wins (several named: the most-named), unless pages outside the cluster name it
+///    more often than pages inside it do (a site-wide canonical, every page to the home page);
+/// 2. when the members' paths name at least two different releases (release_of), the members
+///    of the newest release (an alias of the current release beats every version);
+/// 3. the members that the most redirect pages lead to, when any does;
+/// 4. the highest PageRank (equal within a relative 1e-12 counts as a tie);
+/// 5. ties: the shorter URL, then the lexicographically smaller one.
 /// REQUIRES: cluster_of.size() == candidates.size(); cluster ids index documents.
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,
                                           std::span<const AuthorityCandidate> candidates,

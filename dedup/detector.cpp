@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "dedup/boilerplate.h"
 #include "dedup/detector_support.h"
 #include "dedup/exact_detector.h"
 #include "dedup/keyword_detector.h"
@@ -30,6 +31,9 @@ DocumentLoader memory_loader(std::span<const DedupDocument> docs) {
 Clusters find_clusters(Detector& detector, std::span<const DedupDocument> docs) {
   const auto n = static_cast<std::uint32_t>(docs.size());
   detector.reset(n);
+  std::vector<DedupDocument> sample;
+  for (const std::uint32_t d : site_sample(n)) sample.push_back(docs[d]);
+  detector.learn_site(sample);
   parallel_for(n, 0, [&](std::size_t i, std::size_t) {
     detector.add(static_cast<std::uint32_t>(i), docs[i]);
   });
@@ -59,6 +63,9 @@ Result<std::unique_ptr<Detector>> make_detector(std::string_view name,
   if (options.num_hashes == 0) return Status::error("number of hashes must be at least 1");
   if (!in_unit_interval(options.threshold)) {
     return Status::error("similarity threshold must be in (0, 1]");
+  }
+  if (!in_unit_interval(options.renamed_threshold)) {
+    return Status::error("renamed threshold must be in (0, 1]");
   }
   if (name == "minhash") {
     return std::unique_ptr<Detector>(std::make_unique<MinhashDetector>(options));

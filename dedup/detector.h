@@ -72,15 +72,24 @@ struct DedupOptions {
   /// segment inserted after 15 % of words (Jaccard ≈ 0.46, 1st percentile ≈ 0.31 on the
   /// documentation sites); title_rule keeps templated siblings apart (docs/dedup.md).
   double threshold = 0.3;
-  /// minhash and exact: the title rule (docs/dedup.md). Titles with the same words in the same
-  /// order (tokenize(), so case and punctuation do not count), or a title without words: the
-  /// threshold above. One title's words all in the other's ("Install" / "Install (printable
-  /// version)"): related_title_threshold. Otherwise the pages name different documents and are
-  /// never near-duplicates, however alike their generated text ("DROP PARSER" / "DROP
-  /// TEMPLATE"). False: the threshold alone.
+  /// minhash and exact: the name rule (dedup/page_names.h, docs/dedup.md). Pages with the same
+  /// name (the title; with the first heading where many pages share the title), or a page
+  /// without a name, need the threshold above; one name's words within the other's,
+  /// related_title_threshold; names that differ only in common words and numbers,
+  /// renamed_threshold; names with different subject words are never near-duplicates. False:
+  /// the threshold alone.
   bool title_rule = true;
-  /// minhash and exact: the Jaccard needed when one title extends the other (title_rule).
+  /// minhash and exact: the Jaccard needed when one name's words are all in the other's
+  /// (title_rule, dedup/page_names.h).
   double related_title_threshold = 0.5;
+  /// minhash and exact: the Jaccard needed when the names differ only in the site's common
+  /// words and numbers (title_rule: a release number, a module path): the same item in another
+  /// release or place is near-identical; pages of one template about different items of a
+  /// common family name reach 0.87 (docs/dedup.md, "The name rule").
+  double renamed_threshold = 0.85;
+  /// minhash and exact: leave out the shingles the site repeats across many different pages
+  /// (dedup/boilerplate.h), learnt from Detector::learn_site's sample.
+  bool discount_boilerplate = true;
   /// Seed for the hash functions (results are reproducible for a seed).
   std::uint64_t seed = 0x63616e6f6e;  // "canon"
   /// Worker threads; 0 means all hardware threads.
@@ -118,6 +127,10 @@ public:
   virtual std::string_view name() const = 0;
   /// Starts a run over documents 0..n-1, forgetting any earlier run.
   virtual void reset(std::uint32_t n) = 0;
+  /// After reset(), before add(): learns what the site repeats on many pages from a sample of
+  /// its pages (site_sample() of dedup/boilerplate.h). Detectors that compare pages without
+  /// regard to the site ignore it (the default).
+  virtual void learn_site(std::span<const DedupDocument> sample) { (void)sample; }
   /// Records what the detector keeps of document i. Thread-safe for distinct i (the pipeline
   /// calls it concurrently from its parse threads); each i at most once; views need live only
   /// during the call. A document never added counts as empty (a singleton).
@@ -138,8 +151,9 @@ public:
   virtual std::size_t state_bytes_per_document() const = 0;
 };
 
-/// Convenience for callers holding every document in memory (tests, eval): reset + add all (in
-/// parallel) + find_clusters with a loader over `docs`.
+/// Convenience for callers holding every document in memory (tests, eval): reset +
+/// learn_site(site_sample() of docs) + add all (in parallel) + find_clusters with a loader over
+/// `docs`: the same steps `canon index` takes.
 Clusters find_clusters(Detector& detector, std::span<const DedupDocument> docs);
 
 /// Same for compare over in-memory docs: the run must be the one find_clusters(detector, docs)

@@ -22,27 +22,6 @@ std::uint64_t hash_words(std::span<const std::string> words) {
   return XXH3_64bits(joined.data(), joined.size());
 }
 
-TitleKey title_key(std::string_view title) {
-  const std::vector<std::string> words = tokenize(title);
-  TitleKey key;
-  if (words.empty()) return key;
-  key.words = hash_words(words) | 1;
-  for (const std::string& w : words) {
-    key.signature |= std::uint64_t{1} << (XXH3_64bits(w.data(), w.size()) & 63);
-  }
-  return key;
-}
-
-double required_similarity(const DedupOptions& options, TitleKey a, TitleKey b) {
-  if (!options.title_rule || a.words == 0 || b.words == 0 || a.words == b.words) {
-    return options.threshold;
-  }
-  if ((a.signature & ~b.signature) == 0 || (b.signature & ~a.signature) == 0) {
-    return std::max(options.threshold, options.related_title_threshold);
-  }
-  return std::numeric_limits<double>::infinity();
-}
-
 std::vector<TermCount> ngram_counts(std::span<const std::string> tokens, unsigned k) {
   assert(k >= 1);
   if (tokens.size() < k) return {};

@@ -40,21 +40,6 @@ std::vector<TermCount> ngram_counts(std::span<const std::string> tokens, unsigne
 std::vector<std::vector<std::uint32_t>> frequency_ranks(
     std::span<const std::vector<std::uint64_t>> sets);
 
-/// What DedupOptions::title_rule keeps of a title: hash_words(tokenize(title)) (never 0; 0 when
-/// the title has no words) and a 64-bit signature with one bit set per distinct word.
-struct TitleKey {
-  std::uint64_t words = 0;
-  std::uint64_t signature = 0;
-};
-TitleKey title_key(std::string_view title);
-
-/// The Jaccard two documents need under DedupOptions::title_rule: `threshold` for equal titles
-/// (or either without words), max(threshold, related_title_threshold) when one signature's bits
-/// are all in the other's (one title's words in the other's; a signature collision can only
-/// make unrelated titles look related, never the reverse), and +infinity (never) otherwise.
-/// Without title_rule, `threshold`.
-double required_similarity(const DedupOptions& options, TitleKey a, TitleKey b);
-
 /// The splitmix64 finaliser: a bijection of 64-bit values with full avalanche.
 std::uint64_t mix64(std::uint64_t x);
 

@@ -176,22 +176,58 @@ ExactDetector::ExactDetector(const DedupOptions& options) : options_(options) {
 void ExactDetector::reset(std::uint32_t n) {
   shingles_.assign(n, {});
   shingles_.shrink_to_fit();
-  title_keys_.assign(n, TitleKey{});
+  text_hashes_.assign(n, 0);
+  name_words_.assign(n, NameWords{});
+  names_ = SiteNames();
+  boilerplate_ = Boilerplate();
+}
+
+void ExactDetector::learn_site(std::span<const DedupDocument> sample) {
+  if (options_.discount_boilerplate) boilerplate_ = Boilerplate::learn(sample, options_.shingle_size);
 }
 
 void ExactDetector::add(std::uint32_t i, const DedupDocument& doc) {
   assert(i < shingles_.size());
-  shingles_[i] = shingle_set(tokenize(doc.text), options_.shingle_size);
-  title_keys_[i] = title_key(doc.title);
+  JoinedWords words;
+  tokenize_joined(doc.text, words);
+  if (words.size() == 0) return;
+  text_hashes_[i] = hash_all_words(words) | 1;
+  name_words_[i] = name_words(doc.title, doc.headings.empty() ? std::string_view{} : doc.headings.front());
+  shingle_set(words, options_.shingle_size, shingles_[i]);
+  boilerplate_.remove_from(shingles_[i]);
+}
+
+double ExactDetector::similarity(std::uint32_t a, std::uint32_t b) const {
+  if (text_hashes_[a] == 0 || text_hashes_[b] == 0) return 0.0;
+  if (a == b || text_hashes_[a] == text_hashes_[b]) return 1.0;
+  return jaccard(shingles_[a], shingles_[b]);
+}
+
+bool ExactDetector::accept(std::uint32_t a, std::uint32_t b, double jaccard) const {
+  if (text_hashes_[a] != 0 && text_hashes_[a] == text_hashes_[b]) return true;
+  return jaccard >= required_similarity(options_, names_.relation(a, b));
 }
 
 Clusters ExactDetector::find_clusters(const DocumentLoader&) {
   const auto n = static_cast<std::uint32_t>(shingles_.size());
+  names_ = SiteNames(name_words_);
+  name_words_ = {};
   const std::vector<TokenRecord> records = order_by_frequency(shingles_);
   JoinResult join = ppjoin(records, SetMeasure::Jaccard, options_.threshold, options_.threads);
-  std::erase_if(join.pairs, [&](const SimilarPair& p) {
-    return p.similarity < required_similarity(options_, title_keys_[p.a], title_keys_[p.b]);
-  });
+  std::erase_if(join.pairs, [&](const SimilarPair& p) { return !accept(p.a, p.b, p.similarity); });
+  // Identical word sequences are similar even when nothing of them is the page's own (a page
+  // all boilerplate): every pair of such a group the join could not see.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_text;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (text_hashes_[i] != 0 && shingles_[i].empty()) by_text.emplace_back(text_hashes_[i], i);
+  }
+  std::sort(by_text.begin(), by_text.end());
+  for (std::size_t g = 0, end = 0; g < by_text.size(); g = end) {
+    while (end < by_text.size() && by_text[end].first == by_text[g].first) ++end;
+    for (std::size_t x = g; x < end; ++x) {
+      for (std::size_t y = x + 1; y < end; ++y) join.pairs.push_back({by_text[x].second, by_text[y].second, 1.0});
+    }
+  }
   return clusters_from_pairs(n, std::move(join.pairs), join.candidates);
 }
 
@@ -200,12 +236,12 @@ std::vector<Comparison> ExactDetector::compare(
   std::vector<Comparison> result;
   for (const auto& [a, b] : pairs) {
     assert(a < shingles_.size() && b < shingles_.size());
-    if (shingles_[a].empty() || shingles_[b].empty()) {
+    if (text_hashes_[a] == 0 || text_hashes_[b] == 0) {
       result.push_back({});
       continue;
     }
-    const double similarity = jaccard(shingles_[a], shingles_[b]);
-    result.push_back({similarity, a == b || similarity >= required_similarity(options_, title_keys_[a], title_keys_[b])});
+    const double s = similarity(a, b);
+    result.push_back({s, a == b || accept(a, b, s)});
   }
   return result;
 }

@@ -8,7 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "dedup/boilerplate.h"
 #include "dedup/detector.h"
+#include "dedup/page_names.h"
 #include "dedup/detector_support.h"
 #include "dedup/shingles.h"
 
@@ -45,16 +47,20 @@ std::size_t intersection_size(std::span<const std::uint32_t> a, std::span<const 
 JoinResult ppjoin(std::span<const TokenRecord> records, SetMeasure measure, double threshold,
                   unsigned threads);
 
-/// Near-duplicates by exact Jaccard of word shingles: the same shingle sets (shingle_size) and
-/// threshold as `minhash`, without sampling, so it is the oracle `minhash` is measured against.
-/// Uses shingle_size, threshold and threads of DedupOptions; reads only each document's text.
-/// similarity() is the exact Jaccard (0 when either set is empty), equal to minhash's.
+/// Near-duplicates by exact Jaccard of word shingles: the same own shingle sets (shingle_size,
+/// the boilerplate learnt by learn_site() left out), the same name rule and thresholds as
+/// `minhash`, and identical word sequences similar (1) as there, without sampling, so it is the
+/// oracle `minhash` is measured against. Uses shingle_size, threshold, the name rule's options
+/// and threads of DedupOptions; reads each document's text, title and first heading.
+/// compare()'s similarity is the exact Jaccard (0 when either set is empty, 1 for identical
+/// word sequences), equal to minhash's.
 class ExactDetector final : public Detector {
 public:
   /// REQUIRES: options.shingle_size >= 1, 0 < options.threshold <= 1.
   explicit ExactDetector(const DedupOptions& options);
   std::string_view name() const override { return "exact"; }
   void reset(std::uint32_t n) override;
+  void learn_site(std::span<const DedupDocument> sample) override;
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
@@ -62,10 +68,19 @@ public:
   std::size_t state_bytes_per_document() const override;
 
 private:
+  double similarity(std::uint32_t a, std::uint32_t b) const;
+  /// Whether a and b, of Jaccard `jaccard`, are near-duplicates: identical word sequences, or
+  /// the Jaccard their names require.
+  bool accept(std::uint32_t a, std::uint32_t b, double jaccard) const;
+
   DedupOptions options_;
-  /// Shingle sets and title_key()s of this run, by document index.
+  Boilerplate boilerplate_;
+  /// Own shingle sets, XXH3 of the whole word sequence (0: no words) and name_words() of this
+  /// run, by document index; names_ is made from the name words in find_clusters().
   std::vector<ShingleSet> shingles_;
-  std::vector<TitleKey> title_keys_;
+  std::vector<std::uint64_t> text_hashes_;
+  std::vector<NameWords> name_words_;
+  SiteNames names_;
 };
 
 }  // namespace canon::dedup

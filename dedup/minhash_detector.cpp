@@ -62,9 +62,15 @@ void MinhashDetector::reset(std::uint32_t n) {
   sizes_.shrink_to_fit();
   text_hashes_.assign(n, 0);
   text_hashes_.shrink_to_fit();
-  title_keys_.assign(n, TitleKey{});
-  title_keys_.shrink_to_fit();
+  name_words_.assign(n, NameWords{});
+  name_words_.shrink_to_fit();
+  names_ = SiteNames();
+  boilerplate_ = Boilerplate();
   measured_ = {};
+}
+
+void MinhashDetector::learn_site(std::span<const DedupDocument> sample) {
+  if (options_.discount_boilerplate) boilerplate_ = Boilerplate::learn(sample, options_.shingle_size);
 }
 
 void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
@@ -75,63 +81,82 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
   thread_local JoinedWords words;
   thread_local std::vector<std::uint64_t> shingles, scratch;
   tokenize_joined(doc.text, words);
+  if (words.size() == 0) return;
+  text_hashes_[i] = hash_all_words(words) | 1;  // never 0, which means "no words"
+  name_words_[i] = name_words(doc.title, doc.headings.empty() ? std::string_view{} : doc.headings.front());
   shingle_hashes(words, options_.shingle_size, shingles);
+  boilerplate_.remove_from(shingles);
   sizes_[i] = static_cast<std::uint32_t>(std::min<std::size_t>(
       count_distinct(shingles, scratch), std::numeric_limits<std::uint32_t>::max()));
   if (shingles.empty()) return;
-  text_hashes_[i] = hash_all_words(words);
-  title_keys_[i] = title_key(doc.title);
   hasher_.sketch32(shingles, std::span(sketches_).subspan(std::size_t{i} * width_, width_));
 }
 
 std::size_t MinhashDetector::state_bytes_per_document() const {
-  return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) +
-         sizeof(TitleKey);
+  std::size_t name_bytes = 0;
+  for (const NameWords& w : name_words_) name_bytes += (w.title.capacity() + w.heading.capacity()) * sizeof(std::uint32_t);
+  return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) + sizeof(NameWords) +
+         (name_words_.empty() ? 0 : name_bytes / name_words_.size());
 }
 
 Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   const auto n = static_cast<std::uint32_t>(sizes_.size());
-  // Documents without words take no part: they stay singletons.
+  names_ = SiteNames(name_words_);
+  name_words_ = {};
+  // Pages with the same word sequence are merged at once, each with the first of its group;
+  // only that first page takes part in LSH (a thousand identical pages would otherwise be half
+  // a million candidate pairs). Pages without own shingles take no part either.
+  std::vector<SimilarPair> pairs;
   const auto skip = std::make_unique<bool[]>(n);
-  for (std::uint32_t i = 0; i < n; ++i) skip[i] = sizes_[i] == 0;
+  {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> by_text;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (text_hashes_[i] != 0) by_text.emplace_back(text_hashes_[i], i);
+    }
+    std::sort(by_text.begin(), by_text.end());
+    for (std::uint32_t i = 0; i < n; ++i) skip[i] = sizes_[i] == 0;
+    for (std::size_t g = 0, end = 0; g < by_text.size(); g = end) {
+      while (end < by_text.size() && by_text[end].first == by_text[g].first) ++end;
+      for (std::size_t m = g + 1; m < end; ++m) {
+        pairs.push_back({by_text[g].second, by_text[m].second, 1.0});
+        skip[by_text[m].second] = true;
+      }
+    }
+  }
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
   const std::vector<Pair> candidates =
       lsh_candidates(sketches_, width_, banding, std::span(skip.get(), n), options_.threads);
 
-  // LSH only proposes. Equal word sequences are equal sets (similarity 1). A candidate whose
-  // similarity could reach the threshold only if its estimate were several standard deviations
-  // too low is dropped unread. The rest are measured exactly from reloaded documents.
+  // LSH only proposes. A candidate whose similarity could reach what its names require only if
+  // its estimate were several standard deviations too low is dropped unread. The rest are
+  // measured exactly from reloaded documents.
   const double slack = kEstimateSlackSigmas * 0.5 / std::sqrt(static_cast<double>(width_));
   std::vector<double> similarity(candidates.size(), 0.0);
   std::vector<bool> needed(candidates.size(), false);
-  std::vector<double> required(candidates.size(), options_.threshold);
+  std::vector<double> required_of(candidates.size(), options_.threshold);
   parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
     const auto [a, b] = candidates[c];
-    required[c] = required_similarity(options_, title_keys_[a], title_keys_[b]);
-    if (required[c] > 1.0) return;
-    if (text_hashes_[a] == text_hashes_[b] && sizes_[a] == sizes_[b]) {
-      similarity[c] = 1.0;
-      return;
-    }
+    required_of[c] = required(a, b);
     const double high = std::min(1.0, estimate_jaccard(sketch_of(a), sketch_of(b)) + slack);
     // The overlap that Jaccard `high` would mean, at most the smaller set.
     const double sum = static_cast<double>(sizes_[a]) + static_cast<double>(sizes_[b]);
     const double common = std::min<double>(high * sum / (1.0 + high), std::min(sizes_[a], sizes_[b]));
     const auto common_high = static_cast<std::size_t>(std::ceil(common));
-    if (measure(common_high, sizes_[a], sizes_[b]) >= required[c]) similarity[c] = -1.0;
+    if (measure(common_high, sizes_[a], sizes_[b]) >= required_of[c]) similarity[c] = -1.0;
   });
   for (std::size_t c = 0; c < candidates.size(); ++c) needed[c] = similarity[c] < 0.0;
   measure_exactly(candidates, needed, load, similarity);
 
-  std::vector<SimilarPair> pairs;
   measured_.clear();
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const auto [a, b] = candidates[c];
-    if (similarity[c] >= required[c]) pairs.push_back({a, b, similarity[c]});
-    const bool was_measured = needed[c] || similarity[c] == 1.0;
-    if (was_measured) measured_.emplace_back(pair_key(a, b), similarity[c]);
+    if (similarity[c] >= required_of[c]) pairs.push_back({a, b, similarity[c]});
+    if (needed[c]) measured_.emplace_back(pair_key(a, b), similarity[c]);
   }
   std::sort(measured_.begin(), measured_.end());
+  for (SimilarPair& p : pairs) {
+    if (p.a > p.b) std::swap(p.a, p.b);
+  }
   return clusters_from_pairs(n, std::move(pairs), candidates.size());
 }
 
@@ -144,11 +169,12 @@ std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
     auto [a, b] = pairs[p];
     assert(a < sizes_.size() && b < sizes_.size());
     ordered[p] = {std::min(a, b), std::max(a, b)};
-    if (sizes_[a] == 0 || sizes_[b] == 0) continue;
-    if (a == b || (text_hashes_[a] == text_hashes_[b] && sizes_[a] == sizes_[b])) {
+    if (text_hashes_[a] == 0 || text_hashes_[b] == 0) continue;
+    if (a == b || identical(a, b)) {
       similarity[p] = 1.0;
       continue;
     }
+    if (sizes_[a] == 0 || sizes_[b] == 0) continue;
     const std::uint64_t key = pair_key(ordered[p].first, ordered[p].second);
     const auto it = std::lower_bound(measured_.begin(), measured_.end(), std::pair{key, 0.0},
                                      [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -162,9 +188,8 @@ std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
   std::vector<Comparison> result(pairs.size());
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
-    if (sizes_[a] == 0 || sizes_[b] == 0) continue;
-    result[p] = {similarity[p],
-                 a == b || similarity[p] >= required_similarity(options_, title_keys_[a], title_keys_[b])};
+    if (text_hashes_[a] == 0 || text_hashes_[b] == 0) continue;
+    result[p] = {similarity[p], a == b || identical(a, b) || similarity[p] >= required(a, b)};
   }
   return result;
 }
@@ -207,6 +232,7 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
         thread_local JoinedWords words;
         tokenize_joined(doc.text, words);
         shingle_set(words, options_.shingle_size, shingles[m]);
+        boilerplate_.remove_from(shingles[m]);  // the set stays sorted
       });
     }
     const auto set_of = [&](std::uint32_t d) -> const ShingleSet& {

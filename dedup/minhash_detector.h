@@ -9,36 +9,41 @@
 #include <utility>
 #include <vector>
 
+#include "dedup/boilerplate.h"
 #include "dedup/detector.h"
 #include "dedup/detector_support.h"
 #include "dedup/minhash.h"
+#include "dedup/page_names.h"
 #include "dedup/shingles.h"
 
 namespace canon::dedup {
 
 /// Near-duplicates by the similarity of word-shingle sets (docs/dedup.md, "The minhash
-/// detector"). Uses shingle_size, num_hashes, threshold, seed and threads of DedupOptions;
-/// reads only each document's text.
+/// detector"). Uses shingle_size, num_hashes, threshold, the name rule's options, seed and
+/// threads of DedupOptions; reads each document's text, title and first heading.
 ///
-/// State kept per document between add() and find_clusters(): the one-permutation MinHash
-/// sketch (MinHasher::sketch32) as num_hashes 32-bit values, the shingle count, a 64-bit hash of the whole word sequence and
-/// the TitleKey (16 bytes): 4·num_hashes + 28 bytes (540 for the default 128). With title_rule,
-/// candidates whose titles differ are dropped unread, and each pair needs
-/// required_similarity() (threshold, or related_title_threshold for related titles). find_clusters(): LSH banding
-/// (choose_banding) over the sketches gives candidate pairs; a candidate whose texts hash equal
-/// has similarity 1; one whose sketch estimate is far below what the threshold needs is
-/// dropped; the rest are verified exactly: the candidate graph is cut into connected
-/// components, and each component's documents are loaded once (components in parallel), their
-/// shingle sets rebuilt, its pairs measured, and the sets dropped. Verified pairs at or above
-/// the threshold are merged with union-find. compare() is the same exact measure and rule,
-/// 0 when either document has no words; it reuses the similarity of a pair find_clusters()
-/// measured and loads the documents of the others.
+/// learn_site() learns the site's boilerplate shingles (dedup/boilerplate.h) from a sample;
+/// every page is then compared on its own shingles, the boilerplate left out. State kept per
+/// document between add() and find_clusters(): the one-permutation MinHash sketch
+/// (MinHasher::sketch32) of its own shingles as num_hashes 32-bit values, their count, a 64-bit
+/// hash of the whole word sequence (boilerplate included: identical pages) and its NameWords.
+/// find_clusters(): pages with identical word sequences are merged directly (similarity 1) and
+/// only the first of each takes part in LSH; LSH banding (choose_banding) over the sketches
+/// gives candidate pairs; each candidate needs required_similarity() for how the pages' names
+/// relate (SiteNames); one whose sketch estimate is far below that is dropped; the rest are
+/// verified exactly: the candidate graph is cut into connected components, and each
+/// component's documents are loaded once (components in parallel), their own shingle sets
+/// rebuilt, its pairs measured, and the sets dropped. Verified pairs are merged with
+/// union-find. compare() is the same measure and rule, 0 when either document has no own
+/// shingles (1 when their word sequences are identical); it reuses the similarity of a pair
+/// find_clusters() measured and loads the documents of the others.
 class MinhashDetector final : public Detector {
 public:
   /// REQUIRES: options.shingle_size >= 1, options.num_hashes >= 1.
   explicit MinhashDetector(const DedupOptions& options);
   std::string_view name() const override { return "minhash"; }
   void reset(std::uint32_t n) override;
+  void learn_site(std::span<const DedupDocument> sample) override;
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
@@ -51,6 +56,14 @@ public:
 
 private:
   using Pair = std::pair<std::uint32_t, std::uint32_t>;
+  /// The similarity documents a and b need (the name rule). REQUIRES: find_clusters() ran.
+  double required(std::uint32_t a, std::uint32_t b) const {
+    return required_similarity(options_, names_.relation(a, b));
+  }
+  /// Whether documents a and b have the same word sequence (so the same shingles).
+  bool identical(std::uint32_t a, std::uint32_t b) const {
+    return text_hashes_[a] != 0 && text_hashes_[a] == text_hashes_[b];
+  }
   /// measure() of each of `pairs` (both documents non-empty) whose `needed` flag is set, into
   /// out[index]: the documents are loaded once per connected component of those pairs.
   void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
@@ -62,13 +75,16 @@ private:
   DedupOptions options_;
   MinHasher hasher_;
   std::size_t width_;
-  /// Per document of this run: sketch32 (row-major, width_ values each), shingle count (0: no
-  /// words or never added), XXH3 of the whole word sequence.
+  /// Per document of this run: sketch32 of its own shingles (row-major, width_ values each),
+  /// own shingle count (0: none), XXH3 of the whole word sequence (0: no words or never added).
   std::vector<std::uint32_t> sketches_;
   std::vector<std::uint32_t> sizes_;
   std::vector<std::uint64_t> text_hashes_;
-  /// title_key() of each document (DedupOptions::title_rule).
-  std::vector<TitleKey> title_keys_;
+  /// The site's boilerplate shingles (learn_site()), left out of every page's set.
+  Boilerplate boilerplate_;
+  /// name_words() of each document until find_clusters() makes names_ from them.
+  std::vector<NameWords> name_words_;
+  SiteNames names_;
   /// The candidate pairs find_clusters() measured, (a << 32 | b) for a < b, sorted, with their
   /// similarity: compare() asks mostly for these (a duplicate against its cluster's indexed
   /// page) and need not load them again. 16 bytes per measured candidate.

@@ -35,6 +35,7 @@
 #include "common/parallel.h"
 #include "common/progress.h"
 #include "dedup/authority.h"
+#include "dedup/boilerplate.h"
 #include "dedup/representatives.h"
 #include "indexer/html_extract.h"
 #include "indexer/index_writer.h"
@@ -244,6 +245,8 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
         {"threshold", o.dedup.threshold},
         {"title_rule", o.dedup.title_rule},
         {"related_title_threshold", o.dedup.related_title_threshold},
+        {"renamed_threshold", o.dedup.renamed_threshold},
+        {"discount_boilerplate", o.dedup.discount_boilerplate},
         {"split_chains", o.split_chains},
         {"seed", o.dedup.seed},
         {"damping", o.pagerank.damping},
@@ -288,12 +291,45 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   }
   clock.lap("walk");
 
-  // 2. Parse on all threads. Each chunk of consecutive files is parsed by one thread, which
+  // 2. A sample of the pages is parsed first, and the detector learns from it the text the
+  // site repeats on many pages (Detector::learn_site); the parse below takes these pages from
+  // here instead of reading them again.
+  detector.value()->reset(static_cast<std::uint32_t>(files.size()));
+  const std::vector<std::uint32_t> sample = dedup::site_sample(static_cast<std::uint32_t>(files.size()));
+  std::vector<std::optional<Result<ExtractedPage>>> sample_pages(sample.size());
+  parallel_for(sample.size(), threads, [&](std::size_t s, std::size_t) {
+    const std::uint32_t i = sample[s];
+    if (file_urls[i].ok() && url_owner.at(file_urls[i].value()) == i) {
+      sample_pages[s] = read_page(files[i].absolute_path, file_urls[i].value());
+    }
+  });
+  {
+    std::vector<dedup::DedupDocument> sample_docs;
+    for (std::size_t s = 0; s < sample.size(); ++s) {
+      const auto& page = sample_pages[s];
+      if (!page || !page->ok() || (*page)->refresh_url || (*page)->robots_noindex) continue;
+      sample_docs.push_back(dedup_document(page->value(), file_urls[sample[s]].value()));
+    }
+    detector.value()->learn_site(sample_docs);
+  }
+  // The page of file i: from the sample when it was parsed there (each is taken once, by the
+  // thread parsing file i), else read and parsed now.
+  const auto take_page = [&](std::size_t i, const std::string& url) -> Result<ExtractedPage> {
+    const auto at = std::lower_bound(sample.begin(), sample.end(), i);
+    if (at != sample.end() && *at == i && sample_pages[at - sample.begin()]) {
+      Result<ExtractedPage> page = std::move(*sample_pages[at - sample.begin()]);
+      sample_pages[at - sample.begin()].reset();
+      return page;
+    }
+    return read_page(files[i].absolute_path, url);
+  };
+  clock.lap("sample");
+
+  // 3. Parse on all threads. Each chunk of consecutive files is parsed by one thread, which
   // adds the pages' documents to the chunk's own database and hands the pages to the detector.
   // Record i is file i (and detector document i); the walker's skips follow.
   std::vector<PageRecord> records(files.size());
   UrlIds url_ids;
-  detector.value()->reset(static_cast<std::uint32_t>(files.size()));
   const auto parse_file = [&](std::size_t i, IndexWriter& writer) -> Status {
     PageRecord& r = records[i];
     r.path = files[i].relative_path;
@@ -307,7 +343,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
       r.reason = "same URL as " + files[url_owner.at(r.url)].relative_path;
       return Status::ok_status();
     }
-    auto page = read_page(files[i].absolute_path, r.url);
+    auto page = take_page(i, r.url);
     if (!page.ok()) {
       r.reason = page.status().message();
       return Status::ok_status();
@@ -380,7 +416,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   summary.input_files = records.size();
   clock.lap("parse");
 
-  // 3. Redirects, then the link graph over the remaining pages.
+  // 4. Redirects, then the link graph over the remaining pages.
   std::unordered_map<std::string, std::uint32_t> by_url;  // url -> record index, parsed pages
   for (std::uint32_t i = 0; i < files.size(); ++i) {
     if (records[i].parsed) by_url.emplace(records[i].url, i);
@@ -439,7 +475,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   for (ranking::NodeId n = 0; n < node_records.size(); ++n) records[node_records[n]].pagerank = ranks.scores[n];
   clock.lap("pagerank");
 
-  // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
+  // 5. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
   // again (to verify a candidate pair) the page is read and parsed again.
   const dedup::DocumentLoader load_page = [&](std::uint32_t i,
                                               const std::function<void(const dedup::DedupDocument&)>& use) {
@@ -456,9 +492,16 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   progress.finish();
   clock.lap("dedup");
 
-  // 5. The authoritative page of each cluster.
+  // 6. The authoritative page of each cluster.
   const auto n = static_cast<std::uint32_t>(files.size());
   std::vector<dedup::AuthorityCandidate> candidates(n);
+  for (std::uint32_t d = 0; d < n; ++d) {
+    const PageRecord& r = records[d];
+    if (r.redirect_to) {
+      std::string target = *r.redirect_to;
+      if (const std::uint32_t t = follow_redirects(target); t != kNone) ++candidates[t].redirects_in;
+    }
+  }
   for (std::uint32_t d = 0; d < n; ++d) {
     const PageRecord& r = records[d];
     candidates[d].url = r.url;
@@ -502,7 +545,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   for (const std::uint32_t size : cluster_sizes) summary.duplicate_clusters += size > 1 ? 1 : 0;
   clock.lap("authority");
 
-  // 6. Every added document gets its cluster fields; duplicates go unless search collapses.
+  // 7. Every added document gets its cluster fields; duplicates go unless search collapses.
   // Chunk by chunk on all threads, then the chunk databases are merged into one.
   parallel_for(chunks, threads, [&](std::size_t chunk, std::size_t) {
     auto writer = IndexWriter::open(chunk_path(chunk), {options.collapse, static_cast<double>(std::max<std::size_t>(graph.node_count(), 1))});
@@ -549,7 +592,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   fs::remove_all(chunk_dir, ec);
   clock.lap("xapian");
 
-  // 7. The records beside the index.
+  // 8. The records beside the index.
   std::string line;
   LineWriter graph_tsv(work_dir / "graph.tsv");
   for (const ranking::Edge& e : graph.edges()) {

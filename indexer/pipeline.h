@@ -29,8 +29,8 @@ struct IndexOptions {
   /// A rel=canonical naming another member of the same cluster chooses the indexed page.
   bool honour_canonical = true;
   /// Split chained clusters: every duplicate must be a near-duplicate of its indexed page
-  /// (dedup::ChainPolicy::kSplit); false keeps the detector's union-find clusters.
-  bool split_chains = false;
+  /// (dedup::ChainPolicy::kSplit, the default); false keeps the detector's union-find clusters.
+  bool split_chains = true;
   /// kIndexTime: only each cluster's authoritative page is indexed. kQueryTime (`--no-collapse`):
   /// every indexable page is, with its cluster id as the collapse key search uses.
   CollapseMode collapse = CollapseMode::kIndexTime;

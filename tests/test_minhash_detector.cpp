@@ -227,7 +227,7 @@ TEST_CASE("streaming: small state, each needed document loaded once, never-added
   CHECK(loads[9] == 1);
 }
 
-TEST_CASE("title rule: equal titles need the threshold, related ones 0.5, different ones never") {
+TEST_CASE("name rule: equal titles need the threshold, related ones 0.5, renamed 0.85, other subjects never") {
   // Jaccard of words(0, 100) and words(30, 130) is 68/128 = 0.53; of words(0, 100) and
   // words(45, 145) it is 53/143 = 0.37: between the default threshold 0.3 and 0.5.
   struct Case {
@@ -237,7 +237,10 @@ TEST_CASE("title rule: equal titles need the threshold, related ones 0.5, differ
     bool merged;
   };
   const Case cases[] = {
-      {"equal titles, J 0.37", "Drop View", "drop view!", 45, true},
+      {"equal titles (case and spacing aside), J 0.37", "Drop View", "drop  view", 45, true},
+      // Punctuation counts ("C" and "C++" are one word): the same words otherwise is a renamed
+      // page, which needs renamed_threshold.
+      {"same words, other punctuation, J 0.53", "C keywords", "C++ keywords", 30, false},
       {"no title on one side, J 0.37", "Drop View", "", 45, true},
       {"related titles need 0.5: J 0.37", "Install", "Install (printable version)", 45, false},
       {"related titles need 0.5: J 0.53", "Install", "Install (printable version)", 30, true},

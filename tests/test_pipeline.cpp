@@ -346,7 +346,7 @@ canon::query::SearchResults search_in(const fs::path& index, const std::string& 
 
 }  // namespace
 
-TEST_CASE("--split-chains: a page chained into a cluster leaves it and is indexed on its own") {
+TEST_CASE("chains split by default: a page chained into a cluster leaves it; --keep-chains keeps it") {
   // a, b, c are windows of 100 words, 30 apart: a~b and b~c (Jaccard 0.53), a and c not (0.24).
   // Two hubs link to a, one to b: a has the highest PageRank.
   const auto window = [](int first) {
@@ -362,6 +362,7 @@ TEST_CASE("--split-chains: a page chained into a cluster leaves it and is indexe
   dir.write("site/hub2.html", "<title>Hub two</title><main>The second hub <a href='a.html'>guide</a> "
                               "<a href='b.html'>guide</a></main>");
   IndexOptions options = options_for(dir.path() / "site", dir.path() / "kept");
+  options.split_chains = false;  // --keep-chains
   auto kept = canon::indexer::index_site(options);
   REQUIRE(kept.ok());
   const auto chained = read_pages(dir.path() / "kept");
@@ -371,7 +372,7 @@ TEST_CASE("--split-chains: a page chained into a cluster leaves it and is indexe
   CHECK(kept->split_off == 0);
 
   options.out_dir = dir.path() / "split";
-  options.split_chains = true;
+  options.split_chains = true;  // the default
   auto split = canon::indexer::index_site(options);
   REQUIRE(split.ok());
   const auto pages = read_pages(dir.path() / "split");
