@@ -105,14 +105,15 @@ NameRelation SiteNames::relation(std::uint32_t a, std::uint32_t b) const {
   const std::span<const std::uint32_t> wx = words(x), wy = words(y);
   if (wx.empty() || wy.empty()) return NameRelation::kUnknown;
   if (x.text == y.text) return NameRelation::kSame;
-  // One name's words strictly within the other's (equal word sets are renamed, below: "C" and
-  // "C++" are one word).
-  if (wx.size() != wy.size() && (std::includes(wx.begin(), wx.end(), wy.begin(), wy.end()) ||
-                                 std::includes(wy.begin(), wy.end(), wx.begin(), wx.end()))) {
-    return NameRelation::kRelated;
-  }
+  // The same subject words: the names differ in common words and numbers only ("std::x" and
+  // "std::experimental::x", "C keywords" and "C++ keywords": one word, other punctuation).
   const std::span<const std::uint32_t> sx = subject(x), sy = subject(y);
   if (std::equal(sx.begin(), sx.end(), sy.begin(), sy.end())) return NameRelation::kRenamed;
+  // One name's words all in the other's, which adds words of its own ("(printable version)").
+  if (std::includes(wx.begin(), wx.end(), wy.begin(), wy.end()) ||
+      std::includes(wy.begin(), wy.end(), wx.begin(), wx.end())) {
+    return NameRelation::kRelated;
+  }
   return NameRelation::kDifferent;
 }
 

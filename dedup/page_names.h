@@ -30,10 +30,11 @@ NameWords name_words(std::string_view title, std::string_view heading);
 /// How the names of two pages relate.
 enum class NameRelation {
   kSame,       ///< the same name, character for character (case and spacing aside)
-  kRelated,    ///< one name's words are all in the other's ("Install" / "Install (print)")
-  kRenamed,    ///< the names differ only in the site's common words and in numbers: the same
-               ///< subject in another release or place ("Foo — 1.2" / "Foo — 1.3",
+  kRenamed,    ///< the names differ only in the site's common words, punctuation and numbers:
+               ///< the same subject in another release or place ("Foo — 1.2" / "Foo — 1.3",
                ///< "Buffer in lib::io" / "Buffer in core::io")
+  kRelated,    ///< otherwise, one name's words are all in the other's, which adds subject
+               ///< words of its own ("Install" / "Install (printable version)")
   kDifferent,  ///< a word of one name's own is missing from the other's: different subjects
   kUnknown,    ///< either page has no name (no title or heading words)
 };

@@ -16,6 +16,43 @@ TEST_CASE("to_string of reasons") {
   CHECK(to_string(R::PageRank) == "pagerank");
   CHECK(to_string(R::Canonical) == "canonical");
   CHECK(to_string(R::Tie) == "tie");
+  CHECK(to_string(R::Release) == "release");
+  CHECK(to_string(R::Redirect) == "redirect");
+}
+
+TEST_CASE("release_of: the first directory segment that is a version or a current alias") {
+  struct Case {
+    const char* url;
+    int kind;
+    std::vector<std::uint64_t> numbers;
+  };
+  const Case cases[] = {
+      {"http://h/0.50.1/user/jit.html", 1, {0, 50, 1}},
+      {"http://h/docs/v2/index.html", 1, {2}},
+      {"http://h/latest/user/jit.html", 2, {}},
+      {"http://h/current/a.html", 3, {}},
+      {"http://h/stable/a.html", 4, {}},
+      {"http://h/2023/05/post.html", 1, {2023}},  // the first one
+      {"http://h/docs/install.html", 0, {}},
+      {"http://h/0.50.1.html", 0, {}},           // a file name is not a release
+      {"http://h/1..2/a.html", 0, {}},           // not a version
+      {"http://h/1.2rc1/a.html", 0, {}},         // (suffixes are not read)
+      {"http://h/dev/a.html", 0, {}},
+      {"http://h/v/a.html", 0, {}},
+      {"http://h/a/b/3.11/c.html?x=1/2", 1, {3, 11}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.url);
+    const Release r = release_of(c.url);
+    CHECK(r.kind == c.kind);
+    CHECK(r.numbers == c.numbers);
+  }
+  CHECK(newer_release(release_of("http://h/0.10/a"), release_of("http://h/0.9/a")));
+  CHECK(newer_release(release_of("http://h/1.2.1/a"), release_of("http://h/1.2/a")));
+  CHECK_FALSE(newer_release(release_of("http://h/1.2/a"), release_of("http://h/1.2/b")));
+  CHECK(newer_release(release_of("http://h/latest/a"), release_of("http://h/99.0/a")));
+  CHECK(newer_release(release_of("http://h/stable/a"), release_of("http://h/latest/a")));
+  CHECK(newer_release(release_of("http://h/0.1/a"), release_of("http://h/a")));
 }
 
 TEST_CASE("choose_authorities on small clusters") {
@@ -69,6 +106,21 @@ TEST_CASE("choose_authorities on small clusters") {
       {"beyond a relative 1e-12 pagerank decides",
        {{"/bb", 0.3 * (1 + 1e-9), none, 0}, {"/a", 0.3, none, 0}}, true, {0, 0},
        {R::PageRank, R::PageRank}},
+      {"the newest release wins over pagerank",
+       {{"/0.9/a", 0.9, none, 0}, {"/0.10/a", 0.1, none, 0}, {"/0.10.1/a", 0.2, none, 0}}, true,
+       {2, 2, 2}, {R::Release, R::Release, R::Release}},
+      {"an alias of the current release beats every version",
+       {{"/0.50.1/a", 0.9, none, 0}, {"/latest/a", 0.1, none, 0}}, true, {1, 1},
+       {R::Release, R::Release}},
+      {"one release only: pagerank (a v1 copy beside the unversioned page)",
+       {{"/docs/a", 0.1, none, 0}, {"/docs/v1/a", 0.5, none, 0}}, true, {1, 1},
+       {R::PageRank, R::PageRank}},
+      {"canonical beats release",
+       {{"/0.1/a", 0.1, none, 0}, {"/0.2/a", 0.5, 0, 0}}, true, {0, 0},
+       {R::Canonical, R::Canonical}},
+      {"a canonical named more from outside the cluster than inside is not trusted",
+       {{"/a", 0.1, none, 0}, {"/b", 0.5, 0, 0}, {"/x", 0.1, 0, 2}, {"/y", 0.1, 0, 3}}, true,
+       {1, 1, 2, 3}, {R::PageRank, R::PageRank, R::Singleton, R::Singleton}},
       {"several clusters at once",
        {{"/x", 0.4, none, 0}, {"/y", 0.1, none, 1}, {"/z", 0.2, none, 0}, {"/w", 0.3, 1, 1},
         {"/v", 0.5, none, 4}},
@@ -81,7 +133,7 @@ TEST_CASE("choose_authorities on small clusters") {
     std::vector<AuthorityCandidate> candidates;
     for (const Doc& d : c.docs) {
       cluster_of.push_back(d.cluster);
-      candidates.push_back({d.url, d.pagerank, d.canonical});
+      candidates.push_back({d.url, d.pagerank, d.canonical, 0});
     }
     const auto result = choose_authorities(cluster_of, candidates, c.honour_canonical);
     REQUIRE(result.size() == c.docs.size());
@@ -92,4 +144,13 @@ TEST_CASE("choose_authorities on small clusters") {
     }
   }
   CHECK(choose_authorities({}, {}, true).empty());
+}
+
+TEST_CASE("the target of the most redirects wins when canonical and releases do not decide") {
+  const std::vector<std::uint32_t> cluster_of = {0, 0, 0};
+  const std::vector<AuthorityCandidate> candidates = {
+      {"/a", 0.9, std::nullopt, 0}, {"/b", 0.1, std::nullopt, 2}, {"/c", 0.2, std::nullopt, 1}};
+  const auto result = choose_authorities(cluster_of, candidates, true);
+  CHECK(result[0].representative == 1);
+  CHECK(result[0].reason == R::Redirect);
 }

@@ -1,0 +1,142 @@
+/// @file test_page_names.cpp
+/// @brief The name rule (SiteNames) and site-wide repeated text (Boilerplate, page_stem,
+/// site_sample): tables of small sites.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "dedup/boilerplate.h"
+#include "dedup/page_names.h"
+#include "dedup/shingles.h"
+#include "dedup/tokenizer.h"
+
+using namespace canon::dedup;
+using Rel = NameRelation;
+
+namespace {
+
+/// A site of the given titles (and headings), with `filler` more pages titled "T<i> — Site 1.0"
+/// so that "site" and the release are common words.
+SiteNames site(const std::vector<std::pair<std::string, std::string>>& pages, int filler = 20) {
+  std::vector<NameWords> words;
+  for (const auto& [title, heading] : pages) words.push_back(name_words(title, heading));
+  for (int i = 0; i < filler; ++i) words.push_back(name_words("T" + std::to_string(i) + " — Site 1.0", ""));
+  return SiteNames(words);
+}
+
+}  // namespace
+
+TEST_CASE("SiteNames::relation of two pages") {
+  struct Case {
+    const char* comment;
+    std::string title_a, heading_a, title_b, heading_b;
+    Rel expected;
+  };
+  const std::vector<Case> cases = {
+      {"same title, case and spacing aside", "Install — Site 1.0", "", "install  —  site 1.0", "", Rel::kSame},
+      {"release in the title: renamed", "Install — Site 1.0", "", "Install — Site 2.3", "", Rel::kRenamed},
+      {"punctuation only: renamed", "C keywords: if", "", "C++ keywords: if", "", Rel::kRenamed},
+      {"a common word added: renamed", "Install — Site 1.0", "", "Site Install — Site 1.0", "", Rel::kRenamed},
+      {"own words added: related", "Install — Site 1.0", "", "Install (printable version) — Site 1.0", "",
+       Rel::kRelated},
+      {"another subject: different", "normal_distribution::param — Site 1.0", "",
+       "binomial_distribution::param — Site 1.0", "", Rel::kDifferent},
+      {"no title words on one side: unknown", "Install", "", "", "", Rel::kUnknown},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.comment);
+    const SiteNames names = site({{c.title_a, c.heading_a}, {c.title_b, c.heading_b}});
+    CHECK(names.relation(0, 1) == c.expected);
+    CHECK(names.relation(1, 0) == c.expected);
+  }
+}
+
+TEST_CASE("a title many pages share is read with the first heading") {
+  std::vector<std::pair<std::string, std::string>> pages;
+  for (int i = 0; i < 10; ++i) pages.push_back({"lib: Member List", "std::class" + std::to_string(i) + "x Member List"});
+  pages.push_back({"lib: Member List", "std::class0x Member List"});  // a copy of page 0
+  const SiteNames names = site(pages);
+  CHECK(names.relation(0, 1) == Rel::kDifferent);
+  CHECK(names.relation(0, 10) == Rel::kSame);
+}
+
+TEST_CASE("a word in many names is common, a word in few is a subject") {
+  // "basic" in 30 titles is common; "alpha"/"beta" in one each are subjects.
+  std::vector<std::pair<std::string, std::string>> pages = {{"basic alpha", ""}, {"basic beta", ""}, {"alpha", ""}};
+  for (int i = 0; i < 30; ++i) pages.push_back({"basic w" + std::to_string(i), ""});
+  const SiteNames names = site(pages);
+  CHECK(names.relation(0, 1) == Rel::kDifferent);
+  CHECK(names.relation(0, 2) == Rel::kRenamed);  // "basic alpha" / "alpha"
+}
+
+TEST_CASE("required_similarity for each relation") {
+  DedupOptions o;
+  CHECK(required_similarity(o, Rel::kSame) == o.threshold);
+  CHECK(required_similarity(o, Rel::kUnknown) == o.threshold);
+  CHECK(required_similarity(o, Rel::kRelated) == o.related_title_threshold);
+  CHECK(required_similarity(o, Rel::kRenamed) == o.renamed_threshold);
+  CHECK(required_similarity(o, Rel::kDifferent) > 1.0);
+  o.title_rule = false;
+  CHECK(required_similarity(o, Rel::kDifferent) == o.threshold);
+}
+
+TEST_CASE("page_stem") {
+  struct Case {
+    const char* url;
+    const char* stem;
+  };
+  const Case cases[] = {
+      {"http://h/a/b/jit.html", "jit"},
+      {"http://h/0.50/user/jit.html", "jit"},
+      {"http://h/mirror/docs/install.html#x", "install"},
+      {"http://h/docs/", "docs"},
+      {"http://h/docs/index.html", "docs"},
+      {"http://h/page.php?id=3", "page.php?id=3"},
+      {"http://h/", ""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.url);
+    CHECK(page_stem(c.url) == c.stem);
+  }
+}
+
+TEST_CASE("site_sample: evenly spaced, all of a small site, at most 1000") {
+  CHECK(site_sample(5) == std::vector<std::uint32_t>{0, 1, 2, 3, 4});
+  CHECK(site_sample(0).empty());
+  const auto big = site_sample(100000);
+  CHECK(big.size() == 1000);
+  CHECK(big.front() == 0);
+  CHECK(big[1] == 100);
+  CHECK(site_sample(4000).size() == 400);
+}
+
+TEST_CASE("Boilerplate: text on pages of many stems, not text many copies of one page share") {
+  std::vector<std::string> urls, texts;
+  // 20 pages of different stems with one template sentence; 10 copies of one page (one stem).
+  for (int i = 0; i < 20; ++i) {
+    urls.push_back("http://h/p" + std::to_string(i) + ".html");
+    texts.push_back("uses of class item" + std::to_string(i) + " here and w" + std::to_string(i) + " more");
+  }
+  for (int i = 0; i < 10; ++i) {
+    urls.push_back("http://h/" + std::to_string(i) + ".0/guide.html");
+    texts.push_back("the guide text that every release repeats word for word");
+  }
+  std::vector<DedupDocument> docs;
+  for (std::size_t i = 0; i < urls.size(); ++i) docs.push_back({urls[i], "", texts[i]});
+  const Boilerplate b = Boilerplate::learn(docs, 3);
+  ShingleSet template_page, guide;
+  JoinedWords words;
+  tokenize_joined(texts[0], words);
+  shingle_set(words, 3, template_page);
+  tokenize_joined(texts[20], words);
+  shingle_set(words, 3, guide);
+  std::size_t before = template_page.size();
+  b.remove_from(template_page);
+  CHECK(template_page.size() == before - 1);  // "uses of class"
+  before = guide.size();
+  b.remove_from(guide);
+  CHECK(guide.size() == before);
+  CHECK(b.size() == 1);
+  CHECK(Boilerplate().size() == 0);
+}
