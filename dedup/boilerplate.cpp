@@ -38,7 +38,7 @@ std::string_view page_stem(std::string_view url) {
     while (!path.empty() && path.back() == '/') path.remove_suffix(1);
     const std::size_t slash = path.rfind('/');
     std::string_view segment = slash == std::string_view::npos ? path : path.substr(slash + 1);
-    if (const std::size_t dot = segment.find('.'); dot != std::string_view::npos && dot > 0) {
+    if (const std::size_t dot = segment.rfind('.'); dot != std::string_view::npos && dot > 0) {
       segment = segment.substr(0, dot);
     }
     if (!segment.empty() && segment != "index") {

@@ -19,7 +19,7 @@ namespace canon::dedup {
 std::vector<std::uint32_t> site_sample(std::uint32_t n);
 
 /// What a page is called for counting how widely a shingle spreads: the last segment of its
-/// URL's path without its extension, or the segment before it when that is empty or "index";
+/// URL's path without its extension (after the last '.'), or the segment before it when that is empty or "index";
 /// the query stays. Copies of a page (mirrors, releases, printable versions) keep it, so text
 /// they share counts once; different pages have different stems.
 std::string_view page_stem(std::string_view url);

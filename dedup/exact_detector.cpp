@@ -177,7 +177,7 @@ void ExactDetector::reset(std::uint32_t n) {
   shingles_.assign(n, {});
   shingles_.shrink_to_fit();
   text_hashes_.assign(n, 0);
-  name_words_.assign(n, NameWords{});
+  page_names_.assign(n, PageName{});
   names_ = SiteNames();
   boilerplate_ = Boilerplate();
 }
@@ -192,7 +192,7 @@ void ExactDetector::add(std::uint32_t i, const DedupDocument& doc) {
   tokenize_joined(doc.text, words);
   if (words.size() == 0) return;
   text_hashes_[i] = hash_all_words(words) | 1;
-  name_words_[i] = name_words(doc.title, doc.headings.empty() ? std::string_view{} : doc.headings.front());
+  page_names_[i] = page_name(doc);
   shingle_set(words, options_.shingle_size, shingles_[i]);
   boilerplate_.remove_from(shingles_[i]);
 }
@@ -205,13 +205,13 @@ double ExactDetector::similarity(std::uint32_t a, std::uint32_t b) const {
 
 bool ExactDetector::accept(std::uint32_t a, std::uint32_t b, double jaccard) const {
   if (text_hashes_[a] != 0 && text_hashes_[a] == text_hashes_[b]) return true;
-  return jaccard >= required_similarity(options_, names_.relation(a, b));
+  return jaccard >= names_.required(options_, a, b);
 }
 
 Clusters ExactDetector::find_clusters(const DocumentLoader&) {
   const auto n = static_cast<std::uint32_t>(shingles_.size());
-  names_ = SiteNames(name_words_);
-  name_words_ = {};
+  names_ = SiteNames(page_names_);
+  page_names_ = {};
   const std::vector<TokenRecord> records = order_by_frequency(shingles_);
   JoinResult join = ppjoin(records, SetMeasure::Jaccard, options_.threshold, options_.threads);
   std::erase_if(join.pairs, [&](const SimilarPair& p) { return !accept(p.a, p.b, p.similarity); });

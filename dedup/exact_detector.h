@@ -75,11 +75,11 @@ private:
 
   DedupOptions options_;
   Boilerplate boilerplate_;
-  /// Own shingle sets, XXH3 of the whole word sequence (0: no words) and name_words() of this
+  /// Own shingle sets, XXH3 of the whole word sequence (0: no words) and page_name() of this
   /// run, by document index; names_ is made from the name words in find_clusters().
   std::vector<ShingleSet> shingles_;
   std::vector<std::uint64_t> text_hashes_;
-  std::vector<NameWords> name_words_;
+  std::vector<PageName> page_names_;
   SiteNames names_;
 };
 

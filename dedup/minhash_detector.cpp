@@ -62,8 +62,8 @@ void MinhashDetector::reset(std::uint32_t n) {
   sizes_.shrink_to_fit();
   text_hashes_.assign(n, 0);
   text_hashes_.shrink_to_fit();
-  name_words_.assign(n, NameWords{});
-  name_words_.shrink_to_fit();
+  page_names_.assign(n, PageName{});
+  page_names_.shrink_to_fit();
   names_ = SiteNames();
   boilerplate_ = Boilerplate();
   measured_ = {};
@@ -83,7 +83,7 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
   tokenize_joined(doc.text, words);
   if (words.size() == 0) return;
   text_hashes_[i] = hash_all_words(words) | 1;  // never 0, which means "no words"
-  name_words_[i] = name_words(doc.title, doc.headings.empty() ? std::string_view{} : doc.headings.front());
+  page_names_[i] = page_name(doc);
   shingle_hashes(words, options_.shingle_size, shingles);
   boilerplate_.remove_from(shingles);
   sizes_[i] = static_cast<std::uint32_t>(std::min<std::size_t>(
@@ -94,15 +94,17 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
 
 std::size_t MinhashDetector::state_bytes_per_document() const {
   std::size_t name_bytes = 0;
-  for (const NameWords& w : name_words_) name_bytes += (w.title.capacity() + w.heading.capacity()) * sizeof(std::uint32_t);
-  return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) + sizeof(NameWords) +
-         (name_words_.empty() ? 0 : name_bytes / name_words_.size());
+  for (const PageName& w : page_names_) {
+    name_bytes += (w.title.capacity() + w.heading.capacity()) * sizeof(std::uint32_t) + w.path_suffixes.capacity() * sizeof(std::uint64_t);
+  }
+  return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) + sizeof(PageName) +
+         (page_names_.empty() ? 0 : name_bytes / page_names_.size());
 }
 
 Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   const auto n = static_cast<std::uint32_t>(sizes_.size());
-  names_ = SiteNames(name_words_);
-  name_words_ = {};
+  names_ = SiteNames(page_names_);
+  page_names_ = {};
   // Pages with the same word sequence are merged at once, each with the first of its group;
   // only that first page takes part in LSH (a thousand identical pages would otherwise be half
   // a million candidate pairs). Pages without own shingles take no part either.

@@ -26,7 +26,7 @@ namespace canon::dedup {
 /// every page is then compared on its own shingles, the boilerplate left out. State kept per
 /// document between add() and find_clusters(): the one-permutation MinHash sketch
 /// (MinHasher::sketch32) of its own shingles as num_hashes 32-bit values, their count, a 64-bit
-/// hash of the whole word sequence (boilerplate included: identical pages) and its NameWords.
+/// hash of the whole word sequence (boilerplate included: identical pages) and its PageName.
 /// find_clusters(): pages with identical word sequences are merged directly (similarity 1) and
 /// only the first of each takes part in LSH; LSH banding (choose_banding) over the sketches
 /// gives candidate pairs; each candidate needs required_similarity() for how the pages' names
@@ -58,7 +58,7 @@ private:
   using Pair = std::pair<std::uint32_t, std::uint32_t>;
   /// The similarity documents a and b need (the name rule). REQUIRES: find_clusters() ran.
   double required(std::uint32_t a, std::uint32_t b) const {
-    return required_similarity(options_, names_.relation(a, b));
+    return names_.required(options_, a, b);
   }
   /// Whether documents a and b have the same word sequence (so the same shingles).
   bool identical(std::uint32_t a, std::uint32_t b) const {
@@ -82,8 +82,8 @@ private:
   std::vector<std::uint64_t> text_hashes_;
   /// The site's boilerplate shingles (learn_site()), left out of every page's set.
   Boilerplate boilerplate_;
-  /// name_words() of each document until find_clusters() makes names_ from them.
-  std::vector<NameWords> name_words_;
+  /// page_name() of each document until find_clusters() makes names_ from them.
+  std::vector<PageName> page_names_;
   SiteNames names_;
   /// The candidate pairs find_clusters() measured, (a << 32 | b) for a < b, sorted, with their
   /// similarity: compare() asks mostly for these (a duplicate against its cluster's indexed

@@ -23,8 +23,6 @@ std::vector<std::uint32_t> word_hashes(std::string_view text) {
     const bool number = word.find_first_not_of("0123456789") == std::string::npos;
     words.push_back(number ? hash | kNumberBit : hash & ~kNumberBit);
   }
-  std::sort(words.begin(), words.end());
-  words.erase(std::unique(words.begin(), words.end()), words.end());
   return words;
 }
 
@@ -45,34 +43,77 @@ std::uint64_t text_hash(std::string_view text) {
   return XXH3_64bits(folded.data(), folded.size()) | 1;
 }
 
-}  // namespace
-
-NameWords name_words(std::string_view title, std::string_view heading) {
-  return {text_hash(title), text_hash(heading), word_hashes(title), word_hashes(heading)};
+/// The first `count` words of `text` (through the end of the last of them).
+std::string_view opening_words(std::string_view text, std::size_t count) {
+  // Chunk by chunk between spaces (no word spans white space), counting tokenize()'s words.
+  std::size_t seen = 0, at = 0;
+  while (at < text.size() && seen < count) {
+    const std::size_t space = std::min(text.find(' ', at), text.size());
+    seen += tokenize(text.substr(at, space - at)).size();
+    at = space + 1;
+  }
+  return text.substr(0, std::min(at, text.size()));
 }
 
-SiteNames::SiteNames(std::span<const NameWords> pages) {
+}  // namespace
+
+PageName page_name(const DedupDocument& doc) {
+  // A page without a heading is named, where its title says nothing of its own, by the opening
+  // words of its text (Doxygen's member lists: "This is the complete list of members for X").
+  const std::string_view heading =
+      doc.headings.empty() ? opening_words(doc.text, kOpeningWords) : std::string_view(doc.headings.front());
+  PageName name{text_hash(doc.title), text_hash(heading), word_hashes(doc.title), word_hashes(heading), 0, {}, 0,
+                doc.headings.empty()};
+  std::string_view path = doc.url.substr(0, doc.url.find('#'));
+  if (const std::size_t scheme = path.find("://"); scheme != std::string_view::npos) {
+    const std::size_t root = path.find('/', scheme + 3);
+    path = root == std::string_view::npos ? std::string_view{} : path.substr(root);
+  }
+  name.path = XXH3_64bits(path.data(), path.size());
+  const std::size_t query = std::min(path.find('?'), path.size());
+  for (std::size_t slash = path.find('/', 1); slash < query; slash = path.find('/', slash + 1)) {
+    const std::string_view suffix = path.substr(slash);
+    name.path_suffixes.push_back(XXH3_64bits(suffix.data(), suffix.size()));
+  }
+  std::sort(name.path_suffixes.begin(), name.path_suffixes.end());
+  const std::string_view stem = page_stem(doc.url);
+  name.stem = XXH3_64bits(stem.data(), stem.size());
+  return name;
+}
+
+SiteNames::SiteNames(std::span<const PageName> pages) {
   // Titles many pages share say nothing of their own: those pages are named by title and
   // heading together.
   std::unordered_map<std::uint64_t, std::size_t> title_pages;
-  for (const NameWords& page : pages) {
+  for (const PageName& page : pages) {
     if (page.title_text != 0) ++title_pages[page.title_text];
   }
-  const auto generic = [&](const NameWords& page) {
+  const auto generic = [&](const PageName& page) {
     return page.title_text != 0 && title_pages[page.title_text] >= kMinSitePages;
   };
   names_.reserve(pages.size());
+  urls_.reserve(pages.size());
+  for (const PageName& page : pages) {
+    urls_.push_back({page.path, page.stem, suffixes_.size(), suffixes_.size() + page.path_suffixes.size()});
+    suffixes_.insert(suffixes_.end(), page.path_suffixes.begin(), page.path_suffixes.end());
+  }
+  // Each name's words in order (kept for its subject), then as a sorted set (for the rest).
+  std::vector<std::vector<std::uint32_t>> sequences;
+  sequences.reserve(pages.size());
   std::vector<std::uint32_t> name;
-  for (const NameWords& page : pages) {
+  for (const PageName& page : pages) {
     Name n;
     name = page.title;
     n.text = page.title_text;
-    if (page.title_text == 0 || generic(page)) {
+    if (generic(page) && page.heading_text == 0) {
+      name.clear();  // a title many pages share, and no heading or text: no name of its own
+    } else if ((page.title_text == 0 && !page.heading_is_opening) || generic(page)) {
       name.insert(name.end(), page.heading.begin(), page.heading.end());
-      std::sort(name.begin(), name.end());
-      name.erase(std::unique(name.begin(), name.end()), name.end());
       n.text = page.title_text ^ (page.heading_text * 0x9e3779b97f4a7c15ull);
     }
+    sequences.push_back(name);
+    std::sort(name.begin(), name.end());
+    name.erase(std::unique(name.begin(), name.end()), name.end());
     n.words = words_.size();
     words_.insert(words_.end(), name.begin(), name.end());
     n.words_end = words_.size();
@@ -85,13 +126,13 @@ SiteNames::SiteNames(std::span<const NameWords> pages) {
     named += n.words_end > n.words ? 1 : 0;
     for (const std::uint32_t w : words(n)) ++word_pages[w];
   }
-  const std::size_t cutoff = std::max(kMinSitePages, (named + 99) / 100);
-  // Each name's subject: its words that are neither common nor numbers, appended after all the
-  // names (a name's word range and subject range need not be adjacent).
-  for (Name& n : names_) {
+  const std::size_t cutoff = std::max(kMinSitePages, (named * kCommonPercent + 99) / 100);
+  // Each name's subject: its words that are neither common nor numbers, in their order and with
+  // their repeats ("unsigned long" is not "unsigned long long"), appended after all the names.
+  for (std::size_t d = 0; d < names_.size(); ++d) {
+    Name& n = names_[d];
     const std::size_t first = words_.size();
-    for (std::size_t i = n.words; i < n.words_end; ++i) {
-      const std::uint32_t w = words_[i];
+    for (const std::uint32_t w : sequences[d]) {
       if ((w & kNumberBit) == 0 && word_pages[w] < cutoff) words_.push_back(w);
     }
     n.subject = first;
@@ -110,20 +151,40 @@ NameRelation SiteNames::relation(std::uint32_t a, std::uint32_t b) const {
   const std::span<const std::uint32_t> sx = subject(x), sy = subject(y);
   if (std::equal(sx.begin(), sx.end(), sy.begin(), sy.end())) return NameRelation::kRenamed;
   // One name's words all in the other's, which adds words of its own ("(printable version)").
-  if (std::includes(wx.begin(), wx.end(), wy.begin(), wy.end()) ||
-      std::includes(wy.begin(), wy.end(), wx.begin(), wx.end())) {
+  if (wx.size() != wy.size() && (std::includes(wx.begin(), wx.end(), wy.begin(), wy.end()) ||
+                                 std::includes(wy.begin(), wy.end(), wx.begin(), wx.end()))) {
     return NameRelation::kRelated;
   }
   return NameRelation::kDifferent;
 }
 
-double required_similarity(const DedupOptions& options, NameRelation relation) {
+UrlEvidence SiteNames::url_evidence(std::uint32_t a, std::uint32_t b) const {
+  assert(a < urls_.size() && b < urls_.size());
+  const Url &x = urls_[a], &y = urls_[b];
+  const auto below = [&](const Url& outer, const Url& inner) {  // outer's path ends with inner's
+    const auto first = suffixes_.begin() + static_cast<std::ptrdiff_t>(outer.suffixes);
+    const auto last = suffixes_.begin() + static_cast<std::ptrdiff_t>(outer.end);
+    return std::binary_search(first, last, inner.path);
+  };
+  if (x.path == y.path || below(x, y) || below(y, x)) return UrlEvidence::kMirrored;
+  return x.stem == y.stem ? UrlEvidence::kSameStem : UrlEvidence::kNone;
+}
+
+double required_similarity(const DedupOptions& options, NameRelation relation, UrlEvidence url) {
   if (!options.title_rule) return options.threshold;
+  const double related = std::max(options.threshold, options.related_title_threshold);
+  const double renamed = std::max(options.threshold, options.renamed_threshold);
   switch (relation) {
     case NameRelation::kSame:
-    case NameRelation::kUnknown: return options.threshold;
-    case NameRelation::kRelated: return std::max(options.threshold, options.related_title_threshold);
-    case NameRelation::kRenamed: return std::max(options.threshold, options.renamed_threshold);
+      // A copy keeps its title; pages that only share a title (files named alike in two
+      // directories, an index and its sub-index) have no more than that in common.
+      return url == UrlEvidence::kMirrored ? options.threshold : url == UrlEvidence::kSameStem ? related : renamed;
+    case NameRelation::kUnknown: return url == UrlEvidence::kMirrored ? options.threshold : renamed;
+    case NameRelation::kRelated:
+      // Adding words to a name also names another item ("long long" / "unsigned long long",
+      // "StackWalker" / "StackWalker.Option"): only the URL tells a printable or old copy.
+      return url == UrlEvidence::kNone ? std::numeric_limits<double>::infinity() : related;
+    case NameRelation::kRenamed: return renamed;
     case NameRelation::kDifferent: break;
   }
   return std::numeric_limits<double>::infinity();

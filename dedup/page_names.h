@@ -9,28 +9,41 @@
 #include <string_view>
 #include <vector>
 
+#include "dedup/boilerplate.h"
 #include "dedup/detector.h"
 
 namespace canon::dedup {
 
 /// What the name rule keeps of a page until the whole site is known: a hash of its title and
 /// of its first heading as text (lowercased, runs of white space as one space; 0 when empty),
-/// and the distinct words (tokenize(), hashed to 32 bits, sorted) of each. Words of digits
-/// only (release numbers, section numbers) have the top bit set, all others have it clear.
-struct NameWords {
+/// the words (tokenize(), hashed to 32 bits, in order) of each (words of digits only, release
+/// and section numbers, have the top bit set, all others have it clear), and hashes of
+/// its URL: the path (with the query), each proper suffix of the path that starts after a '/'
+/// (sorted), and the page_stem().
+struct PageName {
   std::uint64_t title_text = 0;
   std::uint64_t heading_text = 0;
   std::vector<std::uint32_t> title;
   std::vector<std::uint32_t> heading;
+  std::uint64_t path = 0;
+  std::vector<std::uint64_t> path_suffixes;
+  std::uint64_t stem = 0;
+  /// The heading fields hold the opening words of the text: the page has no heading.
+  bool heading_is_opening = false;
 };
 
-/// NameWords of a page; `heading` is its first heading (empty when it has none).
-NameWords name_words(std::string_view title, std::string_view heading);
+/// Words of a page's text that stand in for a heading when it has none.
+inline constexpr std::size_t kOpeningWords = 24;
+
+/// The PageName of a document: its url, title and first heading (or, when it has none, the
+/// first kOpeningWords words of its text).
+PageName page_name(const DedupDocument& doc);
 
 /// How the names of two pages relate.
 enum class NameRelation {
   kSame,       ///< the same name, character for character (case and spacing aside)
-  kRenamed,    ///< the names differ only in the site's common words, punctuation and numbers:
+  kRenamed,    ///< the names differ only in the site's common words, punctuation and numbers
+               ///< (the subject words are the same, in the same order):
                ///< the same subject in another release or place ("Foo — 1.2" / "Foo — 1.3",
                ///< "Buffer in lib::io" / "Buffer in core::io")
   kRelated,    ///< otherwise, one name's words are all in the other's, which adds subject
@@ -39,31 +52,60 @@ enum class NameRelation {
   kUnknown,    ///< either page has no name (no title or heading words)
 };
 
+/// What two pages' URLs say of them.
+enum class UrlEvidence {
+  kNone,
+  kSameStem,  ///< the same page_stem(): the same file name in another directory
+  kMirrored,  ///< the same path, or one path is the other's below a prefix (`mirror/docs/a.html`,
+              ///< `docs/a.html`)
+};
+
+/// The similarity two pages need under DedupOptions::title_rule (the name rule):
+/// - the same name: `threshold` at mirrored paths, related_title_threshold with the same stem,
+///   else renamed_threshold;
+/// - an unknown name (no title or heading words, or a title many pages share and no heading):
+///   `threshold` at mirrored paths, else renamed_threshold (nothing but the text to go by);
+/// - related names: related_title_threshold at mirrored paths or with the same stem, else never;
+/// - renamed: renamed_threshold; different subjects: more than 1 (never).
+/// None is below `threshold`. Without title_rule, `threshold`.
+double required_similarity(const DedupOptions& options, NameRelation relation, UrlEvidence url);
+
 /// Every page's name, decided once the whole site is known. A page's name is its title; where
 /// the site gives the same title to many pages (at least kMinSitePages: "libstdc++: Member
-/// List"), the title and the first heading together. A word in the names of at least
-/// max(kMinSitePages, 1 % of the named pages) pages is one of the site's common words (the
-/// site's name, a namespace, "Uses of Class"); the name's other words, numbers aside, are its
-/// subject.
+/// List"), the title and the first heading together, and no name when the page has no heading.
+/// A word in the names of at least
+/// max(kMinSitePages, kCommonPercent % of the named pages) pages is one of the site's common
+/// words (its template: the site's name, "Uses of Class", "Member List", the top namespace);
+/// the name's other words, numbers aside, are its subject.
 class SiteNames {
 public:
   /// A title on this many pages says nothing of its own; a word in this many names (and in
   /// 1 % of them) is common.
   static constexpr std::size_t kMinSitePages = 8;
+  /// A word in this share of the names is the site's template. Far above a type or class name
+  /// that many member pages carry ("long" in libstdc++'s specializations, "basic_string" in
+  /// cppreference: 1-2 %), which names different items (docs/dedup.md, "The name rule").
+  static constexpr std::size_t kCommonPercent = 20;
 
   SiteNames() = default;
   /// `pages[d]` for each document d.
-  explicit SiteNames(std::span<const NameWords> pages);
+  explicit SiteNames(std::span<const PageName> pages);
 
   /// How the names of documents a and b relate. REQUIRES: a, b < the number of pages.
   NameRelation relation(std::uint32_t a, std::uint32_t b) const;
+  /// What the URLs of documents a and b say. REQUIRES: a, b < the number of pages.
+  UrlEvidence url_evidence(std::uint32_t a, std::uint32_t b) const;
+  /// required_similarity() of documents a and b.
+  double required(const DedupOptions& options, std::uint32_t a, std::uint32_t b) const {
+    return required_similarity(options, relation(a, b), url_evidence(a, b));
+  }
 
 private:
   struct Name {
     std::uint64_t text = 0;
-    std::size_t words = 0;      // words_[words, words_end) are all its words, sorted
+    std::size_t words = 0;      // words_[words, words_end) are its distinct words, sorted
     std::size_t words_end = 0;
-    std::size_t subject = 0;    // words_[subject, end) its subject words, sorted
+    std::size_t subject = 0;    // words_[subject, end) its subject words, in order
     std::size_t end = 0;
   };
   std::span<const std::uint32_t> words(const Name& n) const {
@@ -74,13 +116,14 @@ private:
   }
   std::vector<Name> names_;
   std::vector<std::uint32_t> words_;
+  struct Url {
+    std::uint64_t path = 0, stem = 0;
+    std::size_t suffixes = 0, end = 0;  // suffixes_[suffixes, end)
+  };
+  std::vector<Url> urls_;
+  std::vector<std::uint64_t> suffixes_;
 };
 
-/// The similarity two pages need under DedupOptions::title_rule (the name rule) for names
-/// that relate as `relation`: `threshold` for the same or an unknown name,
-/// related_title_threshold for a related one, renamed_threshold for a renamed one (none below
-/// `threshold`), and
-/// more than 1 (never) for different subjects. Without title_rule, `threshold`.
-double required_similarity(const DedupOptions& options, NameRelation relation);
+
 
 }  // namespace canon::dedup

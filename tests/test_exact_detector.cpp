@@ -124,6 +124,7 @@ TEST_CASE("exact detector equals brute-force Jaccard over shingle sets (random t
     for (const double t : {0.3, 0.5, 0.8}) {
       DedupOptions options;
       options.threshold = t;
+      options.title_rule = false;  // the join against brute force (the name rule: test_page_names)
       ExactDetector detector(options);
       const std::vector<DedupDocument> docs = documents(texts);
       const Clusters c = find_clusters(detector, docs);

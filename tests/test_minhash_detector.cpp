@@ -227,30 +227,37 @@ TEST_CASE("streaming: small state, each needed document loaded once, never-added
   CHECK(loads[9] == 1);
 }
 
-TEST_CASE("name rule: equal titles need the threshold, related ones 0.5, renamed 0.85, other subjects never") {
+TEST_CASE("name rule: equal titles need the threshold at mirrored paths, else 0.5; renamed 0.85; other subjects never") {
   // Jaccard of words(0, 100) and words(30, 130) is 68/128 = 0.53; of words(0, 100) and
   // words(45, 145) it is 53/143 = 0.37: between the default threshold 0.3 and 0.5.
+  const std::string mirrored = "http://h/mirror/docs/a.html", same_stem = "http://h/print/a.html",
+                    elsewhere = "http://h/b.html";
   struct Case {
     std::string comment;
-    std::string title_a, title_b;
+    std::string title_a, title_b, url_b;
     int shift;  // second text starts this many words later
     bool merged;
   };
   const Case cases[] = {
-      {"equal titles (case and spacing aside), J 0.37", "Drop View", "drop  view", 45, true},
+      {"equal titles (case and spacing aside), mirrored, J 0.37", "Drop View", "drop  view", mirrored, 45, true},
+      {"equal titles elsewhere need 0.5: J 0.37", "Drop View", "Drop View", same_stem, 45, false},
+      {"equal titles, same file name, need 0.5: J 0.53", "Drop View", "Drop View", same_stem, 30, true},
+      {"equal titles at another file name need 0.85: J 0.53", "Drop View", "Drop View", elsewhere, 30, false},
       // Punctuation counts ("C" and "C++" are one word): the same words otherwise is a renamed
       // page, which needs renamed_threshold.
-      {"same words, other punctuation, J 0.53", "C keywords", "C++ keywords", 30, false},
-      {"no title on one side, J 0.37", "Drop View", "", 45, true},
-      {"related titles need 0.5: J 0.37", "Install", "Install (printable version)", 45, false},
-      {"related titles need 0.5: J 0.53", "Install", "Install (printable version)", 30, true},
+      {"same words, other punctuation, J 0.53", "C keywords", "C++ keywords", mirrored, 30, false},
+      {"no title on one side, mirrored, J 0.37", "Drop View", "", mirrored, 45, true},
+      {"related titles need 0.5: J 0.37", "Install", "Install (printable version)", same_stem, 45, false},
+      {"related titles need 0.5: J 0.53", "Install", "Install (printable version)", same_stem, 30, true},
+      {"related titles at another file name never: J 0.53", "Install", "Install (printable version)",
+       elsewhere, 30, false},
       {"different titles never, even at J 0.53", "DROP TEXT SEARCH PARSER",
-       "DROP TEXT SEARCH TEMPLATE", 30, false},
+       "DROP TEXT SEARCH TEMPLATE", mirrored, 30, false},
   };
   for (const Case& c : cases) {
     INFO(c.comment);
     const std::string a = words(0, 100), b = words(c.shift, c.shift + 100);
-    const std::vector<DedupDocument> docs = {{"", c.title_a, a}, {"", c.title_b, b}};
+    const std::vector<DedupDocument> docs = {{"http://h/docs/a.html", c.title_a, a}, {c.url_b, c.title_b, b}};
     for (bool exact : {false, true}) {
       CAPTURE(exact);
       const Clusters got = exact ? clusters_of(std::move(*make_detector("exact", {}).value()), docs)

@@ -16,13 +16,22 @@ using Rel = NameRelation;
 
 namespace {
 
-/// A site of the given titles (and headings), with `filler` more pages titled "T<i> — Site 1.0"
-/// so that "site" and the release are common words.
+PageName named(const std::string& url, const std::string& title, const std::string& heading = "") {
+  const std::vector<std::string> headings = {heading};
+  DedupDocument doc{url, title, ""};
+  if (!heading.empty()) doc.headings = headings;
+  return page_name(doc);
+}
+
+/// A site of the given titles (and headings) at /p<i>.html, with `filler` more pages titled
+/// "T<i> — Site 1.0" so that "site" and the release are common words.
 SiteNames site(const std::vector<std::pair<std::string, std::string>>& pages, int filler = 20) {
-  std::vector<NameWords> words;
-  for (const auto& [title, heading] : pages) words.push_back(name_words(title, heading));
-  for (int i = 0; i < filler; ++i) words.push_back(name_words("T" + std::to_string(i) + " — Site 1.0", ""));
-  return SiteNames(words);
+  std::vector<PageName> names;
+  for (const auto& [title, heading] : pages) {
+    names.push_back(named("http://h/p" + std::to_string(names.size()) + ".html", title, heading));
+  }
+  for (int i = 0; i < filler; ++i) names.push_back(named("http://h/t" + std::to_string(i) + ".html", "T" + std::to_string(i) + " — Site 1.0"));
+  return SiteNames(names);
 }
 
 }  // namespace
@@ -59,6 +68,8 @@ TEST_CASE("a title many pages share is read with the first heading") {
   const SiteNames names = site(pages);
   CHECK(names.relation(0, 1) == Rel::kDifferent);
   CHECK(names.relation(0, 10) == Rel::kSame);
+  std::vector<std::pair<std::string, std::string>> no_headings(10, {"lib: Member List", ""});
+  CHECK(site(no_headings).relation(0, 1) == Rel::kUnknown);
 }
 
 TEST_CASE("a word in many names is common, a word in few is a subject") {
@@ -70,15 +81,45 @@ TEST_CASE("a word in many names is common, a word in few is a subject") {
   CHECK(names.relation(0, 2) == Rel::kRenamed);  // "basic alpha" / "alpha"
 }
 
-TEST_CASE("required_similarity for each relation") {
+TEST_CASE("required_similarity for each relation and what the URLs say") {
+  using Url = UrlEvidence;
   DedupOptions o;
-  CHECK(required_similarity(o, Rel::kSame) == o.threshold);
-  CHECK(required_similarity(o, Rel::kUnknown) == o.threshold);
-  CHECK(required_similarity(o, Rel::kRelated) == o.related_title_threshold);
-  CHECK(required_similarity(o, Rel::kRenamed) == o.renamed_threshold);
-  CHECK(required_similarity(o, Rel::kDifferent) > 1.0);
+  CHECK(required_similarity(o, Rel::kSame, Url::kMirrored) == o.threshold);
+  CHECK(required_similarity(o, Rel::kSame, Url::kSameStem) == o.related_title_threshold);
+  CHECK(required_similarity(o, Rel::kSame, Url::kNone) == o.renamed_threshold);
+  CHECK(required_similarity(o, Rel::kUnknown, Url::kMirrored) == o.threshold);
+  CHECK(required_similarity(o, Rel::kUnknown, Url::kNone) == o.renamed_threshold);
+  CHECK(required_similarity(o, Rel::kRelated, Url::kMirrored) == o.related_title_threshold);
+  CHECK(required_similarity(o, Rel::kRelated, Url::kSameStem) == o.related_title_threshold);
+  CHECK(required_similarity(o, Rel::kRelated, Url::kNone) > 1.0);
+  CHECK(required_similarity(o, Rel::kRenamed, Url::kMirrored) == o.renamed_threshold);
+  CHECK(required_similarity(o, Rel::kDifferent, Url::kMirrored) > 1.0);
   o.title_rule = false;
-  CHECK(required_similarity(o, Rel::kDifferent) == o.threshold);
+  CHECK(required_similarity(o, Rel::kDifferent, Url::kNone) == o.threshold);
+}
+
+TEST_CASE("SiteNames::url_evidence") {
+  struct Case {
+    const char* a;
+    const char* b;
+    UrlEvidence expected;
+  };
+  const Case cases[] = {
+      {"http://h/docs/install.html", "http://h/mirror/docs/install.html", UrlEvidence::kMirrored},
+      {"http://h/archive/x/docs/install.html", "http://h/docs/install.html", UrlEvidence::kMirrored},
+      {"http://h/docs/install.html", "http://h/print/install.html", UrlEvidence::kSameStem},
+      {"http://h/en/c/comment.html", "http://h/en/cpp/comment.html", UrlEvidence::kSameStem},
+      {"http://h/a/StackWalker.html", "http://h/a/StackWalker.Option.html", UrlEvidence::kNone},
+      {"http://h/xdocs/install.html", "http://h/docs/install.html", UrlEvidence::kSameStem},  // not at a '/'
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.a);
+    CAPTURE(c.b);
+    const std::vector<PageName> names = {named(c.a, "A"), named(c.b, "B")};
+    const SiteNames site_names(names);
+    CHECK(site_names.url_evidence(0, 1) == c.expected);
+    CHECK(site_names.url_evidence(1, 0) == c.expected);
+  }
 }
 
 TEST_CASE("page_stem") {
@@ -92,7 +133,8 @@ TEST_CASE("page_stem") {
       {"http://h/mirror/docs/install.html#x", "install"},
       {"http://h/docs/", "docs"},
       {"http://h/docs/index.html", "docs"},
-      {"http://h/page.php?id=3", "page.php?id=3"},
+      {"http://h/page.php?id=3", "page.php?id=3"},  // the query follows the whole segment
+      {"http://h/a/StackWalker.Option.html", "StackWalker.Option"},
       {"http://h/", ""},
   };
   for (const Case& c : cases) {
