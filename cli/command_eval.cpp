@@ -1,14 +1,19 @@
 /// @file command_eval.cpp
 /// @brief `canon eval dedup INDEX_DIR --truth truth.json`: scores an index's near-duplicate
 /// clusters against a ground truth (eval/metrics.h); `canon eval diversity INDEX_DIR`: top-k
-/// diversity with no collapsing, query-time and index-time collapse (eval/diversity.h).
+/// diversity with no collapsing, query-time and index-time collapse (eval/diversity.h); `canon
+/// eval findability INDEX_DIR`: every page searched by its title (eval/findability.h).
 /// docs/evaluation.md has the definitions.
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
 #include "eval/diversity.h"
+#include "eval/findability.h"
 #include "eval/metrics.h"
 #include "eval/truth.h"
 
@@ -138,6 +143,52 @@ void add_eval_diversity_command(CLI::App& eval_app) {
   });
 }
 
+void add_eval_findability_command(CLI::App& eval_app) {
+  struct Args {
+    std::filesystem::path index_dir;
+    std::size_t k = 3;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* findability = eval_app.add_subcommand(
+      "findability",
+      "Search every indexed and duplicate page by its title (and heading, where titles are shared): "
+      "is the page, or the page it was collapsed into, in the top k?");
+  findability->add_option("INDEX_DIR", args->index_dir, "Index built by `canon index`")->required();
+  findability->add_option("--k", args->k, "Cut-off rank")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  findability->add_flag("--json", args->json, "Print the counts as JSON");
+  findability->callback([args] {
+    auto result = eval::evaluate_findability(args->index_dir, args->k);
+    if (!result.ok()) fail(result.status());
+    const eval::FindabilityResult& r = result.value();
+    const auto group = [](const eval::FindabilityCount& c) {
+      return nlohmann::json{{"pages", c.pages}, {"found", c.found}, {"rate", c.rate()}};
+    };
+    if (args->json) {
+      nlohmann::json missed = nlohmann::json::array();
+      for (const auto& [path, query] : r.missed) missed.push_back({{"path", path}, {"query", query}});
+      std::cout << nlohmann::json{{"k", r.k},
+                                  {"unique_title", group(r.unique_title)},
+                                  {"shared_title", group(r.shared_title)},
+                                  {"shared_title_without_heading", r.shared_title_without_heading},
+                                  {"duplicates", group(r.duplicates)},
+                                  {"missed", missed}}
+                       .dump(2)
+                << "\n";
+      return;
+    }
+    std::printf("Pages found by their title in the top %zu (the page or the page it was collapsed into):\n", r.k);
+    std::printf("  unique titles:           %zu of %zu (%.4f); duplicates among them %zu of %zu\n",
+                r.unique_title.found, r.unique_title.pages, r.unique_title.rate(), r.duplicates.found,
+                r.duplicates.pages);
+    std::printf("  shared titles + heading: %zu of %zu (%.4f); %zu shared titles without a heading not searched\n",
+                r.shared_title.found, r.shared_title.pages, r.shared_title.rate(), r.shared_title_without_heading);
+    for (const auto& [path, query] : r.missed) std::printf("  missed: %s  (query: %s)\n", path.c_str(), query.c_str());
+  });
+}
+
 }  // namespace
 
 void add_eval_command(CLI::App& app) {
@@ -145,6 +196,7 @@ void add_eval_command(CLI::App& app) {
   eval_app->require_subcommand(1);
   add_eval_dedup_command(*eval_app);
   add_eval_diversity_command(*eval_app);
+  add_eval_findability_command(*eval_app);
 }
 
 }  // namespace canon::cli

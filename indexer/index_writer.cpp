@@ -84,17 +84,29 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::open(const std::string& path, 
   }
 }
 
-PreparedDocument IndexWriter::prepare(const PageContent& page) {
-  auto prepared = std::make_unique<PreparedDocument::Rep>();
-  Xapian::Document& doc = prepared->doc;
-  // One generator per thread: a TermGenerator is not thread-safe, and building one (with its
-  // stemmer) for every page would cost more than reusing it.
+namespace {
+
+/// This thread's TermGenerator: one per thread, because a TermGenerator is not thread-safe and
+/// building one (with its stemmer) for every page would cost more than reusing it.
+Xapian::TermGenerator& term_generator() {
   thread_local Xapian::TermGenerator terms = [] {
     Xapian::TermGenerator generator;
     generator.set_stemmer(Xapian::Stem(std::string(fmt::kStemLanguage)));
     generator.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
     return generator;
   }();
+  return terms;
+}
+
+/// Where the alternates' titles are indexed in a document: after anything its own fields use.
+constexpr Xapian::termpos kAlternateTitlesPosition = 10'000'000;
+
+}  // namespace
+
+PreparedDocument IndexWriter::prepare(const PageContent& page) {
+  auto prepared = std::make_unique<PreparedDocument::Rep>();
+  Xapian::Document& doc = prepared->doc;
+  Xapian::TermGenerator& terms = term_generator();
   terms.set_document(doc);
   terms.set_termpos(0);
   // Title words are searchable both with the S prefix (title:) and as body words, weighted
@@ -166,9 +178,22 @@ Result<DocumentId> IndexWriter::add(PreparedDocument document) {
 Status IndexWriter::set_cluster_fields(DocumentId id, const ClusterFields& fields) {
   if (!rep_->status.ok()) return rep_->status;
   try {
-    // Read back from this database, changed in values and data only: Xapian then leaves the
-    // document's terms and positions alone.
+    // Read back from this database, changed in values and data (and, with alternates, their
+    // titles' terms): Xapian then leaves the rest of the document's terms and positions alone.
     Xapian::Document doc = rep_->db.get_document(id);
+    // A collapsed page stays findable by its own title through the page that stands for it:
+    // each alternate's title is searchable on this document, as a title and as text, after a gap
+    // so that no phrase spans two titles (docs/index-format.md, "Alternates").
+    if (!fields.alternates.empty() && rep_->options.collapse == CollapseMode::kIndexTime) {
+      Xapian::TermGenerator& terms = term_generator();
+      terms.set_document(doc);
+      terms.set_termpos(kAlternateTitlesPosition);
+      for (const AlternateRecord& alt : fields.alternates) {
+        terms.index_text(alt.title, 1, std::string(fmt::kTitlePrefix));
+        terms.index_text(alt.title, 5);  // weighted as the page's own title: another name of it
+        terms.increase_termpos(100);
+      }
+    }
     doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(fields.cluster_pagerank));
     doc.add_value(fmt::kClusterSlot, fmt::cluster_value(fields.cluster_id));
     const double static_weight =

@@ -58,6 +58,7 @@ struct PageRecord {
   std::string reason;  // for skipped
   bool parsed = false;
   std::string title;
+  std::string heading;  // the first heading of the main content
   bool robots_noindex = false;
   std::optional<std::string> canonical_url;
   std::optional<std::string> refresh_url;  // as the page says
@@ -195,6 +196,7 @@ nlohmann::json record_json(const PageRecord& r, const std::vector<PageRecord>& r
   j["status"] = r.status;
   if (!r.reason.empty()) j["reason"] = r.reason;
   if (r.parsed) j["title"] = r.title;
+  if (!r.heading.empty()) j["heading"] = r.heading;
   if (r.node) j["pagerank"] = r.pagerank;
   if (r.cluster) {
     j["cluster"] = *r.cluster;
@@ -351,6 +353,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     r.status.clear();
     r.parsed = true;
     r.title = page->title;
+    if (!page->headings.empty()) r.heading = page->headings.front();
     r.robots_noindex = page->robots_noindex;
     r.canonical_url = page->canonical_url;
     r.refresh_url = page->refresh_url;

@@ -1,0 +1,65 @@
+/// @file test_findability.cpp
+/// @brief `canon eval findability`: plain_query's table, and every page of sample_site found by
+/// its title through the page it was collapsed into (the alternates' titles are indexed there).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "eval/findability.h"
+#include "indexer/pipeline.h"
+#include "query/searcher.h"
+#include "support/temp_dir.h"
+
+namespace fs = std::filesystem;
+using canon::eval::plain_query;
+
+TEST_CASE("plain_query: titles as a person would type them, without query syntax") {
+  struct Case {
+    const char* title;
+    const char* query;
+  };
+  const Case cases[] = {
+      {"Installing Larder — Larder", "installing larder — larder"},
+      {"std::gmtime - cppreference.com", "std gmtime cppreference.com"},  // ':' is a prefix, ' -' hate
+      {"Upgrading Larder (1.x)", "upgrading larder 1.x"},
+      {"\"Quoted\" AND NOT this*", "quoted and not this"},                 // no phrase, no operators
+      {"a-b +c", "a-b c"},                                                  // '-' inside a word stays
+      {"", ""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.title);
+    CHECK(plain_query(c.title) == c.query);
+  }
+}
+
+TEST_CASE("sample_site: every page found by its title; duplicates through their indexed page") {
+  const char* source = std::getenv("CANON_SOURCE_DIR");
+  REQUIRE(source != nullptr);
+  canon::testing::TempDir dir;
+  canon::indexer::IndexOptions options;
+  options.site_dir = fs::path(source) / "sample_site";
+  options.out_dir = dir.path() / "index";
+  options.show_progress = false;
+  REQUIRE(canon::indexer::index_site(options).ok());
+  auto result = canon::eval::evaluate_findability(options.out_dir, 3);
+  REQUIRE(result.ok());
+  CHECK(result->unique_title.pages == 29);
+  CHECK(result->unique_title.found == 29);
+  CHECK(result->duplicates.pages == 3);
+  CHECK(result->duplicates.found == 3);
+  CHECK(result->shared_title.found == result->shared_title.pages);
+  CHECK(result->missed.empty());
+
+  // The old edition's own title finds the current guide, which lists it among its alternates.
+  auto searcher = canon::query::Searcher::open(options.out_dir);
+  REQUIRE(searcher.ok());
+  canon::query::SearchRequest request;
+  request.query = "title:1.x";
+  const auto hits = searcher.value()->search(request);
+  REQUIRE(hits.ok());
+  REQUIRE(hits->hits.size() == 1);
+  CHECK(hits->hits[0].url == "http://localhost/docs/upgrading.html");
+
+  CHECK_FALSE(canon::eval::evaluate_findability(dir.path() / "nothing", 3).ok());
+}
