@@ -71,7 +71,9 @@ PageName page_name(const DedupDocument& doc) {
   }
   name.path = XXH3_64bits(path.data(), path.size());
   const std::size_t query = std::min(path.find('?'), path.size());
-  for (std::size_t slash = path.find('/', 1); slash < query; slash = path.find('/', slash + 1)) {
+  // Suffixes that name a page or directory below the site's root ("/" is every directory's).
+  for (std::size_t slash = path.find('/', 1); slash != std::string_view::npos && slash + 1 < query;
+       slash = path.find('/', slash + 1)) {
     const std::string_view suffix = path.substr(slash);
     name.path_suffixes.push_back(XXH3_64bits(suffix.data(), suffix.size()));
   }

@@ -111,6 +111,8 @@ TEST_CASE("SiteNames::url_evidence") {
       {"http://h/en/c/comment.html", "http://h/en/cpp/comment.html", UrlEvidence::kSameStem},
       {"http://h/a/StackWalker.html", "http://h/a/StackWalker.Option.html", UrlEvidence::kNone},
       {"http://h/xdocs/install.html", "http://h/docs/install.html", UrlEvidence::kSameStem},  // not at a '/'
+      {"http://h/", "http://h/manual/", UrlEvidence::kNone},  // the root is not mirrored by every directory
+      {"http://h/docs/", "http://h/mirror/docs/", UrlEvidence::kMirrored},
   };
   for (const Case& c : cases) {
     CAPTURE(c.a);
