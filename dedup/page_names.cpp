@@ -78,6 +78,9 @@ PageName page_name(const DedupDocument& doc) {
     name.path_suffixes.push_back(XXH3_64bits(suffix.data(), suffix.size()));
   }
   std::sort(name.path_suffixes.begin(), name.path_suffixes.end());
+  if (const std::size_t slash = path.find('/', 1); slash != std::string_view::npos && slash + 1 < query) {
+    name.section = XXH3_64bits(path.data(), slash) | 1;
+  }
   const std::string_view stem = page_stem(doc.url);
   name.stem = XXH3_64bits(stem.data(), stem.size());
   return name;
@@ -129,13 +132,33 @@ SiteNames::SiteNames(std::span<const PageName> pages) {
     for (const std::uint32_t w : words(n)) ++word_pages[w];
   }
   const std::size_t cutoff = std::max(kMinSitePages, (named * kCommonPercent + 99) / 100);
+  // Common words of a top-level directory: counted per (directory, word).
+  std::unordered_map<std::uint64_t, std::size_t> section_named;
+  std::unordered_map<std::uint64_t, std::size_t> section_word_pages;
+  const auto section_word = [](std::uint64_t section, std::uint32_t w) {
+    return section ^ (std::uint64_t{w} * 0x9e3779b97f4a7c15ull);
+  };
+  for (std::size_t d = 0; d < names_.size(); ++d) {
+    const std::uint64_t section = pages[d].section;
+    if (section == 0 || names_[d].words_end == names_[d].words) continue;
+    ++section_named[section];
+    for (const std::uint32_t w : words(names_[d])) ++section_word_pages[section_word(section, w)];
+  }
+  const auto common = [&](std::uint64_t section, std::uint32_t w) {
+    if (word_pages[w] >= cutoff) return true;
+    if (section == 0) return false;
+    const std::size_t in_section = section_named[section];
+    const std::size_t count = section_word_pages[section_word(section, w)];
+    return in_section >= kMinSitePages && count >= kMinSitePages &&
+           count * 100 >= in_section * kSectionPercent;
+  };
   // Each name's subject: its words that are neither common nor numbers, in their order and with
   // their repeats ("unsigned long" is not "unsigned long long"), appended after all the names.
   for (std::size_t d = 0; d < names_.size(); ++d) {
     Name& n = names_[d];
     const std::size_t first = words_.size();
     for (const std::uint32_t w : sequences[d]) {
-      if ((w & kNumberBit) == 0 && word_pages[w] < cutoff) words_.push_back(w);
+      if ((w & kNumberBit) == 0 && !common(pages[d].section, w)) words_.push_back(w);
     }
     n.subject = first;
     n.end = words_.size();

@@ -19,7 +19,7 @@ namespace canon::dedup {
 /// the words (tokenize(), hashed to 32 bits, in order) of each (words of digits only, release
 /// and section numbers, have the top bit set, all others have it clear), and hashes of
 /// its URL: the path (with the query), each proper suffix of the path that starts after a '/'
-/// (sorted), and the page_stem().
+/// (sorted), the page_stem(), and the path's first directory (0 for a page at the root).
 struct PageName {
   std::uint64_t title_text = 0;
   std::uint64_t heading_text = 0;
@@ -30,6 +30,7 @@ struct PageName {
   std::uint64_t stem = 0;
   /// The heading fields hold the opening words of the text: the page has no heading.
   bool heading_is_opening = false;
+  std::uint64_t section = 0;
 };
 
 /// Words of a page's text that stand in for a heading when it has none.
@@ -76,7 +77,10 @@ double required_similarity(const DedupOptions& options, NameRelation relation, U
 /// A word in the names of at least
 /// max(kMinSitePages, kCommonPercent % of the named pages) pages is one of the site's common
 /// words (its template: the site's name, "Uses of Class", "Member List", the top namespace);
-/// the name's other words, numbers aside, are its subject.
+/// so is a word in the names of kSectionPercent % of the named pages of a top-level directory
+/// (at least kMinSitePages), for that directory's pages: the release or language a site puts at
+/// the top of its paths, which its titles carry too ("Numba 0.37.0dev1+32.gbe5fb1f.dirty
+/// documentation"). The name's other words, numbers aside, are its subject.
 class SiteNames {
 public:
   /// A title on this many pages says nothing of its own; a word in this many names (and in
@@ -86,6 +90,10 @@ public:
   /// that many member pages carry ("long" in libstdc++'s specializations, "basic_string" in
   /// cppreference: 1-2 %), which names different items (docs/dedup.md, "The name rule").
   static constexpr std::size_t kCommonPercent = 20;
+  /// A word in this share of the names of a top-level directory is that directory's template.
+  /// Only the top level: deeper, a directory is often one item (a class and its members), whose
+  /// name its pages share and which tells them from another item's pages.
+  static constexpr std::size_t kSectionPercent = 50;
 
   SiteNames() = default;
   /// `pages[d]` for each document d.

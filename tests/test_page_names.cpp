@@ -81,6 +81,29 @@ TEST_CASE("a word in many names is common, a word in few is a subject") {
   CHECK(names.relation(0, 2) == Rel::kRenamed);  // "basic alpha" / "alpha"
 }
 
+TEST_CASE("a word in half the names of a top-level directory is that directory's template") {
+  // Two releases side by side, each titling its pages with its own build string: "dirty",
+  // "macosx", "egg" name the release, not the page.
+  std::vector<PageName> pages;
+  for (int i = 0; i < 10; ++i) {
+    pages.push_back(named("http://h/0.36/p" + std::to_string(i) + ".html",
+                          "Topic" + std::to_string(i) + " — Numba 0.36.1-py2.7-macosx-10.6.egg documentation"));
+    pages.push_back(named("http://h/0.37/p" + std::to_string(i) + ".html",
+                          "Topic" + std::to_string(i) + " — Numba 0.37.0dev1+32.gbe5fb1f.dirty documentation"));
+  }
+  // A directory holding several items: a word in a third of its names still names an item.
+  for (int i = 0; i < 20; ++i) {
+    const std::string item = i < 7 ? "normal_distribution" : i < 14 ? "gamma_distribution" : "w" + std::to_string(i);
+    pages.push_back(named("http://h/en/" + item + "/m" + std::to_string(i) + ".html", item + "::m" + std::to_string(i % 7)));
+  }
+  // More of the site, so that a release's words are in far fewer than 20 % of all names.
+  for (int i = 0; i < 40; ++i) pages.push_back(named("http://h/p" + std::to_string(i) + ".html", "Page " + std::to_string(i)));
+  const SiteNames names(pages);
+  CHECK(names.relation(0, 1) == Rel::kRenamed);   // Topic0 in 0.36 and in 0.37
+  CHECK(names.relation(0, 3) == Rel::kDifferent);  // Topic0 / Topic1
+  CHECK(names.relation(20, 27) == Rel::kDifferent);  // normal_distribution::m0 / gamma_distribution::m0
+}
+
 TEST_CASE("required_similarity for each relation and what the URLs say") {
   using Url = UrlEvidence;
   DedupOptions o;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Real documentation sites, one run: `canon index` and omindex side by side on each site (wall
 # time, peak RSS), canon's duplicates, clusters, largest cluster and dedup seconds, the share of
-# clusters of releases whose indexed page is the newest release, and a random sample of
+# clusters of releases whose indexed page is the newest release, recall and body overlap across
+# releases (releases.py), and a random sample of
 # duplicate -> indexed pairs per site to judge by reading (docs/real-sites.md).
 #
 # Usage: bench/real_sites/run.sh [WORK_DIR] [NAME=SITE_DIR ...]
@@ -68,6 +69,11 @@ done
       "$c_wall" "$o_wall" "$c_rss" "$o_rss" "${SAMPLE:-60}" "${SEED:-1}"
   done
 } | tee "$work/results.md"
+echo "releases side by side (bench/real_sites/releases.py):" | tee -a "$work/results.md"
+for site in "${sites[@]}"; do
+  name=${site%%=*}
+  echo "- $name: $(python3 bench/real_sites/releases.py "$work/canon-$name" "${site#*=}")" | tee -a "$work/results.md"
+done
 echo "largest clusters:" >&2
 for row in "${rows[@]}"; do
   read -r name _ <<< "$row"
