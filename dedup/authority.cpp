@@ -21,6 +21,29 @@ std::string_view to_string(AuthorityReason reason) {
   return "unknown";
 }
 
+Release release_in_segment(std::string_view segment) {
+  if (segment == "stable") return {4, {}};
+  if (segment == "current") return {3, {}};
+  if (segment == "latest") return {2, {}};
+  std::string_view version = segment;
+  if (!version.empty() && (version.front() == 'v' || version.front() == 'V')) version.remove_prefix(1);
+  if (version.empty() || version.front() < '0' || version.front() > '9') return {};
+  Release release{1, {}};
+  std::uint64_t number = 0;
+  for (std::size_t i = 0; i <= version.size(); ++i) {
+    if (i == version.size() || version[i] == '.') {
+      release.numbers.push_back(number);
+      number = 0;
+      if (i < version.size() && (i + 1 == version.size() || version[i + 1] == '.')) return {};
+    } else if (version[i] >= '0' && version[i] <= '9' && number < (std::uint64_t{1} << 58)) {
+      number = number * 10 + static_cast<std::uint64_t>(version[i] - '0');
+    } else {
+      return {};
+    }
+  }
+  return release;
+}
+
 Release release_of(std::string_view url) {
   const std::size_t scheme = url.find("://");
   if (scheme != std::string_view::npos) {
@@ -35,27 +58,7 @@ Release release_of(std::string_view url) {
     const std::size_t slash = dirs.find('/');
     const std::string_view segment = dirs.substr(0, slash);
     dirs = slash == std::string_view::npos ? std::string_view{} : dirs.substr(slash + 1);
-    if (segment == "stable") return {4, {}};
-    if (segment == "current") return {3, {}};
-    if (segment == "latest") return {2, {}};
-    std::string_view version = segment;
-    if (!version.empty() && (version.front() == 'v' || version.front() == 'V')) version.remove_prefix(1);
-    if (version.empty() || version.front() < '0' || version.front() > '9') continue;
-    Release release{1, {}};
-    std::uint64_t number = 0;
-    bool ok = true;
-    for (std::size_t i = 0; i <= version.size() && ok; ++i) {
-      if (i == version.size() || version[i] == '.') {
-        release.numbers.push_back(number);
-        number = 0;
-        ok = i == version.size() || (i + 1 < version.size() && version[i + 1] != '.');
-      } else if (version[i] >= '0' && version[i] <= '9' && number < (std::uint64_t{1} << 58)) {
-        number = number * 10 + static_cast<std::uint64_t>(version[i] - '0');
-      } else {
-        ok = false;
-      }
-    }
-    if (ok) return release;
+    if (Release release = release_in_segment(segment); release.kind != 0) return release;
   }
   return {};
 }

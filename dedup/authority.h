@@ -30,6 +30,10 @@ struct Release {
   std::vector<std::uint64_t> numbers;
 };
 
+/// The release one path segment names ("0.50.1", "v2", "stable"), kind 0 when it names none.
+/// Pure.
+Release release_in_segment(std::string_view segment);
+
 /// The release in `url`'s path (its directory segments, not the file name). Pure.
 Release release_of(std::string_view url);
 

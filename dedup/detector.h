@@ -72,20 +72,21 @@ struct DedupOptions {
   /// segment inserted after 15 % of words (Jaccard ≈ 0.46, 1st percentile ≈ 0.31 on the
   /// documentation sites); title_rule keeps templated siblings apart (docs/dedup.md).
   double threshold = 0.3;
-  /// minhash and exact: the name rule (dedup/page_names.h, docs/dedup.md). Pages with the same
-  /// name (the title; with the first heading where many pages share the title), or a page
-  /// without a name, need the threshold above; one name's words within the other's,
-  /// related_title_threshold; names that differ only in common words and numbers,
-  /// renamed_threshold; names with different subject words are never near-duplicates. False:
-  /// the threshold alone.
+  /// minhash and exact: the name rule (dedup/page_names.h, docs/dedup.md). Pages need the
+  /// threshold above only where their paths mirror each other (one is the other below a
+  /// prefix) and their names agree or one is missing; a name that adds words to the other's,
+  /// related_title_threshold at mirrored paths; any other pair whose names do not name different
+  /// subjects, renamed_threshold; names with different subject words are never near-duplicates.
+  /// False: the threshold alone.
   bool title_rule = true;
-  /// minhash and exact: the Jaccard needed when one name's words are all in the other's
-  /// (title_rule, dedup/page_names.h).
+  /// minhash and exact: the Jaccard needed at mirrored paths when one name's words are all in
+  /// the other's ("Install" / "Install (printable version)"; title_rule).
   double related_title_threshold = 0.5;
   /// minhash and exact: the Jaccard needed when the names differ only in the site's common
-  /// words and numbers (title_rule: a release number, a module path): the same item in another
-  /// release or place is near-identical; pages of one template about different items of a
-  /// common family name reach 0.87 (docs/dedup.md, "The name rule").
+  /// words and numbers (a release, a module path), or agree but the paths do not mirror each
+  /// other: the same item in another release or place is near-identical, while parallel pages
+  /// about parallel items (a C and a C++ page, std:: and std::experimental::) share up to
+  /// 0.85 of their text (docs/dedup.md, "The name rule").
   double renamed_threshold = 0.85;
   /// minhash and exact: leave out the shingles the site repeats across many different pages
   /// (dedup/boilerplate.h), learnt from Detector::learn_site's sample.

@@ -9,6 +9,7 @@
 
 #include <xxhash.h>
 
+#include "dedup/authority.h"
 #include "dedup/tokenizer.h"
 
 namespace canon::dedup {
@@ -55,6 +56,23 @@ std::string_view opening_words(std::string_view text, std::size_t count) {
   return text.substr(0, std::min(at, text.size()));
 }
 
+/// `path` (starting with '/') without its directory segments that name a release
+/// (release_in_segment()) before `query`, the offset where its query starts.
+std::string without_releases(std::string_view path, std::size_t query) {
+  std::string kept;
+  kept.reserve(path.size());
+  std::size_t at = 0;
+  while (at < query) {
+    const std::size_t next = path.find('/', at + 1);
+    if (next >= query || release_in_segment(path.substr(at + 1, next - at - 1)).kind == 0) {
+      kept.append(path.substr(at, std::min(next, query) - at));
+    }
+    at = std::min(next, query);
+  }
+  kept.append(path.substr(query));
+  return kept;
+}
+
 }  // namespace
 
 PageName page_name(const DedupDocument& doc) {
@@ -69,18 +87,22 @@ PageName page_name(const DedupDocument& doc) {
     const std::size_t root = path.find('/', scheme + 3);
     path = root == std::string_view::npos ? std::string_view{} : path.substr(root);
   }
-  name.path = XXH3_64bits(path.data(), path.size());
   const std::size_t query = std::min(path.find('?'), path.size());
+  if (const std::size_t slash = path.find('/', 1); slash != std::string_view::npos && slash + 1 < query) {
+    name.section = XXH3_64bits(path.data(), slash) | 1;
+  }
+  // The path without the releases among its directories: a release's copy of a page mirrors it.
+  const std::string unversioned = without_releases(path, query);
+  path = unversioned;
+  name.path = XXH3_64bits(path.data(), path.size());
+  const std::size_t unversioned_query = std::min(path.find('?'), path.size());
   // Suffixes that name a page or directory below the site's root ("/" is every directory's).
-  for (std::size_t slash = path.find('/', 1); slash != std::string_view::npos && slash + 1 < query;
+  for (std::size_t slash = path.find('/', 1); slash != std::string_view::npos && slash + 1 < unversioned_query;
        slash = path.find('/', slash + 1)) {
     const std::string_view suffix = path.substr(slash);
     name.path_suffixes.push_back(XXH3_64bits(suffix.data(), suffix.size()));
   }
   std::sort(name.path_suffixes.begin(), name.path_suffixes.end());
-  if (const std::size_t slash = path.find('/', 1); slash != std::string_view::npos && slash + 1 < query) {
-    name.section = XXH3_64bits(path.data(), slash) | 1;
-  }
   const std::string_view stem = page_stem(doc.url);
   name.stem = XXH3_64bits(stem.data(), stem.size());
   return name;
@@ -202,13 +224,21 @@ double required_similarity(const DedupOptions& options, NameRelation relation, U
   switch (relation) {
     case NameRelation::kSame:
       // A copy keeps its title; pages that only share a title (files named alike in two
-      // directories, an index and its sub-index) have no more than that in common.
-      return url == UrlEvidence::kMirrored ? options.threshold : url == UrlEvidence::kSameStem ? related : renamed;
+      // directories, an index and its sub-index, a C and a C++ page of one name) have no more
+      // than that in common.
+      return url == UrlEvidence::kMirrored ? options.threshold : renamed;
     case NameRelation::kUnknown: return url == UrlEvidence::kMirrored ? options.threshold : renamed;
     case NameRelation::kRelated:
       // Adding words to a name also names another item ("long long" / "unsigned long long",
-      // "StackWalker" / "StackWalker.Option"): only the URL tells a printable or old copy.
-      return url == UrlEvidence::kNone ? std::numeric_limits<double>::infinity() : related;
+      // "StackWalker" / "StackWalker.Option", "Uses of Class X" / "X"): only a mirrored path
+      // tells a printable or old copy; the same file name in a parallel directory names the
+      // parallel item as often ("std::experimental::optional" / "std::optional").
+      switch (url) {
+        case UrlEvidence::kMirrored: return related;
+        case UrlEvidence::kSameStem: return renamed;
+        case UrlEvidence::kNone: break;
+      }
+      return std::numeric_limits<double>::infinity();
     case NameRelation::kRenamed: return renamed;
     case NameRelation::kDifferent: break;
   }

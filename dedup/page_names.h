@@ -18,8 +18,10 @@ namespace canon::dedup {
 /// of its first heading as text (lowercased, runs of white space as one space; 0 when empty),
 /// the words (tokenize(), hashed to 32 bits, in order) of each (words of digits only, release
 /// and section numbers, have the top bit set, all others have it clear), and hashes of
-/// its URL: the path (with the query), each proper suffix of the path that starts after a '/'
-/// (sorted), the page_stem(), and the path's first directory (0 for a page at the root).
+/// its URL: the path (with the query) less the directories that name a release
+/// (release_in_segment(): "/0.50.1/user/jit.html" is "/user/jit.html"), each proper suffix of
+/// that path that starts after a '/' (sorted), the page_stem(), and the path's first directory
+/// (0 for a page at the root).
 struct PageName {
   std::uint64_t title_text = 0;
   std::uint64_t heading_text = 0;
@@ -58,15 +60,16 @@ enum class UrlEvidence {
   kNone,
   kSameStem,  ///< the same page_stem(): the same file name in another directory
   kMirrored,  ///< the same path, or one path is the other's below a prefix (`mirror/docs/a.html`,
-              ///< `docs/a.html`)
+              ///< `docs/a.html`), releases in the paths aside (`docs/v1/a.html`, `docs/a.html`,
+              ///< `0.49/a.html`)
 };
 
 /// The similarity two pages need under DedupOptions::title_rule (the name rule):
-/// - the same name: `threshold` at mirrored paths, related_title_threshold with the same stem,
-///   else renamed_threshold;
+/// - the same name: `threshold` at mirrored paths, else renamed_threshold;
 /// - an unknown name (no title or heading words, or a title many pages share and no heading):
 ///   `threshold` at mirrored paths, else renamed_threshold (nothing but the text to go by);
-/// - related names: related_title_threshold at mirrored paths or with the same stem, else never;
+/// - related names: related_title_threshold at mirrored paths, renamed_threshold with the same
+///   stem, else never;
 /// - renamed: renamed_threshold; different subjects: more than 1 (never).
 /// None is below `threshold`. Without title_rule, `threshold`.
 double required_similarity(const DedupOptions& options, NameRelation relation, UrlEvidence url);

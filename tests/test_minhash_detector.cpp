@@ -227,11 +227,11 @@ TEST_CASE("streaming: small state, each needed document loaded once, never-added
   CHECK(loads[9] == 1);
 }
 
-TEST_CASE("name rule: equal titles need the threshold at mirrored paths, else 0.5; renamed 0.85; other subjects never") {
+TEST_CASE("name rule: equal titles need the threshold at mirrored paths, else 0.85; related 0.5 at mirrored paths; other subjects never") {
   // Jaccard of words(0, 100) and words(30, 130) is 68/128 = 0.53; of words(0, 100) and
   // words(45, 145) it is 53/143 = 0.37: between the default threshold 0.3 and 0.5.
   const std::string mirrored = "http://h/mirror/docs/a.html", same_stem = "http://h/print/a.html",
-                    elsewhere = "http://h/b.html";
+                    release = "http://h/docs/v2.1/a.html", elsewhere = "http://h/b.html";
   struct Case {
     std::string comment;
     std::string title_a, title_b, url_b;
@@ -240,15 +240,17 @@ TEST_CASE("name rule: equal titles need the threshold at mirrored paths, else 0.
   };
   const Case cases[] = {
       {"equal titles (case and spacing aside), mirrored, J 0.37", "Drop View", "drop  view", mirrored, 45, true},
-      {"equal titles elsewhere need 0.5: J 0.37", "Drop View", "Drop View", same_stem, 45, false},
-      {"equal titles, same file name, need 0.5: J 0.53", "Drop View", "Drop View", same_stem, 30, true},
+      {"equal titles, same file name, need 0.85: J 0.53", "Drop View", "Drop View", same_stem, 30, false},
+      {"equal titles, a release's copy, J 0.37", "Drop View", "Drop View", release, 45, true},
       {"equal titles at another file name need 0.85: J 0.53", "Drop View", "Drop View", elsewhere, 30, false},
       // Punctuation counts ("C" and "C++" are one word): the same words otherwise is a renamed
       // page, which needs renamed_threshold.
       {"same words, other punctuation, J 0.53", "C keywords", "C++ keywords", mirrored, 30, false},
       {"no title on one side, mirrored, J 0.37", "Drop View", "", mirrored, 45, true},
-      {"related titles need 0.5: J 0.37", "Install", "Install (printable version)", same_stem, 45, false},
-      {"related titles need 0.5: J 0.53", "Install", "Install (printable version)", same_stem, 30, true},
+      {"related titles need 0.5: J 0.37", "Install", "Install (printable version)", mirrored, 45, false},
+      {"related titles need 0.5: J 0.53", "Install", "Install (printable version)", mirrored, 30, true},
+      {"related titles, same file name, need 0.85: J 0.53", "Install", "Install (printable version)", same_stem,
+       30, false},
       {"related titles at another file name never: J 0.53", "Install", "Install (printable version)",
        elsewhere, 30, false},
       {"different titles never, even at J 0.53", "DROP TEXT SEARCH PARSER",

@@ -108,12 +108,12 @@ TEST_CASE("required_similarity for each relation and what the URLs say") {
   using Url = UrlEvidence;
   DedupOptions o;
   CHECK(required_similarity(o, Rel::kSame, Url::kMirrored) == o.threshold);
-  CHECK(required_similarity(o, Rel::kSame, Url::kSameStem) == o.related_title_threshold);
+  CHECK(required_similarity(o, Rel::kSame, Url::kSameStem) == o.renamed_threshold);
   CHECK(required_similarity(o, Rel::kSame, Url::kNone) == o.renamed_threshold);
   CHECK(required_similarity(o, Rel::kUnknown, Url::kMirrored) == o.threshold);
   CHECK(required_similarity(o, Rel::kUnknown, Url::kNone) == o.renamed_threshold);
   CHECK(required_similarity(o, Rel::kRelated, Url::kMirrored) == o.related_title_threshold);
-  CHECK(required_similarity(o, Rel::kRelated, Url::kSameStem) == o.related_title_threshold);
+  CHECK(required_similarity(o, Rel::kRelated, Url::kSameStem) == o.renamed_threshold);
   CHECK(required_similarity(o, Rel::kRelated, Url::kNone) > 1.0);
   CHECK(required_similarity(o, Rel::kRenamed, Url::kMirrored) == o.renamed_threshold);
   CHECK(required_similarity(o, Rel::kDifferent, Url::kMirrored) > 1.0);
@@ -136,6 +136,14 @@ TEST_CASE("SiteNames::url_evidence") {
       {"http://h/xdocs/install.html", "http://h/docs/install.html", UrlEvidence::kSameStem},  // not at a '/'
       {"http://h/", "http://h/manual/", UrlEvidence::kNone},  // the root is not mirrored by every directory
       {"http://h/docs/", "http://h/mirror/docs/", UrlEvidence::kMirrored},
+      // Releases in the path aside: a release's copy mirrors the page.
+      {"http://h/docs/v1/upgrading.html", "http://h/docs/upgrading.html", UrlEvidence::kMirrored},
+      {"http://h/0.36.1/user/jit.html", "http://h/0.50.1/user/jit.html", UrlEvidence::kMirrored},
+      {"http://h/stable/user/jit.html", "http://h/0.3/doc/user/jit.html", UrlEvidence::kMirrored},
+      {"http://h/0.36.1/user/jit.html", "http://h/0.50.1/reference/jit.html", UrlEvidence::kSameStem},
+      {"http://h/v1x/upgrading.html", "http://h/upgrading.html", UrlEvidence::kMirrored},  // "/upgrading.html" below
+      {"http://h/docs/1.2/", "http://h/docs/", UrlEvidence::kMirrored},
+      {"http://h/en/c/1.2.html", "http://h/en/cpp/1.3.html", UrlEvidence::kNone},  // file names are not releases
   };
   for (const Case& c : cases) {
     CAPTURE(c.a);

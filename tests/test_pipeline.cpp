@@ -348,28 +348,28 @@ canon::query::SearchResults search_in(const fs::path& index, const std::string& 
 
 TEST_CASE("chains split by default: a page chained into a cluster leaves it; --keep-chains keeps it") {
   // a, b, c are windows of 100 words, 30 apart: a~b and b~c (Jaccard 0.53), a and c not (0.24).
-  // One title and one file name (guide.html) in three directories: 0.5 is needed. Two hubs
-  // link to a, one to b: a has the highest PageRank.
+  // One title at mirrored paths (guide.html, mirror/guide.html, old/mirror/guide.html): the
+  // threshold, 0.3, is needed. Two hubs link to a, one to b: a has the highest PageRank.
   const auto window = [](int first) {
     std::string text;
     for (int w = first; w < first + 100; ++w) text += "word" + std::to_string(w) + " ";
     return "<title>Guide</title><main>" + text + "</main>";
   };
   canon::testing::TempDir dir;
-  dir.write("site/a/guide.html", window(0));
-  dir.write("site/b/guide.html", window(30));
-  dir.write("site/c/guide.html", window(60));
-  dir.write("site/hub1.html", "<title>Hub one</title><main>The first hub <a href='a/guide.html'>guide</a></main>");
-  dir.write("site/hub2.html", "<title>Hub two</title><main>The second hub <a href='a/guide.html'>guide</a> "
-                              "<a href='b/guide.html'>guide</a></main>");
+  dir.write("site/guide.html", window(0));
+  dir.write("site/mirror/guide.html", window(30));
+  dir.write("site/old/mirror/guide.html", window(60));
+  dir.write("site/hub1.html", "<title>Hub one</title><main>The first hub <a href='guide.html'>guide</a></main>");
+  dir.write("site/hub2.html", "<title>Hub two</title><main>The second hub <a href='guide.html'>guide</a> "
+                              "<a href='mirror/guide.html'>guide</a></main>");
   IndexOptions options = options_for(dir.path() / "site", dir.path() / "kept");
   options.split_chains = false;  // --keep-chains
   auto kept = canon::indexer::index_site(options);
   REQUIRE(kept.ok());
   const auto chained = read_pages(dir.path() / "kept");
-  CHECK(chained.at("c/guide.html")["status"] == "duplicate");
-  CHECK(chained.at("c/guide.html")["authoritative"] == url_of("a/guide.html"));
-  CHECK(chained.at("c/guide.html")["similarity"].get<double>() < 0.3);  // in by the chain alone
+  CHECK(chained.at("old/mirror/guide.html")["status"] == "duplicate");
+  CHECK(chained.at("old/mirror/guide.html")["authoritative"] == url_of("guide.html"));
+  CHECK(chained.at("old/mirror/guide.html")["similarity"].get<double>() < 0.3);  // in by the chain alone
   CHECK(kept->split_off == 0);
 
   options.out_dir = dir.path() / "split";
@@ -377,11 +377,11 @@ TEST_CASE("chains split by default: a page chained into a cluster leaves it; --k
   auto split = canon::indexer::index_site(options);
   REQUIRE(split.ok());
   const auto pages = read_pages(dir.path() / "split");
-  CHECK(pages.at("b/guide.html")["status"] == "duplicate");
-  CHECK(pages.at("b/guide.html")["authoritative"] == url_of("a/guide.html"));
-  CHECK(pages.at("b/guide.html")["similarity"].get<double>() >= 0.3);
-  CHECK(pages.at("c/guide.html")["status"] == "indexed");
-  CHECK(pages.at("c/guide.html")["cluster"] != pages.at("a/guide.html")["cluster"]);
+  CHECK(pages.at("mirror/guide.html")["status"] == "duplicate");
+  CHECK(pages.at("mirror/guide.html")["authoritative"] == url_of("guide.html"));
+  CHECK(pages.at("mirror/guide.html")["similarity"].get<double>() >= 0.3);
+  CHECK(pages.at("old/mirror/guide.html")["status"] == "indexed");
+  CHECK(pages.at("old/mirror/guide.html")["cluster"] != pages.at("guide.html")["cluster"]);
   CHECK(split->split_off == 1);
   CHECK(split->duplicate_clusters == 1);
   std::ifstream summary(dir.path() / "split" / "summary.json");

@@ -546,8 +546,28 @@ TEST_CASE("synth → index → eval: high recall at segment ratio 0.05") {
   MESSAGE(canon::eval::render_text(e.value()));
   CHECK(e->pages == 200 + e->copies);
   REQUIRE(e->before_union_find);
-  CHECK(e->before_union_find->recall() >= 0.9);
   CHECK(e->before_union_find->precision() >= 0.95);
+  // Each copy is found as a near-duplicate of its original (mirror/x, print/x beside x). Two
+  // copies of one original, side by side in parallel directories, need 0.85 (the name rule:
+  // nothing says one is the other's copy), so some of those pairs are joined by union-find only.
+  std::set<std::pair<std::string, std::string>> found;
+  {
+    std::ifstream pairs(index.out_dir / "pairs.tsv");
+    std::string a, b, similarity;
+    while (std::getline(pairs, a, '\t') && std::getline(pairs, b, '\t') && std::getline(pairs, similarity)) {
+      found.insert({a, b});
+      found.insert({b, a});
+    }
+  }
+  std::size_t copies = 0, copies_found = 0;
+  for (const auto& cluster : truth->clusters) {
+    for (std::size_t i = 1; i < cluster.size(); ++i) {
+      ++copies;
+      copies_found += found.contains({"http://localhost/" + cluster[0], "http://localhost/" + cluster[i]}) ? 1 : 0;
+    }
+  }
+  CHECK(copies == e->copies);
+  CHECK(copies_found >= copies * 95 / 100);
   CHECK(e->after_union_find.recall() >= 0.95);
   CHECK(e->after_union_find.precision() >= 0.95);
   CHECK(e->page_counts.sensitivity() >= 0.95);
