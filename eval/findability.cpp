@@ -15,8 +15,10 @@ std::string plain_query(const std::string& text) {
   std::string query;
   for (const char c : text) {
     // What QueryParser reads as syntax: phrases, groups, love/hate, prefixes, wildcards.
-    const bool syntax = c == '"' || c == '(' || c == ')' || c == '+' || c == '*' || c == ':' ||
-                        (c == '-' && (query.empty() || query.back() == ' '));
+    // A '+' or '-' inside or after a word ("libstdc++", "operator-") is part of the word.
+    const bool word_start = query.empty() || query.back() == ' ';
+    const bool syntax = c == '"' || c == '(' || c == ')' || c == '*' || c == ':' ||
+                        ((c == '-' || c == '+') && word_start);
     const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
     if (syntax || space) {
       if (!query.empty() && query.back() != ' ') query.push_back(' ');

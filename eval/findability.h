@@ -35,7 +35,7 @@ struct FindabilityResult {
 };
 
 /// `text` as a plain query, as a person would type a title: the characters QueryParser reads as
-/// syntax (quotes, parentheses, '+', '*', ':', a '-' that starts a word) become spaces and ASCII
+/// syntax (quotes, parentheses, '*', ':', a '+' or '-' that starts a word) become spaces and ASCII
 /// letters are lowercased (so no word is read as AND/OR/NOT); everything else is kept.
 std::string plain_query(const std::string& text);
 

@@ -25,6 +25,9 @@ TEST_CASE("plain_query: titles as a person would type them, without query syntax
       {"Upgrading Larder (1.x)", "upgrading larder 1.x"},
       {"\"Quoted\" AND NOT this*", "quoted and not this"},                 // no phrase, no operators
       {"a-b +c", "a-b c"},                                                  // '-' inside a word stays
+      // Regression: "libstdc++" became "libstdc", a word no page has, and no title query of
+      // libstdc++'s Doxygen pages found anything.
+      {"libstdc++: std::vector Class", "libstdc++ std vector class"},
       {"", ""},
   };
   for (const Case& c : cases) {
