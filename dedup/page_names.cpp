@@ -17,12 +17,29 @@ namespace {
 
 constexpr std::uint32_t kNumberBit = 0x80000000u;
 
+/// Characters that make a name in code another name: "C" and "C++", "promise<_Res>" and
+/// "promise<_Res&>", "X::X" and "X::~X", "operator=" and "operator==". A run of them is a word
+/// of the name (tokenize() drops them).
+constexpr std::string_view kOperatorChars = "&*+#~=!<>|%^[]";
+
 std::vector<std::uint32_t> word_hashes(std::string_view text) {
   std::vector<std::uint32_t> words;
-  for (const std::string& word : tokenize(text)) {
-    const auto hash = static_cast<std::uint32_t>(XXH3_64bits(word.data(), word.size()));
-    const bool number = word.find_first_not_of("0123456789") == std::string::npos;
-    words.push_back(number ? hash | kNumberBit : hash & ~kNumberBit);
+  const auto add_words = [&](std::string_view part) {
+    for (const std::string& word : tokenize(part)) {
+      const auto hash = static_cast<std::uint32_t>(XXH3_64bits(word.data(), word.size()));
+      const bool number = word.find_first_not_of("0123456789") == std::string::npos;
+      words.push_back(number ? hash | kNumberBit : hash & ~kNumberBit);
+    }
+  };
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t run = std::min(text.find_first_of(kOperatorChars, at), text.size());
+    add_words(text.substr(at, run - at));
+    if (run == text.size()) break;
+    const std::size_t end = std::min(text.find_first_not_of(kOperatorChars, run), text.size());
+    // Seeded apart from words: "++" is no word tokenize() could give.
+    words.push_back(static_cast<std::uint32_t>(XXH3_64bits_withSeed(text.data() + run, end - run, 1)) & ~kNumberBit);
+    at = end;
   }
   return words;
 }

@@ -243,9 +243,8 @@ TEST_CASE("name rule: equal titles need the threshold at mirrored paths, else 0.
       {"equal titles, same file name, need 0.85: J 0.53", "Drop View", "Drop View", same_stem, 30, false},
       {"equal titles, a release's copy, J 0.37", "Drop View", "Drop View", release, 45, true},
       {"equal titles at another file name need 0.85: J 0.53", "Drop View", "Drop View", elsewhere, 30, false},
-      // Punctuation counts ("C" and "C++" are one word): the same words otherwise is a renamed
-      // page, which needs renamed_threshold.
-      {"same words, other punctuation, J 0.53", "C keywords", "C++ keywords", mirrored, 30, false},
+      // Other punctuation, the same words: a renamed page, which needs renamed_threshold.
+      {"same words, other punctuation, J 0.53", "C keywords: if", "C keywords, if", mirrored, 30, false},
       {"no title on one side, mirrored, J 0.37", "Drop View", "", mirrored, 45, true},
       {"related titles need 0.5: J 0.37", "Install", "Install (printable version)", mirrored, 45, false},
       {"related titles need 0.5: J 0.53", "Install", "Install (printable version)", mirrored, 30, true},

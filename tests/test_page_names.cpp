@@ -44,8 +44,14 @@ TEST_CASE("SiteNames::relation of two pages") {
   };
   const std::vector<Case> cases = {
       {"same title, case and spacing aside", "Install — Site 1.0", "", "install  —  site 1.0", "", Rel::kSame},
+      {"another dash", "Install — Site 1.0", "", "Install - Site 1.0", "", Rel::kRenamed},
       {"release in the title: renamed", "Install — Site 1.0", "", "Install — Site 2.3", "", Rel::kRenamed},
-      {"punctuation only: renamed", "C keywords: if", "", "C++ keywords: if", "", Rel::kRenamed},
+      {"punctuation only: renamed", "C keywords: if", "", "C keywords, if", "", Rel::kRenamed},
+      // Operator characters are words: another language, a specialization, a destructor.
+      {"C and C++: related", "C keywords: if", "", "C++ keywords: if", "", Rel::kRelated},
+      {"a reference specialization", "std::promise< _Res >", "", "std::promise< _Res & >", "", Rel::kRelated},
+      {"constructor and destructor", "X::X", "", "X::~X", "", Rel::kRelated},
+      {"operator= and operator==", "x::operator=", "", "x::operator==", "", Rel::kDifferent},
       {"a common word added: renamed", "Install — Site 1.0", "", "Site Install — Site 1.0", "", Rel::kRenamed},
       {"own words added: related", "Install — Site 1.0", "", "Install (printable version) — Site 1.0", "",
        Rel::kRelated},
