@@ -61,14 +61,18 @@ std::uint64_t text_hash(std::string_view text) {
   return XXH3_64bits(folded.data(), folded.size()) | 1;
 }
 
-/// The first `count` words of `text` (through the end of the last of them).
+/// The first sentence of `text`, or its first `count` words if that is shorter (through the
+/// end of the last of them). A sentence ends with a chunk between spaces that ends in '.', '!'
+/// or '?': a copy with words added to its opening sentence keeps all of the original's words.
 std::string_view opening_words(std::string_view text, std::size_t count) {
   // Chunk by chunk between spaces (no word spans white space), counting tokenize()'s words.
   std::size_t seen = 0, at = 0;
   while (at < text.size() && seen < count) {
     const std::size_t space = std::min(text.find(' ', at), text.size());
     seen += tokenize(text.substr(at, space - at)).size();
+    const char last = space > at ? text[space - 1] : ' ';
     at = space + 1;
+    if (last == '.' || last == '!' || last == '?') break;
   }
   return text.substr(0, std::min(at, text.size()));
 }

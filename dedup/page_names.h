@@ -39,7 +39,7 @@ struct PageName {
 inline constexpr std::size_t kOpeningWords = 24;
 
 /// The PageName of a document: its url, title and first heading (or, when it has none, the
-/// first kOpeningWords words of its text).
+/// first sentence of its text, at most kOpeningWords words).
 PageName page_name(const DedupDocument& doc);
 
 /// How the names of two pages relate.
