@@ -48,6 +48,7 @@ std::vector<std::string> drifting_families(std::mt19937_64& rng, int families, i
 std::vector<AuthorityCandidate> candidates_with_ranks(const std::vector<double>& pageranks,
                                                       std::vector<std::string>& urls) {
   urls.clear();
+  urls.reserve(pageranks.size());  // the candidates view these strings: no reallocation
   std::vector<AuthorityCandidate> candidates;
   for (std::size_t d = 0; d < pageranks.size(); ++d) {
     urls.push_back("/page" + std::to_string(d));
