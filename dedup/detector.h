@@ -83,11 +83,16 @@ struct DedupOptions {
   /// the other's ("Install" / "Install (printable version)"; title_rule).
   double related_title_threshold = 0.5;
   /// minhash and exact: the Jaccard needed when the names differ only in the site's common
-  /// words and numbers (a release, a module path), or agree but the paths do not mirror each
-  /// other: the same item in another release or place is near-identical, while parallel pages
-  /// about parallel items (a C and a C++ page, std:: and std::experimental::) share up to
-  /// 0.85 of their text (docs/dedup.md, "The name rule").
+  /// words and numbers: the same item in another release or place ("Foo — 1.2" / "Foo — 1.3",
+  /// "Buffer in lib::io" / "Buffer in core::io"), whose text may have grown or lost a
+  /// paragraph; a release's module page rewritten by half is not (docs/dedup.md, "The name rule").
   double renamed_threshold = 0.85;
+  /// minhash and exact: the Jaccard needed where the paths do not mirror each other and the
+  /// names agree (or are missing), or one adds words to the other at the same file name: a page
+  /// saved under two names is near-identical, while parallel pages about parallel items (a C
+  /// and a C++ page, std:: and std::experimental::filesystem) share up to 0.91 of their text
+  /// (docs/dedup.md, "The name rule").
+  double parallel_threshold = 0.95;
   /// minhash and exact: leave out the shingles the site repeats across many different pages
   /// (dedup/boilerplate.h), learnt from Detector::learn_site's sample.
   bool discount_boilerplate = true;

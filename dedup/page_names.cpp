@@ -242,13 +242,14 @@ double required_similarity(const DedupOptions& options, NameRelation relation, U
   if (!options.title_rule) return options.threshold;
   const double related = std::max(options.threshold, options.related_title_threshold);
   const double renamed = std::max(options.threshold, options.renamed_threshold);
+  const double parallel = std::max(options.threshold, options.parallel_threshold);
   switch (relation) {
     case NameRelation::kSame:
       // A copy keeps its title; pages that only share a title (files named alike in two
       // directories, an index and its sub-index, a C and a C++ page of one name) have no more
       // than that in common.
-      return url == UrlEvidence::kMirrored ? options.threshold : renamed;
-    case NameRelation::kUnknown: return url == UrlEvidence::kMirrored ? options.threshold : renamed;
+      return url == UrlEvidence::kMirrored ? options.threshold : parallel;
+    case NameRelation::kUnknown: return url == UrlEvidence::kMirrored ? options.threshold : parallel;
     case NameRelation::kRelated:
       // Adding words to a name also names another item ("long long" / "unsigned long long",
       // "StackWalker" / "StackWalker.Option", "Uses of Class X" / "X"): only a mirrored path
@@ -256,7 +257,7 @@ double required_similarity(const DedupOptions& options, NameRelation relation, U
       // parallel item as often ("std::experimental::optional" / "std::optional").
       switch (url) {
         case UrlEvidence::kMirrored: return related;
-        case UrlEvidence::kSameStem: return renamed;
+        case UrlEvidence::kSameStem: return parallel;
         case UrlEvidence::kNone: break;
       }
       return std::numeric_limits<double>::infinity();

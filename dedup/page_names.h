@@ -65,10 +65,10 @@ enum class UrlEvidence {
 };
 
 /// The similarity two pages need under DedupOptions::title_rule (the name rule):
-/// - the same name: `threshold` at mirrored paths, else renamed_threshold;
+/// - the same name: `threshold` at mirrored paths, else parallel_threshold;
 /// - an unknown name (no title or heading words, or a title many pages share and no heading):
-///   `threshold` at mirrored paths, else renamed_threshold (nothing but the text to go by);
-/// - related names: related_title_threshold at mirrored paths, renamed_threshold with the same
+///   `threshold` at mirrored paths, else parallel_threshold (nothing but the text to go by);
+/// - related names: related_title_threshold at mirrored paths, parallel_threshold with the same
 ///   stem, else never;
 /// - renamed: renamed_threshold; different subjects: more than 1 (never).
 /// None is below `threshold`. Without title_rule, `threshold`.

@@ -114,14 +114,17 @@ TEST_CASE("required_similarity for each relation and what the URLs say") {
   using Url = UrlEvidence;
   DedupOptions o;
   CHECK(required_similarity(o, Rel::kSame, Url::kMirrored) == o.threshold);
-  CHECK(required_similarity(o, Rel::kSame, Url::kSameStem) == o.renamed_threshold);
-  CHECK(required_similarity(o, Rel::kSame, Url::kNone) == o.renamed_threshold);
+  CHECK(required_similarity(o, Rel::kSame, Url::kSameStem) == o.parallel_threshold);
+  CHECK(required_similarity(o, Rel::kSame, Url::kNone) == o.parallel_threshold);
   CHECK(required_similarity(o, Rel::kUnknown, Url::kMirrored) == o.threshold);
-  CHECK(required_similarity(o, Rel::kUnknown, Url::kNone) == o.renamed_threshold);
+  CHECK(required_similarity(o, Rel::kUnknown, Url::kNone) == o.parallel_threshold);
   CHECK(required_similarity(o, Rel::kRelated, Url::kMirrored) == o.related_title_threshold);
-  CHECK(required_similarity(o, Rel::kRelated, Url::kSameStem) == o.renamed_threshold);
+  CHECK(required_similarity(o, Rel::kRelated, Url::kSameStem) == o.parallel_threshold);
   CHECK(required_similarity(o, Rel::kRelated, Url::kNone) > 1.0);
   CHECK(required_similarity(o, Rel::kRenamed, Url::kMirrored) == o.renamed_threshold);
+  CHECK(required_similarity(o, Rel::kRenamed, Url::kNone) == o.renamed_threshold);
+  // A page saved under two names is near-identical; parallel items are not (0.91 measured).
+  CHECK(o.parallel_threshold > 0.91);
   CHECK(required_similarity(o, Rel::kDifferent, Url::kMirrored) > 1.0);
   o.title_rule = false;
   CHECK(required_similarity(o, Rel::kDifferent, Url::kNone) == o.threshold);

@@ -548,7 +548,7 @@ TEST_CASE("synth → index → eval: high recall at segment ratio 0.05") {
   REQUIRE(e->before_union_find);
   CHECK(e->before_union_find->precision() >= 0.95);
   // Each copy is found as a near-duplicate of its original (mirror/x, print/x beside x). Two
-  // copies of one original, side by side in parallel directories, need 0.85 (the name rule:
+  // copies of one original, side by side in parallel directories, need 0.95 (the name rule:
   // nothing says one is the other's copy), so some of those pairs are joined by union-find only.
   std::set<std::pair<std::string, std::string>> found;
   {
