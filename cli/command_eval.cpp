@@ -148,6 +148,7 @@ void add_eval_findability_command(CLI::App& eval_app) {
     std::filesystem::path index_dir;
     std::size_t k = 3;
     bool json = false;
+    double title_weight = query::kDefaultTitleWeight;
   };
   auto args = std::make_shared<Args>();
   CLI::App* findability = eval_app.add_subcommand(
@@ -158,9 +159,13 @@ void add_eval_findability_command(CLI::App& eval_app) {
   findability->add_option("--k", args->k, "Cut-off rank")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  findability->add_option("--title-weight", args->title_weight,
+                          "How much a match in a page's title adds to its BM25 weight (canon search --title-weight)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
   findability->add_flag("--json", args->json, "Print the counts as JSON");
   findability->callback([args] {
-    auto result = eval::evaluate_findability(args->index_dir, args->k);
+    auto result = eval::evaluate_findability(args->index_dir, args->k, args->title_weight);
     if (!result.ok()) fail(result.status());
     const eval::FindabilityResult& r = result.value();
     const auto group = [](const eval::FindabilityCount& c) {

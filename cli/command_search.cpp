@@ -38,6 +38,11 @@ void add_search_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
   search
+      ->add_option("--title-weight", args->request.title_weight,
+                   "How much a match in a page's title adds to its BM25 weight; 0 for none")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  search
       ->add_option("--static-score", args->static_score,
                    "Static score: log (ln(1 + N * PageRank)) or pagerank")
       ->capture_default_str()

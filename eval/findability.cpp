@@ -30,7 +30,8 @@ std::string plain_query(const std::string& text) {
   return query;
 }
 
-Result<FindabilityResult> evaluate_findability(const std::filesystem::path& index_dir, std::size_t k) {
+Result<FindabilityResult> evaluate_findability(const std::filesystem::path& index_dir, std::size_t k,
+                                               double title_weight) {
   struct Page {
     std::string path, url, authoritative, title, heading;
     bool duplicate = false;
@@ -69,6 +70,7 @@ Result<FindabilityResult> evaluate_findability(const std::filesystem::path& inde
     query::SearchRequest request;
     request.query = text;
     request.limit = k;
+    request.title_weight = title_weight;
     request.with_snippets = false;
     request.with_alternates = false;
     auto hits = searcher.value()->search(request);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "query/searcher.h"
 
 namespace canon::eval {
 
@@ -42,7 +43,9 @@ std::string plain_query(const std::string& text);
 /// Searches INDEX_DIR (a `canon index` output) for each indexed and duplicate page of its
 /// pages.jsonl by plain_query(title), or plain_query(title + " " + heading) when other pages
 /// share the title, and counts the pages whose own URL or `authoritative` URL is among the top
-/// k results. Fails when the index cannot be opened or pages.jsonl cannot be read.
-Result<FindabilityResult> evaluate_findability(const std::filesystem::path& index_dir, std::size_t k);
+/// k results, searching with `title_weight` (query::SearchRequest::title_weight). Fails when the
+/// index cannot be opened or pages.jsonl cannot be read.
+Result<FindabilityResult> evaluate_findability(const std::filesystem::path& index_dir, std::size_t k,
+                                               double title_weight = query::kDefaultTitleWeight);
 
 }  // namespace canon::eval

@@ -37,6 +37,23 @@ std::string url_term(std::string_view url) {
   return hash_long_term(term);
 }
 
+std::string exact_title_term(std::string_view text) {
+  // Xapian's own notion of a word character and of lower case, as its TermGenerator uses.
+  std::string term(kExactTitlePrefix);
+  bool in_word = false;
+  for (Xapian::Utf8Iterator it(text.data(), text.size()); it != Xapian::Utf8Iterator(); ++it) {
+    if (!Xapian::Unicode::is_wordchar(*it)) {
+      in_word = false;
+      continue;
+    }
+    if (!in_word && term.size() > kExactTitlePrefix.size()) term.push_back(' ');
+    in_word = true;
+    Xapian::Unicode::append_utf8(term, Xapian::Unicode::tolower(*it));
+  }
+  if (term.size() == kExactTitlePrefix.size()) return {};
+  return hash_long_term(term);
+}
+
 std::vector<std::string> path_terms(std::string_view url_path) {
   // The directory the page is in: everything before the last '/' ("/docs/" is docs/index.html).
   std::size_t end = url_path.rfind('/');

@@ -36,6 +36,8 @@ inline constexpr std::string_view kHostPrefix = "H";
 inline constexpr std::string_view kPathPrefix = "P";
 inline constexpr std::string_view kKeywordPrefix = "K";
 inline constexpr std::string_view kMimeTypePrefix = "T";
+/// A page's whole title, normalised (exact_title_term): the page a query names exactly.
+inline constexpr std::string_view kExactTitlePrefix = "XT";
 
 /// Document data keys (Omega's `key=value` lines; canon's own keys start with "canon_").
 inline constexpr std::string_view kDataUrl = "url";
@@ -67,6 +69,13 @@ std::string hash_long_term(std::string_view term, std::size_t max_length = kMaxB
 
 /// The unique term of a page: "U" + url, hashed as omindex does when it passes 240 bytes.
 std::string url_term(std::string_view url);
+
+/// The exact-title term of a title or a query: "XT" + its words, lowercased, joined by single
+/// spaces, where a word is a run of Xapian's word characters (letters, digits, '_'; so
+/// "File (Java SE 17 & JDK 17)" and the query "file java se 17 jdk 17" give the same term);
+/// hashed like U past 240 bytes. An empty string when `text` has no word. Invalid UTF-8 bytes
+/// are read as Latin-1, as Xapian does.
+std::string exact_title_term(std::string_view text);
 
 /// omindex's P terms for a URL path: one per enclosing directory, without trailing slash,
 /// e.g. "/docs/tutorials/a.html" -> {"P/docs/tutorials", "P/docs"}; "/docs/" (the directory's

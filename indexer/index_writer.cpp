@@ -113,6 +113,7 @@ PreparedDocument IndexWriter::prepare(const PageContent& page) {
   // up as omindex does; then the other fields, each after a gap so phrases do not span them.
   terms.index_text(page.title, 1, std::string(fmt::kTitlePrefix));
   terms.index_text(page.title, 5);
+  if (std::string exact = fmt::exact_title_term(page.title); !exact.empty()) doc.add_term(exact);
   terms.increase_termpos(100);
   terms.index_text(page.meta_keywords);
   terms.index_text(page.meta_keywords, 1, std::string(fmt::kKeywordPrefix));
@@ -191,6 +192,7 @@ Status IndexWriter::set_cluster_fields(DocumentId id, const ClusterFields& field
       for (const AlternateRecord& alt : fields.alternates) {
         terms.index_text(alt.title, 1, std::string(fmt::kTitlePrefix));
         terms.index_text(alt.title, 5);  // weighted as the page's own title: another name of it
+        if (std::string exact = fmt::exact_title_term(alt.title); !exact.empty()) doc.add_term(exact);
         terms.increase_termpos(100);
       }
     }

@@ -325,6 +325,9 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
   if (!std::isfinite(request.static_weight) || request.static_weight < 0) {
     return Status::error("the static weight must be a number >= 0");
   }
+  if (!std::isfinite(request.title_weight) || request.title_weight < 0) {
+    return Status::error("the title weight must be a number >= 0");
+  }
   if (Status balanced = check_balanced(request.query); !balanced.ok()) return balanced;
   try {
     const unsigned flags = Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_WILDCARD |
@@ -334,6 +337,24 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
       return Status::error("the query has no searchable words: '" + request.query + "'");
     const std::vector<std::string> needles =
         request.with_snippets ? snippet_needles(query, rep_->parser) : std::vector<std::string>();
+
+    // Pages whose titles hold the query's words rank above pages that only mention them: the
+    // same query with title: as its default field, scaled, added to the text matches (AND_MAYBE:
+    // it never makes a page match). Alternates' titles are title terms of their indexed page.
+    if (request.title_weight > 0) {
+      const Xapian::Query in_titles =
+          rep_->parser.parse_query(request.query, flags, std::string(fmt::kTitlePrefix));
+      if (!in_titles.empty()) {
+        query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
+                              Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles,
+                                            request.title_weight));
+      }
+      // A page whose whole title is the query (as typed, or pasted from the title) gets that
+      // term's BM25 weight: large where few pages have that title, small where many share it.
+      if (std::string exact = fmt::exact_title_term(request.query); !exact.empty()) {
+        query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(exact));
+      }
+    }
 
     // BM25 plus the static score, scaled so that the best page's static part is static_weight.
     // AND_MAYBE: the static score ranks the text matches; it never makes a page match.

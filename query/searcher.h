@@ -62,6 +62,10 @@ enum class StaticScore {
 /// Default of SearchRequest::static_weight, chosen by the measurement in docs/ranking.md.
 inline constexpr double kDefaultStaticWeight = 0.15;
 
+/// Default of SearchRequest::title_weight, chosen by the findability measurement in
+/// docs/ranking.md ("Title matches").
+inline constexpr double kDefaultTitleWeight = 0.1;
+
 /// What search() is asked for.
 struct SearchRequest {
   std::string query;
@@ -75,6 +79,13 @@ struct SearchRequest {
   /// REQUIRES: finite and >= 0 (search() fails otherwise).
   double static_weight = kDefaultStaticWeight;
   StaticScore static_score = StaticScore::kLogPageRank;
+  /// How much a match of the query's words in a page's title (or an alternate's title) adds:
+  /// the query is also run on titles alone, its BM25 weight scaled by this and added to the
+  /// pages that match anyway. A page named by the query ranks above pages that only mention
+  /// its words; a page whose whole title is the query's words (index_format::exact_title_term)
+  /// gets that term's BM25 weight too. 0 turns both off. REQUIRES: finite and >= 0 (search()
+  /// fails otherwise).
+  double title_weight = kDefaultTitleWeight;
   /// Whether hits carry their snippet and their alternates (turning them off only saves time;
   /// for benchmarks and callers that do not show them).
   bool with_snippets = true;
@@ -94,7 +105,7 @@ public:
   /// for query-time collapse, each near-duplicate cluster appears once: at the rank of its
   /// best-matching member, shown as its authoritative page. Fails on a malformed query
   /// (unbalanced quotes or parentheses, a syntax error), one with no searchable terms, or an
-  /// invalid static_weight.
+  /// invalid static_weight or title_weight.
   Result<SearchResults> search(const SearchRequest& request);
 
   /// Number of documents in the index (in a query-time-collapse index, duplicates included).

@@ -63,6 +63,7 @@ TEST_CASE("a page becomes one document with Omega's terms, values and data") {
   CHECK(db.term_exists("Ttext/html"));
   CHECK(db.term_exists("Sinstalling"));  // title term with the title prefix
 
+  CHECK(db.term_exists("XTinstalling tern"));  // the whole title, for exact-title matches
   CHECK(db.term_exists("ZSinstal"));
   CHECK(db.term_exists("backups"));  // unstemmed body term
   CHECK(db.term_exists("Zbackup"));  // stemmed body term
@@ -124,6 +125,27 @@ TEST_CASE("long URL terms are hashed exactly as omindex 1.4 hashes them") {
   CHECK(fmt::url_term("http://localhost/" + std::string(222, 'a')).size() == 240);  // 240: not cut
   CHECK(fmt::url_term("http://localhost/" + std::string(222, 'a')).back() == 'a');
   CHECK(fmt::hash_long_term("short") == "short");
+}
+
+TEST_CASE("exact-title terms: the title's words, lowercased, joined by single spaces") {
+  const struct {
+    const char* text;
+    const char* term;
+  } cases[] = {
+      {"Bytes Objects", "XTbytes objects"},
+      {"File (Java SE 17 & JDK 17)", "XTfile java se 17 jdk 17"},
+      {"file java se 17 jdk 17", "XTfile java se 17 jdk 17"},  // a query of the same words
+      {"std::max - cppreference.com", "XTstd max cppreference com"},
+      {"  Ünïcode\twords — Ωmega", "XTünïcode words ωmega"},  // Unicode letters, lowercased
+      {"", ""},
+      {" — & ", ""},  // no word: no term
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.text);
+    CHECK(fmt::exact_title_term(c.text) == c.term);
+  }
+  const std::string long_title(300, 'a');
+  CHECK(fmt::exact_title_term(long_title).size() == fmt::kMaxBooleanTermLength);
 }
 
 TEST_CASE("path terms are omindex's: every enclosing directory, no trailing slash") {

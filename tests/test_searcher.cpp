@@ -255,6 +255,80 @@ TEST_CASE("an invalid static weight is an error") {
   }
 }
 
+namespace {
+
+/// A page named "Bytes Objects" with little text, and a long page about types that mentions
+/// bytes objects again and again; an alternate named "Bytearray Objects" on a third page; a
+/// page named "Bytes".
+void build_title_index(const std::filesystem::path& index_dir) {
+  auto writer = canon::indexer::IndexWriter::create((index_dir / "xapian").string());
+  REQUIRE(writer.ok());
+  IndexedPage named;
+  named.url = "http://localhost/c-api/bytes.html";
+  named.title = "Bytes Objects";
+  named.main_text = "These functions raise TypeError when expecting a bytes parameter.";
+  IndexedPage mentions;
+  mentions.url = "http://localhost/library/stdtypes.html";
+  mentions.title = "Built-in Types";
+  for (int i = 0; i < 30; ++i) {
+    mentions.main_text += "Bytes objects are immutable sequences; objects of other types convert to bytes. ";
+  }
+  IndexedPage other;
+  other.url = "http://localhost/c-api/concrete.html";
+  other.title = "Concrete Objects Layer";
+  other.main_text = "The functions in this chapter are specific to certain Python object types.";
+  other.alternates = {{"http://localhost/c-api/bytearray.html", "Bytearray Objects", 0.97}};
+  IndexedPage exact;
+  exact.url = "http://localhost/library/bytes.html";
+  exact.title = "Bytes";
+  exact.main_text = "The bytes type holds a sequence of small integers; see also bytearray and memoryview, "
+                    "the buffer protocol, the codecs and the struct module for packing binary data.";
+  for (const IndexedPage& page : {named, mentions, other, exact}) REQUIRE(writer.value()->add(page).ok());
+  for (int i = 0; i < 40; ++i) {  // pages without the query words, so that they are rare ones
+    IndexedPage filler;
+    filler.url = "http://localhost/other" + std::to_string(i) + ".html";
+    filler.title = "Glossary";
+    filler.main_text = "Terms used in this documentation.";
+    REQUIRE(writer.value()->add(filler).ok());
+  }
+  REQUIRE(writer.value()->finish().ok());
+}
+
+}  // namespace
+
+TEST_CASE("a page whose title holds the query's words ranks above pages that only mention them") {
+  canon::testing::TempDir dir;
+  build_title_index(dir.path());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  SearchRequest request;
+  request.query = "bytes objects";
+  request.static_weight = 0;
+  request.title_weight = 0;  // BM25 alone: the page that says it thirty times wins
+  CHECK(urls_for(*searcher.value(), request) == "library/stdtypes.html c-api/bytes.html");
+  request.title_weight = canon::query::kDefaultTitleWeight;
+  CHECK(urls_for(*searcher.value(), request) == "c-api/bytes.html library/stdtypes.html");
+  // Matches are the same: the title part only ranks.
+  request.query = "immutable";
+  CHECK(urls_for(*searcher.value(), request) == "library/stdtypes.html");
+  // An alternate's title names its indexed page.
+  request.query = "bytearray objects";
+  CHECK(urls_for(*searcher.value(), request) == "c-api/concrete.html");
+  // A page whose whole title is the query ranks above one whose title only holds its words.
+  request.query = "bytes";
+  CHECK(urls_for(*searcher.value(), request).starts_with("library/bytes.html "));
+  request.query = "Concrete  objects layer!";
+  CHECK(urls_for(*searcher.value(), request) == "c-api/concrete.html");
+
+  for (double weight : {-1.0, std::nan(""), HUGE_VAL}) {
+    CAPTURE(weight);
+    request.title_weight = weight;
+    auto results = searcher.value()->search(request);
+    REQUIRE_FALSE(results.ok());
+    CHECK(results.status().message().find("title weight") != std::string::npos);
+  }
+}
+
 TEST_CASE("path: filters on the directories a page is in") {
   canon::testing::TempDir dir;
   build_index(dir.path());

@@ -7,6 +7,8 @@
 #   CANON=build-q/cli/canon WEIGHTS="0 2" bench/ranking/run.sh
 #   VERBOSE=1 bench/ranking/run.sh           # also the rank of every query
 #   SITE=DIR BASE_URL=URL QUERIES=FILE bench/ranking/run.sh   # another site and query set
+#   TITLE_WEIGHTS="0 0.5 1 2" bench/ranking/run.sh   # title weights (canon search --title-weight),
+#                                            # each with every static weight; default: canon's
 #
 # Needs python3 (to read `canon search --json`) and the python3.11-doc package.
 set -euo pipefail
@@ -28,6 +30,7 @@ mkdir -p "$work"
 "$canon" index "$site" --out "$work/index" --base-url "$base_url" --quiet >&2
 
 export CANON="$canon" INDEX="$work/index" WEIGHTS="$weights" SCORES="$scores" QUERIES="$queries"
+export TITLE_WEIGHTS="${TITLE_WEIGHTS:-}"
 export BASE_URL="$base_url"
 python3 - <<'PY'
 import json, os, subprocess
@@ -42,28 +45,30 @@ with open(os.environ["QUERIES"], encoding="utf-8") as f:
         query, *answers = line.split("\t")
         queries.append((query, {base + a for a in answers}))
 
-def rank_of(score, weight, query, answers):
+def rank_of(score, weight, title, query, answers):
+    title_option = ["--title-weight", title] if title else []
     out = subprocess.run([os.environ["CANON"], "search", os.environ["INDEX"], query, "--json",
-                          "--limit", "10", "--static-weight", weight, "--static-score", score],
-                         check=True, capture_output=True, text=True).stdout
+                          "--limit", "10", "--static-weight", weight, "--static-score", score]
+                         + title_option, check=True, capture_output=True, text=True).stdout
     for hit in json.loads(out)["results"]:
         if hit["url"].split("#")[0] in answers:
             return hit["rank"]
     return None
 
 print(f"{len(queries)} queries\n")
-print("| static score | W | MRR@10 | success@1 | found in top 10 |")
-print("|---|---|---|---|---|")
-for score in os.environ["SCORES"].split():
+print("| title weight | static score | W | MRR@10 | success@1 | found in top 10 |")
+print("|---|---|---|---|---|---|")
+for title in os.environ["TITLE_WEIGHTS"].split() or [""]:
+  for score in os.environ["SCORES"].split():
     for weight in os.environ["WEIGHTS"].split():
         if weight in ("0", "0.0") and score != os.environ["SCORES"].split()[0]:
             continue  # W = 0 is BM25 alone whatever the static score
-        ranks = [rank_of(score, weight, q, a) for q, a in queries]
+        ranks = [rank_of(score, weight, title, q, a) for q, a in queries]
         mrr = sum(1.0 / r for r in ranks if r) / len(ranks)
         at1 = sum(1 for r in ranks if r == 1) / len(ranks)
         found = sum(1 for r in ranks if r)
         label = "(none)" if weight in ("0", "0.0") else score
-        print(f"| {label} | {weight} | {mrr:.3f} | {at1:.3f} | {found}/{len(ranks)} |")
+        print(f"| {title or 'default'} | {label} | {weight} | {mrr:.3f} | {at1:.3f} | {found}/{len(ranks)} |")
         if os.environ.get("VERBOSE"):
             for (q, _), r in zip(queries, ranks):
                 print(f"    {q!r}: {r}")

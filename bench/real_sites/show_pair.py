@@ -2,9 +2,10 @@
 
 show_pair.py SITE_DIR DUPLICATE_PATH INDEXED_PATH [--full]
     Prints each page's title and main text (the element with role="main", MediaWiki's
-    mw-content-text, Doxygen's "contents", else the body less nav, header, footer, aside, script
-    and style), then the lines only one of them has. --full prints the whole texts; otherwise
-    the first 3,000 characters of each.
+    mw-content-text, Doxygen's "contents", classic Sphinx's "body", else the body less nav,
+    header, footer, aside, script and style), then the lines only one of them has. --full prints
+    the whole texts and every differing line; otherwise the first 3,000 characters of each and
+    25 differing lines per side.
 """
 import difflib
 import html.parser
@@ -34,7 +35,10 @@ class Text(html.parser.HTMLParser):
         if tag in VOID:
             return
         main = (a.get("role") == "main" or a.get("id") == "mw-content-text" or
-                (a.get("class") or "").split()[:1] == ["contents"])
+                # Doxygen's <div class="contents">, classic Sphinx's <div class="body">; not
+                # Sphinx's local table of contents, <div class="contents local topic">.
+                (a.get("class") or "").split() == ["contents"] or
+                (a.get("class") or "").split()[:1] == ["body"])
         inside = bool(self.stack) and self.stack[-1][1]
         skip = (bool(self.stack) and self.stack[-1][2]) or tag in SKIP
         self.saw_main = self.saw_main or main
@@ -79,9 +83,10 @@ def main():
     ratio = difflib.SequenceMatcher(None, dl, rl, autojunk=False).ratio()
     print(f"===== line similarity {ratio:.3f}; lines only in the duplicate: {len(only_d)} of {len(dl)}; "
           f"only in the indexed page: {len(only_r)} of {len(rl)}")
-    for l in only_d[:25]:
+    limit = None if full else 25
+    for l in only_d[:limit]:
         print("- " + l[:200])
-    for l in only_r[:25]:
+    for l in only_r[:limit]:
         print("+ " + l[:200])
 
 
