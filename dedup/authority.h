@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct AuthorityCandidate {
   std::optional<std::uint32_t> canonical;
   /// Redirect pages of the site whose final target is this page.
   std::uint32_t redirects_in = 0;
+  /// What the page defines (defined_terms() of dedup/representatives.h): a page whose
+  /// cluster's representative lacks one of these is not that page's duplicate
+  /// (choose_representatives, ChainPolicy::kSplit).
+  std::vector<std::string> defined = {};
 };
 
 /// A release named in a URL's path: the first directory segment that is a version ("1.2",

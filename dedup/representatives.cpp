@@ -2,6 +2,7 @@
 /// @brief choose_representatives(): authority per cluster, and the chain split.
 #include "dedup/representatives.h"
 
+#include <algorithm>
 #include <cassert>
 #include <limits>
 #include <utility>
@@ -9,6 +10,25 @@
 #include "dedup/union_find.h"
 
 namespace canon::dedup {
+
+std::vector<std::string> defined_terms(std::span<const std::string> dt_ids) {
+  std::vector<std::string> terms;
+  for (const std::string& id : dt_ids) {
+    if (id.empty()) continue;
+    std::string term = id;
+    for (char& c : term) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    terms.push_back(std::move(term));
+  }
+  std::sort(terms.begin(), terms.end());
+  terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+  return terms;
+}
+
+bool definitions_covered(std::span<const std::string> page, std::span<const std::string> representative) {
+  return std::includes(representative.begin(), representative.end(), page.begin(), page.end());
+}
 
 Representatives choose_representatives(Detector& detector, const Clusters& clusters,
                                        std::span<const AuthorityCandidate> candidates,
@@ -40,10 +60,15 @@ Representatives choose_representatives(Detector& detector, const Clusters& clust
       const std::uint32_t member = pairs[p].first;
       out.to_representative[member] = verdicts[p];
       compared_with[member] = pairs[p].second;
-      if (policy == ChainPolicy::kSplit && !verdicts[p].near_duplicate) {
+      if (policy != ChainPolicy::kSplit) continue;
+      // A page that defines an item its representative does not (a release's module page with
+      // a class the next release dropped) is not served by it, however alike the texts.
+      const bool covered = definitions_covered(candidates[member].defined, candidates[pairs[p].second].defined);
+      if (!verdicts[p].near_duplicate || !covered) {
         leaves[member] = true;
         split = true;
         ++out.split_off;
+        if (verdicts[p].near_duplicate) ++out.split_for_definitions;
       }
     }
     if (!split) break;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "dedup/authority.h"
@@ -19,9 +20,19 @@ enum class ChainPolicy {
   /// Keep the detector's clusters (connected components of its verified pairs, single linkage).
   kKeep,
   /// Check every member against its cluster's representative; the members that are not its
-  /// near-duplicates leave the cluster and regroup among themselves (docs/dedup.md, "Chains").
+  /// near-duplicates, or that define an item it lacks (definitions_covered), leave the cluster
+  /// and regroup among themselves (docs/dedup.md, "Chains").
   kSplit,
 };
+
+/// The items a page defines, from the id attributes of its definition-list terms (<dt id>):
+/// lowercased (releases of one site write "term-AOT" and "term-aot"), sorted, without repeats
+/// or empty ones. Anchors, not text: a copy's text may change, its markup keeps them. Pure.
+std::vector<std::string> defined_terms(std::span<const std::string> dt_ids);
+
+/// True when every term of `page` is one of `representative`'s: the representative defines
+/// everything the page does (it may define more). Both as defined_terms() gives.
+bool definitions_covered(std::span<const std::string> page, std::span<const std::string> representative);
 
 /// Each page's final cluster and representative.
 struct Representatives {
@@ -36,6 +47,9 @@ struct Representatives {
   /// kSplit: documents that had to leave the cluster the detector put them in (counted each
   /// time they leave one).
   std::size_t split_off = 0;
+  /// Of split_off, those the detector called near-duplicates of their representative, which
+  /// left because they define an item the representative lacks.
+  std::size_t split_for_definitions = 0;
   /// Rounds of Detector::compare calls (kSplit may need several: a group that leaves a cluster
   /// has a representative of its own to check against).
   unsigned rounds = 0;
@@ -44,7 +58,8 @@ struct Representatives {
 /// The representatives of `clusters` (a find_clusters() result of `detector`'s current run)
 /// under choose_authorities(candidates, honour_canonical), with `policy` applied to chains.
 /// kSplit repeats, until nothing changes: choose each cluster's representative; compare each
-/// member not yet checked against it; members that fail leave, and regroup by the detector's
+/// member not yet checked against it; members that fail, or whose candidates[].defined are
+/// not covered by the representative's, leave, and regroup by the detector's
 /// verified pairs among them (components within the old cluster). Every round that splits
 /// makes more clusters, so it ends after at most n rounds (in practice two or three).
 /// REQUIRES: clusters.cluster_of.size() == candidates.size().

@@ -249,6 +249,10 @@ public:
       std::string heading = all_text(node);
       if (!heading.empty()) page_.headings.push_back(std::move(heading));
     }
+    if (node->type == GUMBO_NODE_ELEMENT && node->v.element.tag == GUMBO_TAG_DT) {
+      const GumboAttribute* id = gumbo_get_attribute(&node->v.element.attributes, "id");
+      if (id != nullptr && id->value[0] != '\0') page_.definition_ids.emplace_back(id->value);
+    }
     const bool separates = node->type == GUMBO_NODE_ELEMENT && !is_inline(node);
     if (separates) append_collapsed(text_, " ");
     for (const GumboNode* child : children_of(node)) collect(child);

@@ -33,6 +33,9 @@ struct ExtractedPage {
   bool robots_nofollow = false;
   /// h1–h6 of the main content, in document order.
   std::vector<std::string> headings;
+  /// The id attributes of the main content's <dt> elements, in document order: the anchors of
+  /// what a reference page defines (an API's classes and functions, a glossary's terms).
+  std::vector<std::string> definition_ids;
   /// The main content's text: <main> (or role="main") when present, else <article>, else
   /// <body> without nav/header/footer/aside; never script/style/noscript/template text.
   std::string main_text;

@@ -59,6 +59,7 @@ struct PageRecord {
   bool parsed = false;
   std::string title;
   std::string heading;  // the first heading of the main content
+  std::vector<std::string> defined;  // dedup::defined_terms of the page's <dt> ids
   bool robots_noindex = false;
   std::optional<std::string> canonical_url;
   std::optional<std::string> refresh_url;  // as the page says
@@ -238,6 +239,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"graph", {{"nodes", s.graph_nodes}, {"edges", s.graph_edges}}},
       {"duplicate_clusters", s.duplicate_clusters},
       {"split_off", s.split_off},
+      {"split_for_definitions", s.split_for_definitions},
       {"pagerank", {{"iterations", s.pagerank_iterations}, {"converged", s.pagerank_converged}}},
       {"parameters",
        {{"base_url", o.base_url},
@@ -355,6 +357,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     r.parsed = true;
     r.title = page->title;
     if (!page->headings.empty()) r.heading = page->headings.front();
+    r.defined = dedup::defined_terms(page->definition_ids);
     r.robots_noindex = page->robots_noindex;
     r.canonical_url = page->canonical_url;
     r.refresh_url = page->refresh_url;
@@ -510,6 +513,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     const PageRecord& r = records[d];
     candidates[d].url = r.url;
     candidates[d].pagerank = r.pagerank;
+    candidates[d].defined = std::move(records[d].defined);
     if (r.in_dedup && r.canonical_url) {
       std::string canonical = strip_index_page(*r.canonical_url);
       const std::uint32_t target = follow_redirects(canonical);
@@ -520,6 +524,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
       *detector.value(), clusters, candidates, options.honour_canonical,
       options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
   summary.split_off = chosen.split_off;
+  summary.split_for_definitions = chosen.split_for_definitions;
   std::unordered_map<std::uint32_t, std::uint32_t> cluster_ids;  // cluster_of value -> dense id
   std::vector<double> cluster_pagerank;                          // by dense id
   std::vector<std::uint32_t> cluster_sizes;

@@ -54,6 +54,8 @@ struct IndexSummary {
   std::size_t duplicate_clusters = 0;
   /// split_chains: pages that left the cluster union-find gave them (dedup::Representatives).
   std::size_t split_off = 0;
+  /// Of split_off, pages that define an item their representative lacks.
+  std::size_t split_for_definitions = 0;
   unsigned pagerank_iterations = 0;
   bool pagerank_converged = false;
   /// Seconds per stage, in run order.

@@ -174,6 +174,59 @@ TEST_CASE("chains: kept, or split against the representative (table)") {
   }
 }
 
+TEST_CASE("defined_terms: <dt> ids lowercased, sorted, unique; covered when all are the representative's") {
+  using canon::dedup::defined_terms;
+  using canon::dedup::definitions_covered;
+  CHECK(defined_terms(std::vector<std::string>{"term-AOT", "numba.cuda.grid", "", "term-aot"}) ==
+        std::vector<std::string>{"numba.cuda.grid", "term-aot"});
+  CHECK(defined_terms(std::vector<std::string>{}).empty());
+  const struct {
+    const char* name;
+    std::vector<std::string> page, representative;
+    bool covered;
+  } cases[] = {
+      {"nothing defined", {}, {"numba.cuda.grid"}, true},
+      {"the same anchors, another case", {"term-aot", "numba.cuda.grid"}, {"numba.cuda.grid", "term-AOT"}, true},
+      {"the representative defines more: a newer release", {"numba.cuda.grid"},
+       {"numba.cuda.grid", "numba.cuda.gridsize"}, true},
+      {"a class the representative dropped", {"numba.transforms.MathMixin", "numba.transforms.Foo"},
+       {"numba.transforms.Foo"}, false},
+      {"the representative defines nothing", {"term-jit"}, {}, false},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    CHECK(definitions_covered(defined_terms(c.page), defined_terms(c.representative)) == c.covered);
+  }
+}
+
+TEST_CASE("split: a near-duplicate that defines an item its representative lacks leaves") {
+  // Three near-identical pages (Jaccard ≥ 0.9); page 2 defines a class the others do not.
+  const std::vector<std::string> texts = {words(0, 100), words(0, 100) + " extra", words(0, 100) + " more"};
+  const std::vector<DedupDocument> docs = documents(texts);
+  ExactDetector detector(DedupOptions{});
+  const Clusters found = find_clusters(detector, docs);
+  REQUIRE(groups(found.cluster_of) == std::set<std::vector<std::uint32_t>>{{0, 1, 2}});
+  std::vector<std::string> urls;
+  std::vector<AuthorityCandidate> candidates = candidates_with_ranks({0.5, 0.3, 0.2}, urls);
+  const std::vector<std::string> shared = {"pkg.Foo"}, more = {"pkg.Foo", "pkg.MathMixin"};
+  candidates[0].defined = canon::dedup::defined_terms(shared);
+  candidates[1].defined = canon::dedup::defined_terms(shared);
+  candidates[2].defined = canon::dedup::defined_terms(more);
+  for (const ChainPolicy policy : {ChainPolicy::kKeep, ChainPolicy::kSplit}) {
+    const Representatives r =
+        choose_representatives(detector, found, candidates, true, policy, canon::dedup::memory_loader(docs));
+    if (policy == ChainPolicy::kKeep) {
+      CHECK(groups(r.cluster_of) == std::set<std::vector<std::uint32_t>>{{0, 1, 2}});
+      CHECK(r.split_for_definitions == 0);
+    } else {
+      CHECK(groups(r.cluster_of) == std::set<std::vector<std::uint32_t>>{{0, 1}, {2}});
+      CHECK(r.split_off == 1);
+      CHECK(r.split_for_definitions == 1);
+      CHECK(r.to_representative[2].similarity == 0.0);  // its own representative now
+    }
+  }
+}
+
 TEST_CASE("split against a brute-force oracle on random drifting families") {
   std::mt19937_64 rng(13);
   for (int trial = 0; trial < 4; ++trial) {
