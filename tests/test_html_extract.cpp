@@ -159,6 +159,28 @@ TEST_CASE("headings h1-h6 of the main content, in document order") {
   }
 }
 
+TEST_CASE("definition ids: the id of each <dt> of the main content, in document order") {
+  struct Case {
+    std::string comment;
+    std::string html;
+    std::vector<std::string> expected;
+  };
+  const Case cases[] = {
+      {"Sphinx's API entries",
+       "<dl><dt id=\"numba.transforms.MathMixin\">class MathMixin</dt><dd>x</dd>"
+       "<dt id=\"numba.transforms.Foo\">class Foo</dt></dl>",
+       {"numba.transforms.MathMixin", "numba.transforms.Foo"}},
+      {"a <dt> without id, or with an empty one, left out", "<dl><dt>Parameters:</dt><dt id=\"\">x</dt></dl>", {}},
+      {"only the main content's", "<nav><dl><dt id=\"menu\">m</dt></dl></nav><main><dl><dt id=\"a\">a</dt></dl></main>",
+       {"a"}},
+      {"ids of other elements are not definitions", "<h2 id=\"intro\">Intro</h2><dd id=\"d\">d</dd>", {}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    CHECK(extract_page(c.html, kPageUrl).definition_ids == c.expected);
+  }
+}
+
 TEST_CASE("main text: content root, chrome and hidden text, word boundaries") {
   const TextCase cases[] = {
       // Choosing the content root.
