@@ -177,6 +177,7 @@ void add_eval_findability_command(CLI::App& eval_app) {
       std::cout << nlohmann::json{{"k", r.k},
                                   {"unique_title", group(r.unique_title)},
                                   {"shared_title", group(r.shared_title)},
+                                  {"shared_title_ambiguous", group(r.shared_title_ambiguous)},
                                   {"shared_title_without_heading", r.shared_title_without_heading},
                                   {"duplicates", group(r.duplicates)},
                                   {"missed", missed}}
@@ -190,6 +191,8 @@ void add_eval_findability_command(CLI::App& eval_app) {
                 r.duplicates.pages);
     std::printf("  shared titles + heading: %zu of %zu (%.4f); %zu shared titles without a heading not searched\n",
                 r.shared_title.found, r.shared_title.pages, r.shared_title.rate(), r.shared_title_without_heading);
+    std::printf("  title + heading naming more than %zu pages: %zu of %zu (%.4f)\n", r.k,
+                r.shared_title_ambiguous.found, r.shared_title_ambiguous.pages, r.shared_title_ambiguous.rate());
     for (const auto& [path, query] : r.missed) std::printf("  missed: %s  (query: %s)\n", path.c_str(), query.c_str());
   });
 }

@@ -2,11 +2,15 @@
 /// @brief evaluate_findability: title searches over an index's own pages.
 #include "eval/findability.h"
 
+#include <algorithm>
 #include <fstream>
+#include <sstream>
+#include <unordered_set>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
+#include "indexer/index_format.h"
 #include "query/searcher.h"
 
 namespace canon::eval {
@@ -27,6 +31,23 @@ std::string plain_query(const std::string& text) {
     }
   }
   while (!query.empty() && query.back() == ' ') query.pop_back();
+  return query;
+}
+
+std::string title_and_heading_query(const std::string& title, const std::string& heading) {
+  // Words compare as the index's words do: "Introduction¶" repeats "Introduction".
+  const auto letters = [](const std::string& word) { return index_format::exact_title_term(word); };
+  std::string query = plain_query(title);
+  std::vector<std::string> seen;
+  std::istringstream title_words(query);
+  for (std::string word; title_words >> word;) seen.push_back(letters(word));
+  std::istringstream heading_words(plain_query(heading));
+  for (std::string word; heading_words >> word;) {
+    const std::string key = letters(word);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    seen.push_back(key);
+    query += (query.empty() ? "" : " ") + word;
+  }
   return query;
 }
 
@@ -54,18 +75,49 @@ Result<FindabilityResult> evaluate_findability(const std::filesystem::path& inde
   } catch (const nlohmann::json::exception& e) {
     return Status::error("'" + (index_dir / "pages.jsonl").string() + "' is not canon's pages.jsonl: " + e.what());
   }
+  // How many distinct indexed pages each shared-title page's query names: the pages of its
+  // title whose title and heading hold all of the query's words (the 28 letter pages of an
+  // index titled "Index" all hold the words of the one whose heading is just "Index").
+  const auto words_of = [](const std::string& text) {
+    std::vector<std::string> words;
+    const std::string term = index_format::exact_title_term(text);
+    std::istringstream in(term.empty() ? term : term.substr(index_format::kExactTitlePrefix.size()));
+    for (std::string word; in >> word;) words.push_back(word);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    return words;
+  };
+  std::unordered_map<std::string, std::vector<std::size_t>> pages_of_title;
+  for (std::size_t i = 0; i < pages.size(); ++i) pages_of_title[plain_query(pages[i].title)].push_back(i);
+  std::vector<std::size_t> named_pages(pages.size(), 1);
+  for (const auto& [title, members] : pages_of_title) {
+    if (members.size() < 2) continue;
+    std::vector<std::vector<std::string>> names;
+    for (const std::size_t i : members) names.push_back(words_of(pages[i].title + " " + pages[i].heading));
+    for (std::size_t a = 0; a < members.size(); ++a) {
+      std::unordered_set<std::string> named;
+      for (std::size_t b = 0; b < members.size(); ++b) {
+        const Page& other = pages[members[b]];
+        if (std::includes(names[b].begin(), names[b].end(), names[a].begin(), names[a].end())) {
+          named.insert(other.duplicate ? other.authoritative : other.url);
+        }
+      }
+      named_pages[members[a]] = named.size();
+    }
+  }
   auto searcher = query::Searcher::open(index_dir);
   if (!searcher.ok()) return searcher.status();
   FindabilityResult result;
   result.k = k;
-  for (const Page& p : pages) {
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    const Page& p = pages[i];
     const std::string title = plain_query(p.title);
     const bool unique = title_count[title] == 1;
     if (!unique && p.heading.empty()) {
       ++result.shared_title_without_heading;
       continue;
     }
-    const std::string text = unique ? title : plain_query(p.title + " " + p.heading);
+    const std::string text = unique ? title : title_and_heading_query(p.title, p.heading);
     if (text.find_first_not_of(' ') == std::string::npos) continue;
     query::SearchRequest request;
     request.query = text;
@@ -78,7 +130,9 @@ Result<FindabilityResult> evaluate_findability(const std::filesystem::path& inde
     if (hits.ok()) {
       for (const query::SearchHit& hit : hits->hits) found = found || hit.url == p.url || hit.url == p.authoritative;
     }
-    FindabilityCount& group = unique ? result.unique_title : result.shared_title;
+    FindabilityCount& group = unique                            ? result.unique_title
+                              : named_pages[i] <= k         ? result.shared_title
+                                                              : result.shared_title_ambiguous;
     ++group.pages;
     group.found += found ? 1 : 0;
     if (unique && p.duplicate) {

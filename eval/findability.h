@@ -25,8 +25,12 @@ struct FindabilityResult {
   std::size_t k = 3;
   /// Indexed and duplicate pages whose title no other such page has: searched by their title.
   FindabilityCount unique_title;
-  /// Pages that share their title with others and have a heading: searched by title and heading.
+  /// Pages that share their title with others and have a heading: searched by title and heading,
+  /// when that query names at most k distinct indexed pages.
   FindabilityCount shared_title;
+  /// The other shared-title pages: their title and heading name more than k indexed pages
+  /// (three classes "Configuration" of three packages), which cannot all be in the top k.
+  FindabilityCount shared_title_ambiguous;
   /// Pages that share their title and have no heading: not searched (nothing tells them apart).
   std::size_t shared_title_without_heading = 0;
   /// Of unique_title, the duplicates (found through the page they were collapsed into).
@@ -40,9 +44,13 @@ struct FindabilityResult {
 /// letters are lowercased (so no word is read as AND/OR/NOT); everything else is kept.
 std::string plain_query(const std::string& text);
 
+/// The query for a page that shares its title: plain_query(title) followed by the words of
+/// plain_query(heading) that the title does not have ("DECLARE" + "DECLARE" is "declare").
+std::string title_and_heading_query(const std::string& title, const std::string& heading);
+
 /// Searches INDEX_DIR (a `canon index` output) for each indexed and duplicate page of its
-/// pages.jsonl by plain_query(title), or plain_query(title + " " + heading) when other pages
-/// share the title, and counts the pages whose own URL or `authoritative` URL is among the top
+/// pages.jsonl by plain_query(title), or title_and_heading_query when other pages share the
+/// title, and counts the pages whose own URL or `authoritative` URL is among the top
 /// k results, searching with `title_weight` (query::SearchRequest::title_weight). Fails when the
 /// index cannot be opened or pages.jsonl cannot be read.
 Result<FindabilityResult> evaluate_findability(const std::filesystem::path& index_dir, std::size_t k,

@@ -25,6 +25,7 @@ using html::is_html_space;
 using html::is_inline;
 using html::is_never_text;
 using html::lower;
+using html::role_of;
 
 /// Appends `text` to `out`, collapsing runs of white space to one space.
 void append_collapsed(std::string& out, std::string_view text) {
@@ -123,9 +124,56 @@ private:
         default:
           break;
       }
+      // Navigation, asides and hidden text never hold the page's own heading; their links
+      // still count.
+      const bool no_heading = is_chrome(node, /*inside_main_content=*/true) || is_never_text(node);
+      no_heading_depth_ += no_heading ? 1 : 0;
+      if (no_heading_depth_ == 0) note_heading_candidate(node);
+      for (const GumboNode* child : children_of(node)) visit(child);
+      no_heading_depth_ -= no_heading ? 1 : 0;
+      return;
     }
     for (const GumboNode* child : children_of(node)) visit(child);
   }
+
+  /// Keeps the first <h1>, and the first element marked as a title, outside navigation and
+  /// hidden text.
+  void note_heading_candidate(const GumboNode* node) {
+    if (node->v.element.tag == GUMBO_TAG_H1) {
+      if (first_h1_.empty()) first_h1_ = all_text(node);
+      return;
+    }
+    if (!first_marked_title_.empty() || !is_marked_title(node)) return;
+    first_marked_title_ = all_text(node);
+  }
+
+  static bool is_marked_title(const GumboNode* node) {
+    if (role_of(node) == "heading") {
+      const char* level = attribute(node, "aria-level");
+      return level != nullptr && std::string_view(level) == "1";
+    }
+    const char* classes = attribute(node, "class");
+    if (classes == nullptr) return false;
+    const std::string list = lower(classes);
+    std::size_t start = 0;
+    while (start < list.size()) {
+      while (start < list.size() && is_html_space(list[start])) ++start;
+      std::size_t end = start;
+      while (end < list.size() && !is_html_space(list[end])) ++end;
+      const std::string_view token = std::string_view(list).substr(start, end - start);
+      if (token == "title" || (token.size() > 6 && token.ends_with("-title"))) return true;
+      start = end;
+    }
+    return false;
+  }
+
+public:
+  /// The first <h1> outside navigation ("" when none).
+  const std::string& first_h1() const { return first_h1_; }
+  /// The first element outside navigation marked as a title ("" when none).
+  const std::string& first_marked_title() const { return first_marked_title_; }
+
+private:
 
   void on_meta(const GumboNode* node) {
     const char* content = attribute(node, "content");
@@ -229,6 +277,9 @@ private:
   ExtractedPage& page_;
   std::string page_url_;
   std::string link_base_;
+  int no_heading_depth_ = 0;
+  std::string first_h1_;
+  std::string first_marked_title_;
 };
 
 /// Collects the main content's text and headings below the chosen content roots.
@@ -245,8 +296,9 @@ public:
     }
     if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_DOCUMENT) return;
     if (is_never_text(node) || is_chrome(node, inside_main_content_)) return;
-    if (heading_level(node) > 0) {
+    if (const int level = heading_level(node); level > 0) {
       std::string heading = all_text(node);
+      if (level == 1 && first_h1_.empty()) first_h1_ = heading;
       if (!heading.empty()) page_.headings.push_back(std::move(heading));
     }
     if (node->type == GUMBO_NODE_ELEMENT && node->v.element.tag == GUMBO_TAG_DT) {
@@ -260,11 +312,14 @@ public:
   }
 
   std::string take_text() { return trimmed(std::move(text_)); }
+  /// The main content's first <h1> ("" when none).
+  const std::string& first_h1() const { return first_h1_; }
 
 private:
   ExtractedPage& page_;
   bool inside_main_content_;
   std::string text_;
+  std::string first_h1_;
 };
 
 /// True when the whole string is valid UTF-8 (no overlongs, surrogates or values > U+10FFFF);
@@ -389,12 +444,17 @@ ExtractedPage extract_page(std::string_view html, std::string_view page_url) {
   const ParseArena::Scope scope(arena);
   const GumboOutput* output = gumbo_parse_with_options(&options, html.data(), html.size());
 
-  PageScanner(page, std::string(page_url)).scan(output->document);
+  PageScanner scanner(page, std::string(page_url));
+  scanner.scan(output->document);
 
   const html::MainContent content = html::find_main_content(output->root);
   ContentCollector collector(page, content.inside_main_content);
   for (const GumboNode* root : content.roots) collector.collect(root);
   page.main_text = collector.take_text();
+  for (const std::string* candidate : {&collector.first_h1(), &scanner.first_h1(), &scanner.first_marked_title()}) {
+    if (page.main_heading.empty()) page.main_heading = *candidate;
+  }
+  if (page.main_heading.empty() && !page.headings.empty()) page.main_heading = page.headings.front();
 
   if (page.title.empty() && !page.headings.empty()) page.title = page.headings.front();
   return page;

@@ -33,6 +33,13 @@ struct ExtractedPage {
   bool robots_nofollow = false;
   /// h1–h6 of the main content, in document order.
   std::vector<std::string> headings;
+  /// The heading a reader sees as the page's name, in this order: the main content's first
+  /// <h1>; else the first <h1> outside navigation; else the first element outside navigation
+  /// marked as a title (role="heading" aria-level="1", or a class "title" or "…-title", as
+  /// Doxygen's <div class="title"> and many themes' "page-title"); else the main content's
+  /// first heading; "" when the page has none. Pages that share a <title> (a generator's
+  /// "Member List") usually differ here.
+  std::string main_heading;
   /// The id attributes of the main content's <dt> elements, in document order: the anchors of
   /// what a reference page defines (an API's classes and functions, a glossary's terms).
   std::vector<std::string> definition_ids;

@@ -54,6 +54,37 @@ std::string exact_title_term(std::string_view text) {
   return hash_long_term(term);
 }
 
+std::vector<std::string> exact_title_terms_within(std::string_view query, std::size_t max_words) {
+  const std::string whole = exact_title_term(query);
+  if (whole.empty()) return {};
+  // The words as exact_title_term normalises them (a hashed term's tail is lost: re-normalise
+  // only what fits, which is all of any realistic query).
+  std::vector<std::string> words;
+  std::string normalised = exact_title_term(query.substr(0, std::min<std::size_t>(query.size(), 1000)));
+  std::size_t start = kExactTitlePrefix.size();
+  bool all_words = true;
+  while (start < normalised.size()) {
+    if (words.size() == max_words) {
+      all_words = false;
+      break;
+    }
+    std::size_t end = normalised.find(' ', start);
+    if (end == std::string::npos) end = normalised.size();
+    words.push_back(normalised.substr(start, end - start));
+    start = end + 1;
+  }
+  std::vector<std::string> terms{whole};
+  for (std::size_t length = words.size(); length >= 2; --length) {
+    for (std::size_t first = 0; first + length <= words.size(); ++first) {
+      if (all_words && length == words.size()) continue;  // the whole query: already there
+      std::string span;
+      for (std::size_t i = first; i < first + length; ++i) span += (span.empty() ? "" : " ") + words[i];
+      terms.push_back(hash_long_term(std::string(kExactTitlePrefix) + span));
+    }
+  }
+  return terms;
+}
+
 std::vector<std::string> path_terms(std::string_view url_path) {
   // The directory the page is in: everything before the last '/' ("/docs/" is docs/index.html).
   std::size_t end = url_path.rfind('/');

@@ -77,6 +77,12 @@ std::string url_term(std::string_view url);
 /// are read as Latin-1, as Xapian does.
 std::string exact_title_term(std::string_view text);
 
+/// The exact-title terms of every run of at least two consecutive words of `query`, and of
+/// the whole query (even of one word), longest runs first; at most the first `max_words`
+/// words are read. "timer java se 17 jdk 17 class" holds the title of the three Timer
+/// classes ("Timer (Java SE 17 & JDK 17)"), so its terms include theirs.
+std::vector<std::string> exact_title_terms_within(std::string_view query, std::size_t max_words = 16);
+
 /// omindex's P terms for a URL path: one per enclosing directory, without trailing slash,
 /// e.g. "/docs/tutorials/a.html" -> {"P/docs/tutorials", "P/docs"}; "/docs/" (the directory's
 /// index page) -> {"P/docs"}; a page at the root has none.

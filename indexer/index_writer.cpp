@@ -123,6 +123,20 @@ PreparedDocument IndexWriter::prepare(const PageContent& page) {
     terms.increase_termpos(100);
     terms.index_text(heading, 2);
   }
+  if (!page.main_heading.empty() &&
+      std::find(page.headings.begin(), page.headings.end(), page.main_heading) == page.headings.end()) {
+    terms.increase_termpos(100);
+    terms.index_text(page.main_heading, 2);
+  }
+  // The name the reader sees on the page is part of its title: a search for it matches it
+  // whole, as a title does, and its words are title words (Doxygen's pages all have the
+  // <title> "Member List"; the class they list is in the heading).
+  if (std::string exact = fmt::exact_title_term(page.main_heading);
+      !exact.empty() && exact != fmt::exact_title_term(page.title)) {
+    doc.add_term(exact);
+    terms.increase_termpos(100);
+    terms.index_text(page.main_heading, 1, std::string(fmt::kTitlePrefix));
+  }
   terms.increase_termpos(100);
   terms.index_text(page.main_text);
 

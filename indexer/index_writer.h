@@ -31,6 +31,10 @@ struct PageContent {
   std::string meta_description;
   std::string meta_keywords;
   std::vector<std::string> headings;
+  /// The heading a reader sees as the page's name (ExtractedPage::main_heading); indexed as a
+  /// heading when it is not among `headings` (Doxygen's <div class="title">), and as a
+  /// whole-heading term like the title's.
+  std::string main_heading;
   std::string main_text;
   /// The file the page was read from: its size and modification time become Omega's `size`
   /// and `modtime` (data) and slots 2 and 0. Empty, or a file that cannot be stat'ed: none.

@@ -58,7 +58,7 @@ struct PageRecord {
   std::string reason;  // for skipped
   bool parsed = false;
   std::string title;
-  std::string heading;  // the first heading of the main content
+  std::string heading;  // the page's main heading (ExtractedPage::main_heading)
   std::vector<std::string> defined;  // dedup::defined_terms of the page's <dt> ids
   bool robots_noindex = false;
   std::optional<std::string> canonical_url;
@@ -356,7 +356,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     r.status.clear();
     r.parsed = true;
     r.title = page->title;
-    if (!page->headings.empty()) r.heading = page->headings.front();
+    r.heading = page->main_heading;
     r.defined = dedup::defined_terms(page->definition_ids);
     r.robots_noindex = page->robots_noindex;
     r.canonical_url = page->canonical_url;
@@ -377,7 +377,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
     detector.value()->add(static_cast<std::uint32_t>(i), dedup_document(page.value(), r.url));
     r.in_dedup = true;
     auto docid = writer.add(IndexWriter::prepare({r.url, std::move(page->title), std::move(page->meta_description),
-                                                  std::move(page->meta_keywords), std::move(page->headings),
+                                                  std::move(page->meta_keywords), std::move(page->headings), page->main_heading,
                                                   std::move(page->main_text), files[i].absolute_path}));
     if (!docid.ok()) return docid.status();
     r.docid = docid.value();

@@ -349,10 +349,13 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
                               Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles,
                                             request.title_weight));
       }
-      // A page whose whole title is the query (as typed, or pasted from the title) gets that
-      // term's BM25 weight: large where few pages have that title, small where many share it.
-      if (std::string exact = fmt::exact_title_term(request.query); !exact.empty()) {
-        query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(exact));
+      // A page whose whole title (or main heading) is the query, or a run of its words (a
+      // title pasted with a word added), gets that term's BM25 weight: large where few pages
+      // have that title, small where many share it.
+      const std::vector<std::string> exact = fmt::exact_title_terms_within(request.query);
+      if (!exact.empty()) {
+        query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
+                              Xapian::Query(Xapian::Query::OP_OR, exact.begin(), exact.end()));
       }
     }
 

@@ -36,6 +36,26 @@ TEST_CASE("plain_query: titles as a person would type them, without query syntax
   }
 }
 
+TEST_CASE("title_and_heading_query: the title, then the heading's words the title lacks") {
+  struct Case {
+    const char* title;
+    const char* heading;
+    const char* query;
+  };
+  const Case cases[] = {
+      {"libstdc++: Member List", "std::vector< _Tp, _Alloc > Member List", "libstdc++ member list std vector< _tp, _alloc >"},
+      {"DECLARE", "DECLARE", "declare"},  // a heading that repeats the title adds nothing
+      // Words compare as the index reads them: the pilcrow of Sphinx's heading link is no letter.
+      {"Introduction — Python 3.11.2 documentation", "Introduction¶", "introduction — python 3.11.2 documentation"},
+      {"Timer (Java SE 17 & JDK 17)", "Class Timer", "timer java se 17 & jdk 17 class"},
+      {"", "Heading only", "heading only"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.title);
+    CHECK(canon::eval::title_and_heading_query(c.title, c.heading) == c.query);
+  }
+}
+
 TEST_CASE("sample_site: every page found by its title; duplicates through their indexed page") {
   const char* source = std::getenv("CANON_SOURCE_DIR");
   REQUIRE(source != nullptr);

@@ -126,6 +126,39 @@ TEST_CASE("meta robots: absent means indexed and followed; the name is case-inse
   CHECK(upper.robots_nofollow);
 }
 
+TEST_CASE("main_heading: the name a reader sees on the page") {
+  struct Case {
+    std::string comment;
+    std::string html;
+    std::string expected;
+  };
+  const Case cases[] = {
+      {"the main content's first h1", "<h2>Intro</h2><main><h2>A</h2><h1>Main</h1><h1>Second</h1></main>", "Main"},
+      {"an h1 in a banner when the main content has none",
+       "<header><h1>Page name</h1></header><main><h2>Section</h2></main>", "Page name"},
+      // Doxygen: the page's name is a <div class="title"> inside the banner-like div.header.
+      {"a class=\"title\" element when there is no h1",
+       "<div class=\"header\"><div class=\"headertitle\"><div class=\"title\">std::vector&lt; _Tp &gt; "
+       "Member List</div></div></div><div class=\"contents\"><h2>Members</h2></div>",
+       "std::vector< _Tp > Member List"},
+      {"a class ending in -title", "<p class=\"lead page-title\">Named</p><h2>Sec</h2>", "Named"},
+      {"role=heading aria-level=1", "<div role=\"heading\" aria-level=\"1\">Aria</div><h2>Sec</h2>", "Aria"},
+      {"role=heading of another level is not the page's name",
+       "<div role=\"heading\" aria-level=\"2\">Sub</div><h3>Third</h3>", "Third"},
+      {"not from navigation or hidden text",
+       "<nav><h1>Menu</h1><div class=\"title\">Nav title</div></nav><div hidden><h1>H</h1></div><h2>Body</h2>",
+       "Body"},
+      {"a class containing 'title' as part of a word does not count",
+       "<div class=\"subtitles\">x</div><h3>Third</h3>", "Third"},
+      {"the first heading of any level when nothing names the page", "<h3>c</h3><h2>b</h2>", "c"},
+      {"none", "<p>x</p>", ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    CHECK(extract_page(c.html, kPageUrl).main_heading == c.expected);
+  }
+}
+
 TEST_CASE("headings h1-h6 of the main content, in document order") {
   struct Case {
     std::string comment;

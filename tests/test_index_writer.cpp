@@ -148,6 +148,23 @@ TEST_CASE("exact-title terms: the title's words, lowercased, joined by single sp
   CHECK(fmt::exact_title_term(long_title).size() == fmt::kMaxBooleanTermLength);
 }
 
+TEST_CASE("exact-title terms within a query: the whole query, then every run of two or more words") {
+  using Terms = std::vector<std::string>;
+  CHECK(fmt::exact_title_terms_within("") == Terms{});
+  CHECK(fmt::exact_title_terms_within("Bytes") == Terms{"XTbytes"});
+  CHECK(fmt::exact_title_terms_within("bytes objects") == Terms{"XTbytes objects"});
+  CHECK(fmt::exact_title_terms_within("Timer (JDK 17) class") ==
+        Terms{"XTtimer jdk 17 class", "XTtimer jdk 17", "XTjdk 17 class", "XTtimer jdk", "XTjdk 17", "XT17 class"});
+  // Only the first max_words words make runs; the whole query stays whole.
+  CHECK(fmt::exact_title_terms_within("a b c d", 3) == Terms{"XTa b c d", "XTa b c", "XTa b", "XTb c"});
+  const std::string many_words = [] {
+    std::string text;
+    for (int i = 0; i < 100; ++i) text += "w" + std::to_string(i) + " ";
+    return text;
+  }();
+  CHECK(fmt::exact_title_terms_within(many_words).size() == 1 + 15 * 16 / 2);  // the whole query; runs of 2..16 of the first 16 words: 15 + 14 + ... + 1
+}
+
 TEST_CASE("path terms are omindex's: every enclosing directory, no trailing slash") {
   using V = std::vector<std::string>;
   CHECK(fmt::path_terms("/docs/tutorials/a.html") == V{"P/docs/tutorials", "P/docs"});

@@ -329,6 +329,67 @@ TEST_CASE("a page whose title holds the query's words ranks above pages that onl
   }
 }
 
+TEST_CASE("a page's main heading names it as its title does; a title pasted with words added still names it") {
+  canon::testing::TempDir dir;
+  {
+    auto writer = canon::indexer::IndexWriter::create((dir.path() / "xapian").string());
+    REQUIRE(writer.ok());
+    // Doxygen's member lists: one <title> for all; the class is in the visible heading.
+    IndexedPage vector_members;
+    vector_members.url = "http://localhost/vector-members.html";
+    vector_members.title = "lib: Member List";
+    vector_members.main_heading = "std::vector Member List";
+    vector_members.main_text = "push_back size; converts to std::deque too.";
+    for (int i = 0; i < 30; ++i) vector_members.main_text += " std::deque";
+    IndexedPage deque_members = vector_members;
+    deque_members.url = "http://localhost/deque-members.html";
+    deque_members.main_heading = "std::deque Member List";
+    deque_members.main_text = "push_front pop_front.";
+    // Javadoc: classes of one name in two packages, and a page about one of them.
+    IndexedPage util_timer;
+    util_timer.url = "http://localhost/java/util/Timer.html";
+    util_timer.title = "Timer (Java SE 17)";
+    util_timer.main_heading = "Class Timer";
+    util_timer.main_text = "A facility for threads to schedule tasks.";
+    IndexedPage swing_timer = util_timer;
+    swing_timer.url = "http://localhost/javax/swing/Timer.html";
+    swing_timer.main_text = "Fires action events at intervals.";
+    IndexedPage timer_uses;
+    timer_uses.url = "http://localhost/javax/swing/class-use/Timer.html";
+    timer_uses.title = "Uses of Class javax.swing.Timer (Java SE 17)";
+    for (int i = 0; i < 30; ++i) timer_uses.main_text += "Timer class Java SE 17. ";
+    for (const IndexedPage& page : {vector_members, deque_members, util_timer, swing_timer, timer_uses}) {
+      REQUIRE(writer.value()->add(page).ok());
+    }
+    for (int i = 0; i < 40; ++i) {  // pages without the query words, so that they are rare ones
+      IndexedPage filler;
+      filler.url = "http://localhost/other" + std::to_string(i) + ".html";
+      filler.title = "Glossary";
+      filler.main_text = "Terms used in this documentation.";
+      REQUIRE(writer.value()->add(filler).ok());
+    }
+    REQUIRE(writer.value()->finish().ok());
+  }
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  SearchRequest request;
+  request.static_weight = 0;
+  request.query = "title:deque";
+  CHECK(urls_for(*searcher.value(), request) == "deque-members.html");
+  request.query = "std::deque Member List";  // the heading as the reader sees it
+  CHECK(urls_for(*searcher.value(), request) == "deque-members.html vector-members.html");
+  request.query = "lib: Member List std::deque";  // the title and the heading's own words
+  CHECK(urls_for(*searcher.value(), request) == "deque-members.html vector-members.html");
+
+  // The title pasted with the heading's word added: both classes rank above the page that
+  // only repeats the words. Without the title part, that page wins.
+  request.query = "Timer (Java SE 17) class";
+  CHECK(urls_for(*searcher.value(), request) ==
+        "javax/swing/Timer.html java/util/Timer.html javax/swing/class-use/Timer.html");  // shorter first
+  request.title_weight = 0;
+  CHECK(urls_for(*searcher.value(), request).starts_with("javax/swing/class-use/Timer.html "));
+}
+
 TEST_CASE("path: filters on the directories a page is in") {
   canon::testing::TempDir dir;
   build_index(dir.path());

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Findability before and after (issue 14, point 6): `canon eval findability` on the indexes that
 # bench/real_sites/run.sh wrote (WORK_DIR/canon-NAME), and on indexes of the same sites built by
-# an older canon binary (BASE). Older builds did not record pages' headings in pages.jsonl; they
-# are copied from the current index (same paths), so both are searched with the same queries.
+# an older canon binary (BASE). Older builds recorded another heading (or none) in pages.jsonl;
+# the current index's are copied in (same paths), so both are searched with the same queries.
+# "Not told apart": pages whose title and heading words are in those of more than 3 indexed pages.
 #
 # Usage: bench/real_sites/findability.sh WORK_DIR [BASE_CANON [NAME=SITE_DIR ...]]
 #   Without BASE_CANON, only the current indexes. Prints one Markdown row per site.
@@ -19,18 +20,18 @@ if [ ${#sites[@]} -eq 0 ]; then
   [ -n "${NUMBA:-}" ] && sites+=(numba="$NUMBA")
 fi
 canon=build/cli/canon
-rates() {  # INDEX: "unique found/pages (rate) | shared found/pages (rate) | duplicates found/pages"
+rates() {  # INDEX: "unique | shared, told apart | shared, naming more than 3 pages | duplicates", found/pages (rate)
   "$canon" eval findability "$1" --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 f = lambda c: "%d/%d (%.3f)" % (c["found"], c["pages"], c["rate"])
-print(f(d["unique_title"]) + " | " + f(d["shared_title"]) + " | " + f(d["duplicates"]))'
+print(" | ".join(f(d[k]) for k in ("unique_title", "shared_title", "shared_title_ambiguous", "duplicates")))'
 }
-echo "| site | before: unique titles | before: shared titles + heading | before: duplicates | after: unique titles | after: shared titles + heading | after: duplicates |"
-echo "|---|---|---|---|---|---|---|"
+echo "| site | before: unique titles | before: shared titles + heading | before: not told apart | before: duplicates | after: unique titles | after: shared titles + heading | after: not told apart | after: duplicates |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for site in "${sites[@]}"; do
   name=${site%%=*}
-  before="- | - | -"
+  before="- | - | - | -"
   if [ -n "$base" ]; then
     rm -rf "$work/base-$name"
     "$base" index "${site#*=}" --out "$work/base-$name" --quiet > /dev/null
@@ -44,7 +45,7 @@ for line in open(new):
 rows = [json.loads(line) for line in open(old)]
 with open(old, "w") as out:
     for r in rows:
-        r.setdefault("heading", heading.get(r["path"], ""))
+        r["heading"] = heading.get(r["path"], "")  # the same main heading as the current index
         out.write(json.dumps(r) + "\n")
 PY
     before=$(rates "$work/base-$name")
