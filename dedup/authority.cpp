@@ -1,10 +1,12 @@
 /// @file authority.cpp
-/// @brief choose_authorities(): canonical, then PageRank, then shorter/smaller URL.
+/// @brief choose_authorities(): canonical, release, redirects, the original of mirrors, then
+/// PageRank, then shorter/smaller URL.
 #include "dedup/authority.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <span>
 #include <string_view>
 
 namespace canon::dedup {
@@ -16,6 +18,7 @@ std::string_view to_string(AuthorityReason reason) {
     case AuthorityReason::Canonical: return "canonical";
     case AuthorityReason::Release: return "release";
     case AuthorityReason::Redirect: return "redirect";
+    case AuthorityReason::Original: return "original";
     case AuthorityReason::Tie: return "tie";
   }
   return "unknown";
@@ -81,6 +84,24 @@ bool keep_best(std::vector<std::uint32_t>& pool, const Score& score) {
   return pool.size() < before;
 }
 
+/// The path of `url` (from the '/' after the host; the query and fragment dropped).
+std::string_view path_of(std::string_view url) {
+  if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
+    const std::size_t root = url.find('/', scheme + 3);
+    url = root == std::string_view::npos ? std::string_view{} : url.substr(root);
+  }
+  return url.substr(0, std::min(url.find('?'), url.find('#')));
+}
+
+/// Whether `path` is the path of another member of `paths` (sorted) below a prefix: one of
+/// its proper suffixes that start at a '/' is a member's path.
+bool repeats_another(std::string_view path, std::span<const std::string_view> paths) {
+  for (std::size_t slash = path.find('/', 1); slash != std::string_view::npos; slash = path.find('/', slash + 1)) {
+    if (std::binary_search(paths.begin(), paths.end(), path.substr(slash))) return true;
+  }
+  return false;
+}
+
 bool same_rank(double a, double b) {
   return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
 }
@@ -122,6 +143,7 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
   }
   std::vector<Authority> result(n);
   std::vector<Release> releases;
+  std::vector<std::string_view> paths;
   for (const std::vector<std::uint32_t>& cluster : members) {
     if (cluster.empty()) continue;
     Authority winner{cluster.front(), AuthorityReason::Singleton};
@@ -157,6 +179,14 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
       if (reason == AuthorityReason::PageRank &&
           keep_best(pool, [&](std::uint32_t m) { return candidates[m].redirects_in; })) {
         reason = AuthorityReason::Redirect;
+      }
+      if (reason == AuthorityReason::PageRank) {
+        paths.clear();
+        for (std::uint32_t m : cluster) paths.push_back(path_of(candidates[m].url));
+        std::sort(paths.begin(), paths.end());
+        if (keep_best(pool, [&](std::uint32_t m) { return repeats_another(path_of(candidates[m].url), paths) ? 0 : 1; })) {
+          reason = AuthorityReason::Original;
+        }
       }
       bool tie = false;
       winner.representative = best_by_rank(std::move(pool), candidates, tie);

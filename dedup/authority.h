@@ -54,10 +54,12 @@ enum class AuthorityReason {
   Canonical,  ///< named by rel=canonical of another member of the same cluster
   Release,    ///< the newest release (or the current-release alias) among the members' paths
   Redirect,   ///< the target of the most redirect pages of the site
+  Original,   ///< the page whose path other members repeat below a prefix (`docs/a.html`, not
+              ///< `mirror/docs/a.html`)
   Tie,        ///< equal highest PageRank; shorter URL, then lexicographically smaller, won
 };
 
-/// "singleton", "pagerank", "canonical", "release", "redirect", "tie".
+/// "singleton", "pagerank", "canonical", "release", "redirect", "original", "tie".
 std::string_view to_string(AuthorityReason reason);
 
 /// A cluster's representative and the reason it won.
@@ -74,8 +76,11 @@ struct Authority {
 /// 2. when the members' paths name at least two different releases (release_of), the members
 ///    of the newest release (an alias of the current release beats every version);
 /// 3. the members that the most redirect pages lead to, when any does;
-/// 4. the highest PageRank (equal within a relative 1e-12 counts as a tie);
-/// 5. ties: the shorter URL, then the lexicographically smaller one.
+/// 4. when some members' paths are another member's path below a prefix (`mirror/docs/a.html`
+///    repeats `docs/a.html`), the members that repeat no other's: a mirror, printable or
+///    archived copy links to, and is read as, the page it copies;
+/// 5. the highest PageRank (equal within a relative 1e-12 counts as a tie);
+/// 6. ties: the shorter URL, then the lexicographically smaller one.
 /// REQUIRES: cluster_of.size() == candidates.size(); cluster ids index documents.
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,
                                           std::span<const AuthorityCandidate> candidates,

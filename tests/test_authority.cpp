@@ -18,6 +18,7 @@ TEST_CASE("to_string of reasons") {
   CHECK(to_string(R::Tie) == "tie");
   CHECK(to_string(R::Release) == "release");
   CHECK(to_string(R::Redirect) == "redirect");
+  CHECK(to_string(R::Original) == "original");
 }
 
 TEST_CASE("release_of: the first directory segment that is a version or a current alias") {
@@ -121,6 +122,21 @@ TEST_CASE("choose_authorities on small clusters") {
       {"a canonical named more from outside the cluster than inside is not trusted",
        {{"/a", 0.1, none, 0}, {"/b", 0.5, 0, 0}, {"/x", 0.1, 0, 2}, {"/y", 0.1, 0, 3}}, true,
        {1, 1, 2, 3}, {R::PageRank, R::PageRank, R::Singleton, R::Singleton}},
+      // A mirror (or printable, archived) copy below a prefix gets the original's PageRank
+      // through the original's link to it, and can outrank it.
+      {"the page that others repeat below a prefix beats pagerank",
+       {{"/mirror/docs/a", 0.9, none, 0}, {"/docs/a", 0.1, none, 0}, {"/print/docs/a", 0.5, none, 0}}, true,
+       {1, 1, 1}, {R::Original, R::Original, R::Original}},
+      {"pages in parallel directories repeat none: pagerank",
+       {{"/x/a", 0.9, none, 0}, {"/y/a", 0.1, none, 0}}, true, {0, 0}, {R::PageRank, R::PageRank}},
+      {"only whole segments repeat: /docs/xa is no copy of /a",
+       {{"/docs/xa", 0.9, none, 0}, {"/a", 0.1, none, 0}}, true, {0, 0}, {R::PageRank, R::PageRank}},
+      {"pagerank among the pages no other repeats",
+       {{"/a", 0.1, none, 0}, {"/docs/a", 0.5, none, 0}, {"/x/b", 0.3, none, 0}}, true, {2, 2, 2},
+       {R::Original, R::Original, R::Original}},
+      {"the newest release beats the original",
+       {{"/0.1/a", 0.9, none, 0}, {"/mirror/0.2/a", 0.1, none, 0}}, true, {1, 1},
+       {R::Release, R::Release}},
       {"several clusters at once",
        {{"/x", 0.4, none, 0}, {"/y", 0.1, none, 1}, {"/z", 0.2, none, 0}, {"/w", 0.3, 1, 1},
         {"/v", 0.5, none, 4}},
