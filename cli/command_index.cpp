@@ -45,6 +45,11 @@ void add_index_command(CLI::App& app) {
                     "minhash/exact: similarity needed by pages whose names differ only in common words and numbers")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  index->add_option("--copy-threshold", options.dedup.copy_threshold,
+                    "minhash/exact: similarity needed by pages of one name at mirrored paths (a copy below a "
+                    "prefix or in another release)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   index->add_option("--parallel-threshold", options.dedup.parallel_threshold,
                     "minhash/exact: similarity needed by pages of one name at paths that do not mirror each other")
       ->capture_default_str()

@@ -67,6 +67,9 @@ Result<std::unique_ptr<Detector>> make_detector(std::string_view name,
   if (!in_unit_interval(options.renamed_threshold)) {
     return Status::error("renamed threshold must be in (0, 1]");
   }
+  if (!in_unit_interval(options.copy_threshold)) {
+    return Status::error("copy threshold must be in (0, 1]");
+  }
   if (!in_unit_interval(options.parallel_threshold)) {
     return Status::error("parallel threshold must be in (0, 1]");
   }

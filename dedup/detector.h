@@ -26,6 +26,9 @@ struct DedupDocument {
   std::string_view text;
   /// h1-h6 of the main content, in document order.
   std::span<const std::string> headings = {};
+  /// The heading a reader sees as the page's name (indexer's ExtractedPage::main_heading, e.g.
+  /// Doxygen's <div class="title"> outside the main content); empty: the first of `headings`.
+  std::string_view main_heading = {};
   /// <meta name="keywords"> and <meta name="description"> content.
   std::string_view meta_keywords = {};
   std::string_view meta_description = {};
@@ -87,6 +90,12 @@ struct DedupOptions {
   /// "Buffer in lib::io" / "Buffer in core::io"), whose text may have grown or lost a
   /// paragraph; a release's module page rewritten by half is not (docs/dedup.md, "The name rule").
   double renamed_threshold = 0.85;
+  /// minhash and exact: the Jaccard needed by pages of one name at mirrored paths (a copy below
+  /// a prefix or in another release that keeps its name), below `threshold`: the name rules
+  /// out template siblings, and the own text a copy keeps is smaller than the whole text
+  /// `threshold` was chosen on (inserted words are all the copy's own). Every such pair is a
+  /// candidate, whatever LSH proposes (SiteNames::same_name_pairs). docs/dedup.md, "The name rule".
+  double copy_threshold = 0.2;
   /// minhash and exact: the Jaccard needed where the paths do not mirror each other and the
   /// names agree (or are missing), or one adds words to the other at the same file name: a page
   /// saved under two names is near-identical, while parallel pages about parallel items (a C

@@ -215,6 +215,15 @@ Clusters ExactDetector::find_clusters(const DocumentLoader&) {
   const std::vector<TokenRecord> records = order_by_frequency(shingles_);
   JoinResult join = ppjoin(records, SetMeasure::Jaccard, options_.threshold, options_.threads);
   std::erase_if(join.pairs, [&](const SimilarPair& p) { return !accept(p.a, p.b, p.similarity); });
+  // Pages of one name at mirrored paths need only copy_threshold, which may be below the
+  // join's threshold: those the join could not see are measured one by one.
+  if (options_.title_rule) {
+    for (const auto& [a, b] : names_.same_name_pairs()) {
+      if (shingles_[a].empty() || shingles_[b].empty()) continue;
+      const double s = jaccard(shingles_[a], shingles_[b]);
+      if (s < options_.threshold && accept(a, b, s)) join.pairs.push_back({a, b, s});
+    }
+  }
   // Identical word sequences are similar even when nothing of them is the page's own (a page
   // all boilerplate): every pair of such a group the join could not see.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> by_text;

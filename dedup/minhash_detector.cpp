@@ -126,8 +126,17 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
     }
   }
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
-  const std::vector<Pair> candidates =
+  std::vector<Pair> candidates =
       lsh_candidates(sketches_, width_, banding, std::span(skip.get(), n), options_.threads);
+  // Pages of one name at mirrored paths need only copy_threshold, below what the banding is
+  // tuned to: they are candidates whatever their sketches say.
+  if (options_.title_rule) {
+    for (const Pair& p : names_.same_name_pairs()) {
+      if (!skip[p.first] && !skip[p.second]) candidates.push_back(p);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  }
 
   // LSH only proposes. A candidate whose similarity could reach what its names require only if
   // its estimate were several standard deviations too low is dropped unread. The rest are

@@ -97,12 +97,15 @@ std::string without_releases(std::string_view path, std::size_t query) {
 }  // namespace
 
 PageName page_name(const DedupDocument& doc) {
-  // A page without a heading is named, where its title says nothing of its own, by the opening
-  // words of its text (Doxygen's member lists: "This is the complete list of members for X").
-  const std::string_view heading =
-      doc.headings.empty() ? opening_words(doc.text, kOpeningWords) : std::string_view(doc.headings.front());
+  // A page is named by its title and, where many pages share the title, its main heading (the
+  // name a reader sees: Doxygen's member lists put "std::vector< _Tp > Member List" there); a
+  // page without a heading by the opening words of its text.
+  const bool has_heading = !doc.main_heading.empty() || !doc.headings.empty();
+  const std::string_view heading = !doc.main_heading.empty() ? doc.main_heading
+                                   : !doc.headings.empty()   ? std::string_view(doc.headings.front())
+                                                             : opening_words(doc.text, kOpeningWords);
   PageName name{text_hash(doc.title), text_hash(heading), word_hashes(doc.title), word_hashes(heading), 0, {}, 0,
-                doc.headings.empty()};
+                !has_heading};
   std::string_view path = doc.url.substr(0, doc.url.find('#'));
   if (const std::size_t scheme = path.find("://"); scheme != std::string_view::npos) {
     const std::size_t root = path.find('/', scheme + 3);
@@ -226,6 +229,26 @@ NameRelation SiteNames::relation(std::uint32_t a, std::uint32_t b) const {
   return NameRelation::kDifferent;
 }
 
+std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::same_name_pairs() const {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_name;
+  for (std::uint32_t d = 0; d < names_.size(); ++d) {
+    if (names_[d].words_end > names_[d].words) by_name.emplace_back(names_[d].text, d);
+  }
+  std::sort(by_name.begin(), by_name.end());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (std::size_t g = 0, end = 0; g < by_name.size(); g = end) {
+    while (end < by_name.size() && by_name[end].first == by_name[g].first) ++end;
+    for (std::size_t x = g; x < end; ++x) {
+      for (std::size_t y = x + 1; y < end; ++y) {
+        const std::uint32_t a = by_name[x].second, b = by_name[y].second;
+        if (url_evidence(a, b) == UrlEvidence::kMirrored) pairs.emplace_back(a, b);  // a < b: sorted by d
+      }
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
 UrlEvidence SiteNames::url_evidence(std::uint32_t a, std::uint32_t b) const {
   assert(a < urls_.size() && b < urls_.size());
   const Url &x = urls_[a], &y = urls_[b];
@@ -248,7 +271,7 @@ double required_similarity(const DedupOptions& options, NameRelation relation, U
       // A copy keeps its title; pages that only share a title (files named alike in two
       // directories, an index and its sub-index, a C and a C++ page of one name) have no more
       // than that in common.
-      return url == UrlEvidence::kMirrored ? options.threshold : parallel;
+      return url == UrlEvidence::kMirrored ? options.copy_threshold : parallel;
     case NameRelation::kUnknown: return url == UrlEvidence::kMirrored ? options.threshold : parallel;
     case NameRelation::kRelated:
       // Adding words to a name also names another item ("long long" / "unsigned long long",

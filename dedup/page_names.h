@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -65,13 +66,13 @@ enum class UrlEvidence {
 };
 
 /// The similarity two pages need under DedupOptions::title_rule (the name rule):
-/// - the same name: `threshold` at mirrored paths, else parallel_threshold;
+/// - the same name: copy_threshold at mirrored paths, else parallel_threshold;
 /// - an unknown name (no title or heading words, or a title many pages share and no heading):
 ///   `threshold` at mirrored paths, else parallel_threshold (nothing but the text to go by);
 /// - related names: related_title_threshold at mirrored paths, parallel_threshold with the same
 ///   stem, else never;
 /// - renamed: renamed_threshold; different subjects: more than 1 (never).
-/// None is below `threshold`. Without title_rule, `threshold`.
+/// None is below min(threshold, copy_threshold). Without title_rule, `threshold`.
 double required_similarity(const DedupOptions& options, NameRelation relation, UrlEvidence url);
 
 /// Every page's name, decided once the whole site is known. A page's name is its title; where
@@ -106,6 +107,11 @@ public:
   NameRelation relation(std::uint32_t a, std::uint32_t b) const;
   /// What the URLs of documents a and b say. REQUIRES: a, b < the number of pages.
   UrlEvidence url_evidence(std::uint32_t a, std::uint32_t b) const;
+  /// Every pair (a < b) of documents with the same name (not unknown) at mirrored paths, sorted:
+  /// the pairs that need only copy_threshold, below what LSH is tuned to find, so detectors
+  /// take them as candidates whatever their sketches say. Costs the square of the largest
+  /// group of one name (names are nearly unique on real sites: the largest on six was 57).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> same_name_pairs() const;
   /// required_similarity() of documents a and b.
   double required(const DedupOptions& options, std::uint32_t a, std::uint32_t b) const {
     return required_similarity(options, relation(a, b), url_evidence(a, b));

@@ -111,6 +111,7 @@ Result<ExtractedPage> read_page(const fs::path& file, const std::string& url) {
 dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string& url) {
   dedup::DedupDocument doc{url, page.title, page.main_text};
   doc.headings = page.headings;
+  doc.main_heading = page.main_heading;
   doc.meta_keywords = page.meta_keywords;
   doc.meta_description = page.meta_description;
   const std::string host = url_host(url);  // anchors split by host: dedup knows no URLs

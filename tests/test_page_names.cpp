@@ -113,7 +113,8 @@ TEST_CASE("a word in half the names of a top-level directory is that directory's
 TEST_CASE("required_similarity for each relation and what the URLs say") {
   using Url = UrlEvidence;
   DedupOptions o;
-  CHECK(required_similarity(o, Rel::kSame, Url::kMirrored) == o.threshold);
+  CHECK(required_similarity(o, Rel::kSame, Url::kMirrored) == o.copy_threshold);
+  CHECK(o.copy_threshold < o.threshold);
   CHECK(required_similarity(o, Rel::kSame, Url::kSameStem) == o.parallel_threshold);
   CHECK(required_similarity(o, Rel::kSame, Url::kNone) == o.parallel_threshold);
   CHECK(required_similarity(o, Rel::kUnknown, Url::kMirrored) == o.threshold);
@@ -128,6 +129,22 @@ TEST_CASE("required_similarity for each relation and what the URLs say") {
   CHECK(required_similarity(o, Rel::kDifferent, Url::kMirrored) > 1.0);
   o.title_rule = false;
   CHECK(required_similarity(o, Rel::kDifferent, Url::kNone) == o.threshold);
+}
+
+TEST_CASE("SiteNames::same_name_pairs: one name at mirrored paths") {
+  std::vector<PageName> pages = {
+      named("http://h/docs/a.html", "Guide"),         // 0
+      named("http://h/mirror/docs/a.html", "Guide"),  // 1: mirrors 0
+      named("http://h/0.9/docs/a.html", "Guide"),     // 2: a release's copy of 0 (and of 1)
+      named("http://h/print/a.html", "Guide"),        // 3: the same file name, a parallel path
+      named("http://h/mirror/docs/b.html", "Other"),  // 4: another name
+      named("http://h/x/docs/b.html", "Guide"),       // 5: another file
+      named("http://h/y/docs/a.html", ""),            // 6: no name
+  };
+  for (int i = 0; i < 20; ++i) pages.push_back(named("http://h/t" + std::to_string(i) + ".html", "T" + std::to_string(i)));
+  const SiteNames names(pages);
+  using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  CHECK(names.same_name_pairs() == Pairs{{0, 1}, {0, 2}, {1, 2}});
 }
 
 TEST_CASE("SiteNames::url_evidence") {

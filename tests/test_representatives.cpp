@@ -117,9 +117,9 @@ TEST_CASE("exact: compare() over all pairs is exactly the join's pairs") {
 }
 
 TEST_CASE("chains: kept, or split against the representative (table)") {
-  // Windows of 100 distinct words, 30 apart: neighbours have Jaccard 68/128 ≈ 0.53 over
-  // 3-word shingles, pages two apart 38/158 ≈ 0.24, three apart 8/188 (threshold 0.3).
-  const std::vector<std::string> texts = {words(0, 100), words(30, 130), words(60, 160), words(90, 190)};
+  // Windows of 100 distinct words, 40 apart: neighbours have Jaccard 58/138 ≈ 0.42 over
+  // 3-word shingles, pages two apart 18/178 ≈ 0.10, three apart 0 (threshold 0.2).
+  const std::vector<std::string> texts = {words(0, 100), words(40, 140), words(80, 180), words(120, 220)};
   const std::vector<DedupDocument> docs = documents(texts);
   struct Case {
     const char* name;
@@ -169,7 +169,7 @@ TEST_CASE("chains: kept, or split against the representative (table)") {
       }
       const double exact = jaccard(shingle_set(tokenize(texts[d]), 3), shingle_set(tokenize(texts[representative[d]]), 3));
       CHECK(r.to_representative[d].similarity == exact);
-      CHECK(r.to_representative[d].near_duplicate == (exact >= 0.3));
+      CHECK(r.to_representative[d].near_duplicate == (exact >= DedupOptions{}.threshold));
     }
   }
 }
@@ -253,7 +253,7 @@ TEST_CASE("split against a brute-force oracle on random drifting families") {
       const std::uint32_t rep = split.authority[d].representative;
       CAPTURE(d);
       // Every member is a near-duplicate of its representative (the oracle: exact Jaccard)...
-      if (rep != d) CHECK(jaccard(sets[d], sets[rep]) >= 0.3);
+      if (rep != d) CHECK(jaccard(sets[d], sets[rep]) >= DedupOptions{}.threshold);
       // ...the representative is its cluster's highest PageRank...
       CHECK(split.cluster_of[d] == split.cluster_of[rep]);
       for (std::uint32_t e = 0; e < docs.size(); ++e) {

@@ -8,6 +8,7 @@
 #   SITES      default "python=/usr/share/doc/python3.11/html postgres=/usr/share/doc/postgresql-doc-15/html"
 # For each site, seed and ratio: `canon synth` (copies with a 1-3-word segment inserted after
 # each word with probability RATIO), `canon index --detector NAME`, `canon eval dedup --json`.
+# INDEX_ARGS (environment): more `canon index` options for every run, e.g. "--threshold 0.2".
 # Prints one Markdown table row per run: pairwise precision/recall/F1 before union-find (the
 # detector's verified pairs) and after (final clusters), and the dedup seconds.
 set -euo pipefail
@@ -30,7 +31,7 @@ for site in $sites; do
       [[ -f "$corpus/truth.json" ]] || "$canon" synth "$source" "$corpus" --segment-ratio "$ratio" --seed "$seed" > /dev/null
       for detector in $detectors; do
         index="$work/idx-$name-$ratio-s$seed-$detector"
-        "$canon" index "$corpus" --out "$index" --detector "$detector" --quiet > /dev/null
+        "$canon" index "$corpus" --out "$index" --detector "$detector" --quiet ${INDEX_ARGS:-} > /dev/null
         python3 - "$index" "$corpus/truth.json" "$name" "$seed" "$ratio" "$detector" "$canon" <<'PY'
 import json, subprocess, sys
 index, truth, name, seed, ratio, detector, canon = sys.argv[1:]
