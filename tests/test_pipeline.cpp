@@ -523,3 +523,50 @@ TEST_CASE("the thread count and the chunking change nothing in the outputs") {
     }
   }
 }
+
+TEST_CASE("real copies collapse though their titles differ: a re-export and a release's copy") {
+  // rustdoc documents a re-exported item at both paths, titled by its module; versioned docs
+  // print the release in every title. Both keep their text (two words differ), and the other
+  // pages of the same template name other items, which must stay apart.
+  // An item's text in the API reference (kind "api") or the guide (kind "guide").
+  const auto body = [](const std::string& item, const std::string& kind, const std::string& extra) {
+    std::string text = "<main><h1>" + item + "</h1><p>";
+    for (int w = 0; w < 120; ++w) text += item + kind + std::to_string(w) + " ";
+    return text + extra + "</p></main>";
+  };
+  canon::testing::TempDir dir;
+  const char* items[] = {"Buffer", "Reader", "Writer", "Cursor", "Sink", "Empty", "Repeat", "Chain", "Take"};
+  for (const char* item : items) {
+    const std::string name = item;
+    dir.write("site/lib/io/struct." + name + ".html",
+              "<title>" + name + " in lib::io</title>" + body(name, "api", "see lib io"));
+    // Its re-export: the crate's name is in every title of its directory.
+    dir.write("site/core/io/struct." + name + ".html",
+              "<title>" + name + " in core::io</title>" + body(name, "api", "see core io"));
+    dir.write("site/docs/1.2/" + name + ".html", "<title>" + name + " — Docs 1.2</title>" + body(name, "guide", "since 1.0"));
+  }
+  // The 1.3 release of Buffer's guide page; Reader's 1.3 page is rewritten.
+  dir.write("site/docs/1.3/Buffer.html", "<title>Buffer — Docs 1.3</title>" + body("Buffer", "guide", "since 1.3"));
+  std::string rewritten = "<title>Reader — Docs 1.3</title><main><h1>Reader</h1><p>";
+  for (int w = 0; w < 120; ++w) rewritten += "newword" + std::to_string(w) + " ";
+  dir.write("site/docs/1.3/Reader.html", rewritten + "</p></main>");
+  auto summary = canon::indexer::index_site(options_for(dir.path() / "site", dir.path() / "index"));
+  REQUIRE(summary.ok());
+  const auto pages = read_pages(dir.path() / "index");
+  const auto cluster_of = [&](const std::string& path) { return pages.at(path)["cluster"]; };
+  CHECK(cluster_of("lib/io/struct.Buffer.html") == cluster_of("core/io/struct.Buffer.html"));
+  CHECK(pages.at("lib/io/struct.Buffer.html")["status"] != pages.at("core/io/struct.Buffer.html")["status"]);
+  CHECK(cluster_of("docs/1.2/Buffer.html") == cluster_of("docs/1.3/Buffer.html"));
+  CHECK(pages.at("docs/1.2/Buffer.html")["authoritative"] == url_of("docs/1.3/Buffer.html"));  // the newer
+  CHECK(pages.at("docs/1.3/Buffer.html")["authority_reason"] == "release");
+  CHECK(cluster_of("docs/1.2/Reader.html") != cluster_of("docs/1.3/Reader.html"));  // rewritten
+  // Other items of one template stay apart.
+  for (const char* item : items) {
+    const std::string name = item;
+    if (name == "Buffer") continue;
+    CAPTURE(name);
+    CHECK(cluster_of("lib/io/struct." + name + ".html") != cluster_of("lib/io/struct.Buffer.html"));
+    CHECK(cluster_of("lib/io/struct." + name + ".html") == cluster_of("core/io/struct." + name + ".html"));
+    CHECK(cluster_of("docs/1.2/" + name + ".html") != cluster_of("docs/1.2/Buffer.html"));
+  }
+}
