@@ -3,6 +3,7 @@
 # bench/real_sites/run.sh wrote (WORK_DIR/canon-NAME), and on indexes of the same sites built by
 # an older canon binary (BASE). Older builds recorded another heading (or none) in pages.jsonl;
 # the current index's are copied in (same paths), so both are searched with the same queries.
+# The old indexes are searched without title matches (--title-weight 0), as canon searched then.
 # "Not told apart": pages whose title and heading words are in those of more than 3 indexed pages.
 #
 # Usage: bench/real_sites/findability.sh WORK_DIR [BASE_CANON [NAME=SITE_DIR ...]]
@@ -21,7 +22,7 @@ if [ ${#sites[@]} -eq 0 ]; then
 fi
 canon=build/cli/canon
 rates() {  # INDEX: "unique | shared, told apart | shared, naming more than 3 pages | duplicates", found/pages (rate)
-  "$canon" eval findability "$1" --json | python3 -c '
+  "$canon" eval findability "$@" --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 f = lambda c: "%d/%d (%.3f)" % (c["found"], c["pages"], c["rate"])
@@ -48,7 +49,7 @@ with open(old, "w") as out:
         r["heading"] = heading.get(r["path"], "")  # the same main heading as the current index
         out.write(json.dumps(r) + "\n")
 PY
-    before=$(rates "$work/base-$name")
+    before=$(rates "$work/base-$name" --title-weight 0)  # searched as that canon searched: no title matches
   fi
   echo "| $name | $before | $(rates "$work/canon-$name") |"
 done
