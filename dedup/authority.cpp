@@ -11,6 +11,19 @@
 
 namespace canon::dedup {
 
+namespace {
+
+/// The path of `url` (from the '/' after the host; the query and fragment dropped).
+std::string_view path_of(std::string_view url) {
+  if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
+    const std::size_t root = url.find('/', scheme + 3);
+    url = root == std::string_view::npos ? std::string_view{} : url.substr(root);
+  }
+  return url.substr(0, std::min(url.find('?'), url.find('#')));
+}
+
+}  // namespace
+
 std::string_view to_string(AuthorityReason reason) {
   switch (reason) {
     case AuthorityReason::Singleton: return "singleton";
@@ -48,12 +61,7 @@ Release release_in_segment(std::string_view segment) {
 }
 
 Release release_of(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  if (scheme != std::string_view::npos) {
-    const std::size_t root = url.find('/', scheme + 3);
-    url = root == std::string_view::npos ? std::string_view{} : url.substr(root);
-  }
-  url = url.substr(0, std::min(url.find('?'), url.find('#')));
+  url = path_of(url);
   // Directory segments only: everything before the last '/'.
   const std::size_t last = url.rfind('/');
   std::string_view dirs = last == std::string_view::npos ? std::string_view{} : url.substr(0, last);
@@ -82,15 +90,6 @@ bool keep_best(std::vector<std::uint32_t>& pool, const Score& score) {
   const std::size_t before = pool.size();
   std::erase_if(pool, [&](std::uint32_t m) { return score(m) < top; });
   return pool.size() < before;
-}
-
-/// The path of `url` (from the '/' after the host; the query and fragment dropped).
-std::string_view path_of(std::string_view url) {
-  if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
-    const std::size_t root = url.find('/', scheme + 3);
-    url = root == std::string_view::npos ? std::string_view{} : url.substr(root);
-  }
-  return url.substr(0, std::min(url.find('?'), url.find('#')));
 }
 
 /// Whether `path` is the path of another member of `paths` (sorted) below a prefix: one of

@@ -131,10 +131,11 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   // Pages of one name at mirrored paths need only copy_threshold, below what the banding is
   // tuned to: they are candidates whatever their sketches say.
   if (options_.title_rule) {
-    for (const Pair& p : names_.same_name_pairs()) {
+    const auto lsh_end = static_cast<std::ptrdiff_t>(candidates.size());
+    for (const Pair& p : names_.same_name_pairs()) {  // sorted, as LSH's candidates are
       if (!skip[p.first] && !skip[p.second]) candidates.push_back(p);
     }
-    std::sort(candidates.begin(), candidates.end());
+    std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   }
 

@@ -36,14 +36,14 @@ std::string plain_query(const std::string& text) {
 
 std::string title_and_heading_query(const std::string& title, const std::string& heading) {
   // Words compare as the index's words do: "Introduction¶" repeats "Introduction".
-  const auto letters = [](const std::string& word) { return index_format::exact_title_term(word); };
+  const auto as_indexed = [](const std::string& word) { return index_format::exact_title_term(word); };
   std::string query = plain_query(title);
   std::vector<std::string> seen;
   std::istringstream title_words(query);
-  for (std::string word; title_words >> word;) seen.push_back(letters(word));
+  for (std::string word; title_words >> word;) seen.push_back(as_indexed(word));
   std::istringstream heading_words(plain_query(heading));
   for (std::string word; heading_words >> word;) {
-    const std::string key = letters(word);
+    const std::string key = as_indexed(word);
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
     query += (query.empty() ? "" : " ") + word;

@@ -153,18 +153,9 @@ private:
       return level != nullptr && std::string_view(level) == "1";
     }
     const char* classes = attribute(node, "class");
-    if (classes == nullptr) return false;
-    const std::string list = lower(classes);
-    std::size_t start = 0;
-    while (start < list.size()) {
-      while (start < list.size() && is_html_space(list[start])) ++start;
-      std::size_t end = start;
-      while (end < list.size() && !is_html_space(list[end])) ++end;
-      const std::string_view token = std::string_view(list).substr(start, end - start);
-      if (token == "title" || (token.size() > 6 && token.ends_with("-title"))) return true;
-      start = end;
-    }
-    return false;
+    return classes != nullptr && any_token(lower(classes), [](std::string_view token) {
+             return token == "title" || (token.size() > 6 && token.ends_with("-title"));
+           });
   }
 
 public:
@@ -262,16 +253,22 @@ private:
     page_.links.push_back(std::move(link));
   }
 
-  static bool has_token(const std::string& list, std::string_view token) {
+  /// Whether `match` holds for a token of the white-space-separated `list` (rel, class).
+  template <class Match>
+  static bool any_token(std::string_view list, const Match& match) {
     std::size_t start = 0;
     while (start < list.size()) {
       while (start < list.size() && is_html_space(list[start])) ++start;
       std::size_t end = start;
       while (end < list.size() && !is_html_space(list[end])) ++end;
-      if (std::string_view(list).substr(start, end - start) == token) return true;
+      if (end > start && match(list.substr(start, end - start))) return true;
       start = end;
     }
     return false;
+  }
+
+  static bool has_token(std::string_view list, std::string_view token) {
+    return any_token(list, [&](std::string_view t) { return t == token; });
   }
 
   ExtractedPage& page_;

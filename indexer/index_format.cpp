@@ -37,33 +37,40 @@ std::string url_term(std::string_view url) {
   return hash_long_term(term);
 }
 
-std::string exact_title_term(std::string_view text) {
+namespace {
+
+/// The words of `text` as the exact-title term holds them: runs of Xapian's word characters,
+/// lowercased, joined by single spaces ("" when there is none). Not hashed.
+std::string exact_title_words(std::string_view text) {
   // Xapian's own notion of a word character and of lower case, as its TermGenerator uses.
-  std::string term(kExactTitlePrefix);
+  std::string words;
   bool in_word = false;
   for (Xapian::Utf8Iterator it(text.data(), text.size()); it != Xapian::Utf8Iterator(); ++it) {
     if (!Xapian::Unicode::is_wordchar(*it)) {
       in_word = false;
       continue;
     }
-    if (!in_word && term.size() > kExactTitlePrefix.size()) term.push_back(' ');
+    if (!in_word && !words.empty()) words.push_back(' ');
     in_word = true;
-    Xapian::Unicode::append_utf8(term, Xapian::Unicode::tolower(*it));
+    Xapian::Unicode::append_utf8(words, Xapian::Unicode::tolower(*it));
   }
-  if (term.size() == kExactTitlePrefix.size()) return {};
-  return hash_long_term(term);
+  return words;
+}
+
+}  // namespace
+
+std::string exact_title_term(std::string_view text) {
+  const std::string words = exact_title_words(text);
+  if (words.empty()) return {};
+  return hash_long_term(std::string(kExactTitlePrefix) + words);
 }
 
 std::vector<std::string> exact_title_terms_within(std::string_view query, std::size_t max_words) {
-  const std::string whole = exact_title_term(query);
-  if (whole.empty()) return {};
-  // The words as exact_title_term normalises them (a hashed term's tail is lost: re-normalise
-  // only what fits, which is all of any realistic query).
+  const std::string normalised = exact_title_words(query);
+  if (normalised.empty()) return {};
   std::vector<std::string> words;
-  std::string normalised = exact_title_term(query.substr(0, std::min<std::size_t>(query.size(), 1000)));
-  std::size_t start = kExactTitlePrefix.size();
   bool all_words = true;
-  while (start < normalised.size()) {
+  for (std::size_t start = 0; start < normalised.size();) {
     if (words.size() == max_words) {
       all_words = false;
       break;
@@ -73,7 +80,7 @@ std::vector<std::string> exact_title_terms_within(std::string_view query, std::s
     words.push_back(normalised.substr(start, end - start));
     start = end + 1;
   }
-  std::vector<std::string> terms{whole};
+  std::vector<std::string> terms{hash_long_term(std::string(kExactTitlePrefix) + normalised)};
   for (std::size_t length = words.size(); length >= 2; --length) {
     for (std::size_t first = 0; first + length <= words.size(); ++first) {
       if (all_words && length == words.size()) continue;  // the whole query: already there

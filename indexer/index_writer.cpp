@@ -113,7 +113,8 @@ PreparedDocument IndexWriter::prepare(const PageContent& page) {
   // up as omindex does; then the other fields, each after a gap so phrases do not span them.
   terms.index_text(page.title, 1, std::string(fmt::kTitlePrefix));
   terms.index_text(page.title, 5);
-  if (std::string exact = fmt::exact_title_term(page.title); !exact.empty()) doc.add_term(exact);
+  const std::string exact_title = fmt::exact_title_term(page.title);
+  if (!exact_title.empty()) doc.add_term(exact_title);
   terms.increase_termpos(100);
   terms.index_text(page.meta_keywords);
   terms.index_text(page.meta_keywords, 1, std::string(fmt::kKeywordPrefix));
@@ -131,8 +132,7 @@ PreparedDocument IndexWriter::prepare(const PageContent& page) {
   // The name the reader sees on the page is part of its title: a search for it matches it
   // whole, as a title does, and its words are title words (Doxygen's pages all have the
   // <title> "Member List"; the class they list is in the heading).
-  if (std::string exact = fmt::exact_title_term(page.main_heading);
-      !exact.empty() && exact != fmt::exact_title_term(page.title)) {
+  if (std::string exact = fmt::exact_title_term(page.main_heading); !exact.empty() && exact != exact_title) {
     doc.add_term(exact);
     terms.increase_termpos(100);
     terms.index_text(page.main_heading, 1, std::string(fmt::kTitlePrefix));

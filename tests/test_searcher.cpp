@@ -257,12 +257,26 @@ TEST_CASE("an invalid static weight is an error") {
 
 namespace {
 
+/// Writes `pages` and 40 pages without their words (so that those words are rare ones) into
+/// an index at `index_dir`.
+void write_with_filler(const std::filesystem::path& index_dir, std::initializer_list<IndexedPage> pages) {
+  auto writer = canon::indexer::IndexWriter::create((index_dir / "xapian").string());
+  REQUIRE(writer.ok());
+  for (const IndexedPage& page : pages) REQUIRE(writer.value()->add(page).ok());
+  for (int i = 0; i < 40; ++i) {
+    IndexedPage filler;
+    filler.url = "http://localhost/other" + std::to_string(i) + ".html";
+    filler.title = "Glossary";
+    filler.main_text = "Terms used in this documentation.";
+    REQUIRE(writer.value()->add(filler).ok());
+  }
+  REQUIRE(writer.value()->finish().ok());
+}
+
 /// A page named "Bytes Objects" with little text, and a long page about types that mentions
 /// bytes objects again and again; an alternate named "Bytearray Objects" on a third page; a
 /// page named "Bytes".
 void build_title_index(const std::filesystem::path& index_dir) {
-  auto writer = canon::indexer::IndexWriter::create((index_dir / "xapian").string());
-  REQUIRE(writer.ok());
   IndexedPage named;
   named.url = "http://localhost/c-api/bytes.html";
   named.title = "Bytes Objects";
@@ -283,15 +297,7 @@ void build_title_index(const std::filesystem::path& index_dir) {
   exact.title = "Bytes";
   exact.main_text = "The bytes type holds a sequence of small integers; see also bytearray and memoryview, "
                     "the buffer protocol, the codecs and the struct module for packing binary data.";
-  for (const IndexedPage& page : {named, mentions, other, exact}) REQUIRE(writer.value()->add(page).ok());
-  for (int i = 0; i < 40; ++i) {  // pages without the query words, so that they are rare ones
-    IndexedPage filler;
-    filler.url = "http://localhost/other" + std::to_string(i) + ".html";
-    filler.title = "Glossary";
-    filler.main_text = "Terms used in this documentation.";
-    REQUIRE(writer.value()->add(filler).ok());
-  }
-  REQUIRE(writer.value()->finish().ok());
+  write_with_filler(index_dir, {named, mentions, other, exact});
 }
 
 }  // namespace
@@ -332,8 +338,6 @@ TEST_CASE("a page whose title holds the query's words ranks above pages that onl
 TEST_CASE("a page's main heading names it as its title does; a title pasted with words added still names it") {
   canon::testing::TempDir dir;
   {
-    auto writer = canon::indexer::IndexWriter::create((dir.path() / "xapian").string());
-    REQUIRE(writer.ok());
     // Doxygen's member lists: one <title> for all; the class is in the visible heading.
     IndexedPage vector_members;
     vector_members.url = "http://localhost/vector-members.html";
@@ -358,17 +362,7 @@ TEST_CASE("a page's main heading names it as its title does; a title pasted with
     timer_uses.url = "http://localhost/javax/swing/class-use/Timer.html";
     timer_uses.title = "Uses of Class javax.swing.Timer (Java SE 17)";
     for (int i = 0; i < 30; ++i) timer_uses.main_text += "Timer class Java SE 17. ";
-    for (const IndexedPage& page : {vector_members, deque_members, util_timer, swing_timer, timer_uses}) {
-      REQUIRE(writer.value()->add(page).ok());
-    }
-    for (int i = 0; i < 40; ++i) {  // pages without the query words, so that they are rare ones
-      IndexedPage filler;
-      filler.url = "http://localhost/other" + std::to_string(i) + ".html";
-      filler.title = "Glossary";
-      filler.main_text = "Terms used in this documentation.";
-      REQUIRE(writer.value()->add(filler).ok());
-    }
-    REQUIRE(writer.value()->finish().ok());
+    write_with_filler(dir.path(), {vector_members, deque_members, util_timer, swing_timer, timer_uses});
   }
   auto searcher = Searcher::open(dir.path());
   REQUIRE(searcher.ok());
