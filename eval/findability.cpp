@@ -35,20 +35,21 @@ std::string plain_query(const std::string& text) {
 }
 
 std::string title_and_heading_query(const std::string& title, const std::string& heading) {
-  // Words compare as the index's words do: "Introduction¶" repeats "Introduction".
+  // The title, then the heading as written, when the heading says something the title does not:
+  // a reader pastes both, and the heading's words stay together ("Index – P" after "Index —
+  // Python 3.11 documentation" still reads "index p"). Words compare as the index reads them:
+  // "Introduction¶" repeats "Introduction".
   const auto as_indexed = [](const std::string& word) { return index_format::exact_title_term(word); };
-  std::string query = plain_query(title);
-  std::vector<std::string> seen;
-  std::istringstream title_words(query);
-  for (std::string word; title_words >> word;) seen.push_back(as_indexed(word));
-  std::istringstream heading_words(plain_query(heading));
-  for (std::string word; heading_words >> word;) {
-    const std::string key = as_indexed(word);
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-    seen.push_back(key);
-    query += (query.empty() ? "" : " ") + word;
-  }
-  return query;
+  const std::string title_query = plain_query(title);
+  const std::string heading_query = plain_query(heading);
+  std::unordered_set<std::string> title_words;
+  std::istringstream title_in(title_query);
+  for (std::string word; title_in >> word;) title_words.insert(as_indexed(word));
+  bool says_more = false;
+  std::istringstream heading_in(heading_query);
+  for (std::string word; heading_in >> word;) says_more = says_more || !title_words.count(as_indexed(word));
+  if (!says_more) return title_query;
+  return title_query.empty() ? heading_query : title_query + " " + heading_query;
 }
 
 Result<FindabilityResult> evaluate_findability(const std::filesystem::path& index_dir, std::size_t k,

@@ -44,8 +44,9 @@ struct FindabilityResult {
 /// letters are lowercased (so no word is read as AND/OR/NOT); everything else is kept.
 std::string plain_query(const std::string& text);
 
-/// The query for a page that shares its title: plain_query(title) followed by the words of
-/// plain_query(heading) that the title does not have ("DECLARE" + "DECLARE" is "declare").
+/// The query for a page that shares its title: plain_query(title) followed by plain_query(heading)
+/// when the heading has a word the title lacks ("DECLARE" + "DECLARE" is "declare"; "Index" +
+/// "Index – P" is "index index – p").
 std::string title_and_heading_query(const std::string& title, const std::string& heading);
 
 /// Searches INDEX_DIR (a `canon index` output) for each indexed and duplicate page of its
