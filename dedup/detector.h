@@ -109,6 +109,10 @@ struct DedupOptions {
   std::uint64_t seed = 0x63616e6f6e;  // "canon"
   /// Worker threads; 0 means all hardware threads.
   unsigned threads = 0;
+  /// minhash: shingles one worker holds at most while measuring candidates exactly (8 bytes
+  /// each: 64 MiB by default). A connected group of candidates holding more is measured block
+  /// against block, its documents loaded once per block they meet; results do not depend on it.
+  std::size_t measure_budget_shingles = std::size_t{8} << 20;
 
   /// True when `threshold` was chosen by the user (`canon index --threshold`): then `keyword`
   /// and `mwo` use `threshold` instead of their own defaults below.

@@ -247,29 +247,33 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::siz
   assert(width > 0 && std::size_t{banding.bands} * banding.rows <= width);
   const std::size_t n = matrix.size() / width;
   assert(skip.empty() || skip.size() == n);
-  // Bands run in parallel, each into its own list; the union is sorted, so the result does not
-  // depend on the thread count.
-  std::vector<std::vector<Pair>> per_band(banding.bands);
+  // Bands run in parallel, a round of one band per worker at a time, each into its own list;
+  // after each round the lists are merged into the sorted union. So at most one band per worker
+  // is held beside the union (a group of m pages alike in every band costs m²/2 pairs, not
+  // bands × m²/2), and the result does not depend on the thread count.
   const std::size_t workers = worker_count(banding.bands, threads);
+  std::vector<std::vector<Pair>> per_worker(workers);
   std::vector<std::vector<Keyed>> keyed(workers), buffer(workers);
-  parallel_for(banding.bands, threads, [&](std::size_t band, std::size_t worker) {
-    const std::size_t first = band * banding.rows;
-    band_pairs(n, skip, [&](std::uint32_t d) {
-      return matrix.subspan(std::size_t{d} * width + first, banding.rows);
-    }, [&](std::uint32_t d) {
-      __builtin_prefetch(matrix.data() + std::size_t{d} * width + first);
-    }, keyed[worker], buffer[worker], per_band[band]);
-    sort_unique(per_band[band]);
-  });
-  keyed.clear();
-  buffer.clear();
   std::vector<Pair> pairs;
-  for (std::vector<Pair>& band : per_band) {
-    pairs.insert(pairs.end(), band.begin(), band.end());
-    std::vector<Pair>().swap(band);
-    if (pairs.size() > (std::size_t{1} << 24)) sort_unique(pairs);
+  for (std::size_t round = 0; round < banding.bands; round += workers) {
+    const std::size_t in_round = std::min<std::size_t>(workers, banding.bands - round);
+    parallel_for(in_round, threads, [&](std::size_t i, std::size_t worker) {
+      const std::size_t first = (round + i) * banding.rows;
+      band_pairs(n, skip, [&](std::uint32_t d) {
+        return matrix.subspan(std::size_t{d} * width + first, banding.rows);
+      }, [&](std::uint32_t d) {
+        __builtin_prefetch(matrix.data() + std::size_t{d} * width + first);
+      }, keyed[worker], buffer[worker], per_worker[i]);
+      sort_unique(per_worker[i]);
+    });
+    for (std::size_t i = 0; i < in_round; ++i) {
+      const auto merged_end = static_cast<std::ptrdiff_t>(pairs.size());
+      pairs.insert(pairs.end(), per_worker[i].begin(), per_worker[i].end());
+      std::inplace_merge(pairs.begin(), pairs.begin() + merged_end, pairs.end());
+      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      per_worker[i].clear();
+    }
   }
-  sort_unique(pairs);
   return pairs;
 }
 

@@ -65,7 +65,9 @@ private:
     return text_hashes_[a] != 0 && text_hashes_[a] == text_hashes_[b];
   }
   /// measure() of each of `pairs` (both documents non-empty) whose `needed` flag is set, into
-  /// out[index]: the documents are loaded once per connected component of those pairs.
+  /// out[index]: the documents are loaded once per connected component of those pairs, or once
+  /// per block of it measured against theirs when the component holds more than
+  /// options_.measure_budget_shingles.
   void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
                        const DocumentLoader& load, std::vector<double>& out) const;
   std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {

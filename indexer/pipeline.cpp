@@ -239,6 +239,8 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"status_counts", s.status_counts},
       {"graph", {{"nodes", s.graph_nodes}, {"edges", s.graph_edges}}},
       {"duplicate_clusters", s.duplicate_clusters},
+      {"candidates_examined", s.candidates_examined},
+      {"near_duplicate_pairs", s.near_duplicate_pairs},
       {"split_off", s.split_off},
       {"split_for_definitions", s.split_for_definitions},
       {"pagerank", {{"iterations", s.pagerank_iterations}, {"converged", s.pagerank_converged}}},
@@ -525,6 +527,8 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   const dedup::Representatives chosen = dedup::choose_representatives(
       *detector.value(), clusters, candidates, options.honour_canonical,
       options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
+  summary.candidates_examined = clusters.candidates_examined;
+  summary.near_duplicate_pairs = clusters.pairs.size();
   summary.split_off = chosen.split_off;
   summary.split_for_definitions = chosen.split_for_definitions;
   std::unordered_map<std::uint32_t, std::uint32_t> cluster_ids;  // cluster_of value -> dense id

@@ -52,6 +52,9 @@ struct IndexSummary {
   std::size_t graph_edges = 0;
   /// Clusters with more than one member.
   std::size_t duplicate_clusters = 0;
+  /// The detector's candidate pairs (after LSH or its filter) and those it verified.
+  std::size_t candidates_examined = 0;
+  std::size_t near_duplicate_pairs = 0;
   /// split_chains: pages that left the cluster union-find gave them (dedup::Representatives).
   std::size_t split_off = 0;
   /// Of split_off, pages that define an item their representative lacks.

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <functional>
 #include <random>
 #include <span>
 #include <string>
@@ -302,4 +303,50 @@ TEST_CASE("make_detector and detector_names") {
   bad = {};
   bad.threshold = 1.5;
   CHECK(!make_detector("minhash", bad).ok());
+}
+
+TEST_CASE("a candidate group larger than the measuring budget: the same pairs, measured block by block") {
+  // 40 edits of one text: every pair is a candidate measured exactly, one connected group.
+  std::mt19937_64 rng(11);
+  std::vector<std::string> base(120);
+  for (auto& w : base) w = "v" + std::to_string(rng() % 5000);
+  std::vector<std::string> texts;
+  for (int member = 0; member < 40; ++member) {
+    std::string text;
+    for (const auto& w : base) text += (rng() % 12 == 0 ? "x" + std::to_string(rng()) : w) + " ";
+    texts.push_back(text);
+  }
+  const std::vector<DedupDocument> docs = documents(texts);
+  const auto run = [&](std::size_t budget, std::size_t& loads) {
+    DedupOptions options;
+    options.discount_boilerplate = false;
+    options.measure_budget_shingles = budget;
+    MinhashDetector detector(options);
+    detector.reset(static_cast<std::uint32_t>(docs.size()));
+    for (std::uint32_t i = 0; i < docs.size(); ++i) detector.add(i, docs[i]);
+    std::atomic<std::size_t> count{0};
+    const DocumentLoader load = [&](std::uint32_t d, const std::function<void(const DedupDocument&)>& use) {
+      ++count;
+      use(docs[d]);
+    };
+    Clusters c = detector.find_clusters(load);
+    loads = count;
+    return c;
+  };
+  std::size_t whole_loads = 0, block_loads = 0;
+  const Clusters whole = run(DedupOptions{}.measure_budget_shingles, whole_loads);
+  const Clusters blocks = run(250, block_loads);  // ~118 shingles a page: one page per block
+  CHECK(whole.cluster_of == std::vector<std::uint32_t>(40, 0));
+  CHECK(whole.pairs.size() > 400);
+  CHECK(whole_loads == 40);               // the group's pages, once each
+  CAPTURE(block_loads);
+  CHECK(block_loads > whole_loads);       // each page once per block it meets
+  CHECK(block_loads <= 40 + 40 * 39 / 2);  // at most once per pair besides
+  CHECK(blocks.cluster_of == whole.cluster_of);
+  REQUIRE(blocks.pairs.size() == whole.pairs.size());
+  for (std::size_t i = 0; i < whole.pairs.size(); ++i) {
+    CHECK(blocks.pairs[i].a == whole.pairs[i].a);
+    CHECK(blocks.pairs[i].b == whole.pairs[i].b);
+    CHECK(blocks.pairs[i].similarity == whole.pairs[i].similarity);
+  }
 }
