@@ -18,6 +18,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <span>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -37,8 +40,12 @@
 #include "dedup/authority.h"
 #include "dedup/boilerplate.h"
 #include "dedup/representatives.h"
+#include "indexer/cluster_assignment.h"
 #include "indexer/html_extract.h"
 #include "indexer/index_writer.h"
+#include "indexer/page_record.h"
+#include "indexer/site_links.h"
+#include "indexer/site_plan.h"
 #include "indexer/site_walker.h"
 #include "indexer/url.h"
 #include "ranking/link_graph.h"
@@ -46,35 +53,6 @@
 namespace canon::indexer {
 namespace fs = std::filesystem;
 namespace {
-
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-
-/// What the run keeps of one input file; becomes one line of pages.jsonl. Small on purpose:
-/// no page text (docs/design.md, "Memory").
-struct PageRecord {
-  std::string path;
-  std::string url;
-  std::string status;  // indexed | duplicate | redirect | skipped
-  std::string reason;  // for skipped
-  bool parsed = false;
-  std::string title;
-  std::string heading;  // the page's main heading (ExtractedPage::main_heading)
-  std::vector<std::string> defined;  // dedup::defined_terms of the page's <dt> ids
-  bool robots_noindex = false;
-  std::optional<std::string> canonical_url;
-  std::optional<std::string> refresh_url;  // as the page says
-  std::optional<std::string> redirect_to;  // final target, for redirect pages
-  std::vector<std::uint32_t> links;        // followed links' targets, as URL ids
-  std::uint32_t docid = 0;                 // in its chunk's database; 0: not added
-  std::optional<ranking::NodeId> node;     // in the link graph
-  bool in_dedup = false;                   // handed to the detector (index = record index)
-  double pagerank = 0.0;
-  double cluster_pagerank = 0.0;
-  std::optional<std::uint32_t> cluster;
-  std::uint32_t authoritative = kNone;  // record index of the cluster's indexed page
-  std::string authority_reason;
-  std::optional<double> similarity;
-};
 
 class StageClock {
 public:
@@ -120,28 +98,6 @@ dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string
   }
   return doc;
 }
-
-/// Interns URLs as dense ids, so that records hold links as 4-byte ids. ids() is thread-safe;
-/// the ids depend on the order of calls, so nothing written out may depend on them.
-class UrlIds {
-public:
-  std::vector<std::uint32_t> ids(const std::vector<std::string>& urls) {
-    std::vector<std::uint32_t> out;
-    out.reserve(urls.size());
-    const std::lock_guard lock(mutex_);
-    for (const std::string& url : urls) out.push_back(ids_.emplace(url, static_cast<std::uint32_t>(ids_.size())).first->second);
-    return out;
-  }
-  std::uint32_t find(const std::string& url) const {
-    auto it = ids_.find(url);
-    return it == ids_.end() ? kNone : it->second;
-  }
-  std::size_t size() const { return ids_.size(); }
-
-private:
-  std::mutex mutex_;
-  std::unordered_map<std::string, std::uint32_t> ids_;
-};
 
 /// The site is parsed in chunks of consecutive files, each written by one thread into a
 /// database of its own; merging the chunk databases in order numbers the documents in file
@@ -195,7 +151,7 @@ nlohmann::json record_json(const PageRecord& r, const std::vector<PageRecord>& r
   nlohmann::json j;
   j["path"] = r.path;
   j["url"] = r.url;
-  j["status"] = r.status;
+  j["status"] = to_string(r.status);
   if (!r.reason.empty()) j["reason"] = r.reason;
   if (r.parsed) j["title"] = r.title;
   if (!r.heading.empty()) j["heading"] = r.heading;
@@ -267,7 +223,259 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   };
 }
 
-/// The run itself; `work_dir` is the fresh directory the new index is built in.
+/// Where the parse writes its documents: one Xapian database per chunk of consecutive files.
+struct ChunkLayout {
+  fs::path dir;
+  std::size_t files = 0;
+  std::size_t files_per_chunk = 1;
+  std::size_t count() const { return (files + files_per_chunk - 1) / files_per_chunk; }
+  std::string path(std::size_t chunk) const { return (dir / std::to_string(chunk)).string(); }
+  /// [first, end) of the files of `chunk`.
+  std::size_t first(std::size_t chunk) const { return chunk * files_per_chunk; }
+  std::size_t end(std::size_t chunk) const { return std::min(files, (chunk + 1) * files_per_chunk); }
+};
+
+/// The first status that is not ok, or ok.
+Status first_error(const std::vector<Status>& statuses) {
+  for (const Status& status : statuses) {
+    if (!status.ok()) return status;
+  }
+  return Status::ok_status();
+}
+
+/// The pages of the site sample (dedup::site_sample), parsed once for Detector::learn_site and
+/// taken from here by the parse instead of being read again.
+class SamplePages {
+public:
+  /// Parses the sample's pages that serve their URL on `threads` threads.
+  SamplePages(const SitePlan& plan, unsigned threads)
+      : files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()) {
+    parallel_for(files_.size(), threads, [&](std::size_t s, std::size_t) {
+      const std::uint32_t i = files_[s];
+      if (plan.serves_url(i)) pages_[s] = read_page(plan.files[i].absolute_path, plan.urls[i].value());
+    });
+  }
+  /// What the detector learns the site's repeated text from: the sample's parsed pages that
+  /// are neither redirects nor marked noindex.
+  std::vector<dedup::DedupDocument> documents(const SitePlan& plan) const {
+    std::vector<dedup::DedupDocument> docs;
+    for (std::size_t s = 0; s < files_.size(); ++s) {
+      const auto& page = pages_[s];
+      if (!page || !page->ok() || (*page)->refresh_url || (*page)->robots_noindex) continue;
+      docs.push_back(dedup_document(page->value(), plan.urls[files_[s]].value()));
+    }
+    return docs;
+  }
+  /// File i's page, moved out when the sample parsed it (each is taken once, by the thread
+  /// parsing file i), else read and parsed now.
+  Result<ExtractedPage> take(const SitePlan& plan, std::size_t i) {
+    const auto at = std::lower_bound(files_.begin(), files_.end(), i);
+    if (at != files_.end() && *at == i && pages_[at - files_.begin()]) {
+      Result<ExtractedPage> page = std::move(*pages_[at - files_.begin()]);
+      pages_[at - files_.begin()].reset();
+      return page;
+    }
+    return read_page(plan.files[i].absolute_path, plan.urls[i].value());
+  }
+
+private:
+  std::vector<std::uint32_t> files_;
+  std::vector<std::optional<Result<ExtractedPage>>> pages_;
+};
+
+/// Stage 2's output: a record per file (then per path the walk skipped), and the URL ids the
+/// records' links are held as.
+struct ParsedSite {
+  std::vector<PageRecord> records;
+  UrlIds url_ids;
+};
+
+/// Parses file i into `r` and, when it is a page to index, hands it to the detector (document
+/// i) and adds its document to `writer`. A page that cannot be parsed is recorded as skipped;
+/// only a failure to write the index is an error.
+Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedup::Detector& detector,
+                  UrlIds& url_ids, IndexWriter& writer, PageRecord& r) {
+  r.path = plan.files[i].relative_path;
+  r.status = PageStatus::kSkipped;
+  if (!plan.urls[i].ok()) {
+    r.reason = "no URL for this path: " + plan.urls[i].status().message();
+    return Status::ok_status();
+  }
+  r.url = plan.urls[i].value();
+  if (!plan.serves_url(i)) {
+    r.reason = "same URL as " + plan.files[plan.url_owner[i]].relative_path;
+    return Status::ok_status();
+  }
+  auto page = sample.take(plan, i);
+  if (!page.ok()) {
+    r.reason = page.status().message();
+    return Status::ok_status();
+  }
+  r.parsed = true;
+  r.title = page->title;
+  r.heading = page->main_heading;
+  r.defined = dedup::defined_terms(page->definition_ids);
+  r.robots_noindex = page->robots_noindex;
+  r.canonical_url = page->canonical_url;
+  r.refresh_url = page->refresh_url;
+  if (r.refresh_url) {  // a redirect: neither a node nor a document
+    r.status = PageStatus::kRedirect;
+    return Status::ok_status();
+  }
+  if (!page->robots_nofollow) {
+    std::vector<std::string> link_urls;
+    for (const PageLink& link : page->links) {
+      if (!link.nofollow) link_urls.push_back(strip_index_page(link.url));
+    }
+    r.links = url_ids.ids(link_urls);
+  }
+  if (r.robots_noindex) {  // in the link graph, not in the index
+    r.reason = "robots meta says noindex";
+    return Status::ok_status();
+  }
+  r.status = PageStatus::kIndexed;  // until its cluster says otherwise
+  detector.add(static_cast<std::uint32_t>(i), dedup_document(page.value(), r.url));
+  r.in_dedup = true;
+  auto docid = writer.add(IndexWriter::prepare({r.url, std::move(page->title), std::move(page->meta_description),
+                                                std::move(page->meta_keywords), std::move(page->headings), page->main_heading,
+                                                std::move(page->main_text), plan.files[i].absolute_path}));
+  if (!docid.ok()) return docid.status();
+  r.docid = docid.value();
+  return Status::ok_status();
+}
+
+/// Stage 2: every file parsed on all threads. Each chunk of consecutive files is parsed by one
+/// thread, which adds the pages' documents to the chunk's own database and hands the pages to
+/// the detector. The walk's skipped paths are recorded after the files.
+Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::Detector& detector,
+                              const ChunkLayout& chunks, const IndexOptions& options, const std::string& base_url,
+                              unsigned threads, Progress& progress) {
+  ParsedSite site;
+  site.records.resize(plan.files.size());
+  std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
+  std::atomic<std::size_t> parsed_files{0};
+  std::mutex progress_mutex;
+  std::error_code ec;
+  fs::create_directory(chunks.dir, ec);
+  progress.start("parse", plan.files.size());
+  parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
+    auto writer = IndexWriter::create(chunks.path(chunk), {options.collapse, 1.0});
+    if (!writer.ok()) {
+      chunk_status[chunk] = writer.status();
+      return;
+    }
+    for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
+      Status parsed = parse_file(plan, i, sample, detector, site.url_ids, *writer.value(), site.records[i]);
+      if (!parsed.ok()) {
+        chunk_status[chunk] = parsed;
+        return;
+      }
+      const std::size_t done = ++parsed_files;
+      if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
+    }
+    chunk_status[chunk] = writer.value()->finish();
+  });
+  if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
+  progress.finish();
+  for (const SkippedPath& skipped : plan.skipped) {
+    PageRecord r;
+    r.path = skipped.relative_path;
+    if (auto url = file_url(base_url, r.path); url.ok()) r.url = url.value();
+    r.reason = skipped.reason;
+    site.records.push_back(std::move(r));
+  }
+  return site;
+}
+
+/// Stage 6: every document added gets its cluster fields, or goes when it is a duplicate and
+/// search does not collapse; chunk by chunk on all threads, then the chunk databases are merged
+/// into `xapian_dir`.
+Status write_cluster_fields(const ChunkLayout& chunks, const std::vector<PageRecord>& records,
+                            const ClusterAssignment& clusters, const IndexOptions& options, std::size_t graph_nodes,
+                            unsigned threads, const fs::path& xapian_dir) {
+  const bool index_duplicates = options.collapse == CollapseMode::kQueryTime;
+  std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
+  parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
+    auto writer = IndexWriter::open(chunks.path(chunk), {options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))});
+    if (!writer.ok()) {
+      chunk_status[chunk] = writer.status();
+      return;
+    }
+    for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) {
+      const PageRecord& r = records[d];
+      if (!r.in_dedup) continue;
+      Status written = Status::ok_status();
+      if (r.status == PageStatus::kDuplicate && !index_duplicates) {
+        written = writer.value()->remove(r.docid);
+      } else {
+        ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}};
+        if (r.status == PageStatus::kDuplicate) fields.authoritative_url = records[r.authoritative].url;
+        if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {
+          fields.alternates = it->second;
+          std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
+                           [](const AlternateRecord& a, const AlternateRecord& b) { return a.similarity > b.similarity; });
+        }
+        written = writer.value()->set_cluster_fields(r.docid, fields);
+      }
+      if (!written.ok()) {
+        chunk_status[chunk] = written;
+        return;
+      }
+    }
+    chunk_status[chunk] = writer.value()->finish();
+  });
+  if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
+  std::vector<std::string> chunk_paths;
+  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) chunk_paths.push_back(chunks.path(chunk));
+  if (chunk_paths.empty()) {  // no files at all: an empty database
+    auto empty = IndexWriter::create(chunks.path(0), {options.collapse, 1.0});
+    if (!empty.ok()) return empty.status();
+    if (Status done = empty.value()->finish(); !done.ok()) return done;
+    chunk_paths.push_back(chunks.path(0));
+  }
+  if (Status merged = merge_databases(chunk_paths, xapian_dir.string()); !merged.ok()) return merged;
+  std::error_code ec;
+  fs::remove_all(chunks.dir, ec);
+  return Status::ok_status();
+}
+
+/// Stage 7: the records beside the index: graph.tsv, pairs.tsv (the detector's verified pairs,
+/// before union-find, for `canon eval dedup`) and pages.jsonl (in path order); counts the
+/// statuses into `summary`.
+Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
+                     std::span<const dedup::SimilarPair> pairs, bool index_duplicates, IndexSummary& summary) {
+  std::string line;
+  LineWriter graph_tsv(work_dir / "graph.tsv");
+  for (const ranking::Edge& e : site.graph.edges()) {
+    line.assign(records[site.node_records[e.source]].url).append(1, '\t').append(records[site.node_records[e.target]].url);
+    graph_tsv.write(line);
+  }
+  if (Status s = graph_tsv.close(); !s.ok()) return s;
+  LineWriter pairs_tsv(work_dir / "pairs.tsv");
+  for (const dedup::SimilarPair& pair : pairs) {
+    char similarity[32];
+    const auto end = std::to_chars(similarity, similarity + sizeof similarity, pair.similarity).ptr;
+    line.assign(records[pair.a].url).append(1, '\t').append(records[pair.b].url).append(1, '\t');
+    pairs_tsv.write(line.append(similarity, end));
+  }
+  if (Status s = pairs_tsv.close(); !s.ok()) return s;
+  std::vector<std::uint32_t> by_path(records.size());
+  std::iota(by_path.begin(), by_path.end(), 0u);
+  std::sort(by_path.begin(), by_path.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return records[a].path < records[b].path; });
+  LineWriter pages_jsonl(work_dir / "pages.jsonl");
+  for (const std::uint32_t i : by_path) {
+    const PageRecord& r = records[i];
+    ++summary.status_counts[std::string(to_string(r.status))];
+    nlohmann::json record = record_json(r, records);
+    if (index_duplicates && r.status == PageStatus::kDuplicate) record["indexed_for_query_time_collapse"] = true;
+    pages_jsonl.write(record.dump());
+  }
+  return pages_jsonl.close();
+}
+
+/// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
+/// directory the new index is built in.
 Result<IndexSummary> run(const IndexOptions& options, const std::string& base_url, const fs::path& work_dir) {
   IndexSummary summary;
   StageClock clock(summary);
@@ -277,216 +485,41 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   dedup_options.threads = threads;
   auto detector = dedup::make_detector(options.detector, dedup_options);
   if (!detector.ok()) return detector.status();
-  const bool index_duplicates = options.collapse == CollapseMode::kQueryTime;
-  const fs::path chunk_dir = work_dir / "chunks";
-  const auto chunk_path = [&](std::size_t chunk) { return (chunk_dir / std::to_string(chunk)).string(); };
 
-  // 1. Walk.
-  auto listing = walk_site(options.site_dir);
-  if (!listing.ok()) return listing.status();
-  const std::vector<SiteFile>& files = listing->files;
-  // Files that map to one URL (dir/index.html and dir/index.htm): one is the page, as a web
-  // server's DirectoryIndex would choose it (index.html first), the others are skipped.
-  std::vector<Result<std::string>> file_urls;
-  std::unordered_map<std::string, std::size_t> url_owner;  // url -> file index
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    file_urls.push_back(file_url(base_url, files[i].relative_path));
-    if (!file_urls.back().ok()) continue;
-    auto [it, inserted] = url_owner.emplace(file_urls.back().value(), i);
-    if (!inserted && files[i].relative_path.ends_with("index.html") &&
-        !files[it->second].relative_path.ends_with("index.html")) {
-      it->second = i;
-    }
-  }
+  // 1. The site's files and their URLs.
+  auto plan = plan_site(options.site_dir, base_url);
+  if (!plan.ok()) return plan.status();
+  const std::vector<SiteFile>& files = plan->files;
   clock.lap("walk");
 
-  // 2. A sample of the pages is parsed first, and the detector learns from it the text the
-  // site repeats on many pages (Detector::learn_site); the parse below takes these pages from
-  // here instead of reading them again.
+  // The detector learns the text the site repeats on many pages from a sample (learn_site).
   detector.value()->reset(static_cast<std::uint32_t>(files.size()));
-  const std::vector<std::uint32_t> sample = dedup::site_sample(static_cast<std::uint32_t>(files.size()));
-  std::vector<std::optional<Result<ExtractedPage>>> sample_pages(sample.size());
-  parallel_for(sample.size(), threads, [&](std::size_t s, std::size_t) {
-    const std::uint32_t i = sample[s];
-    if (file_urls[i].ok() && url_owner.at(file_urls[i].value()) == i) {
-      sample_pages[s] = read_page(files[i].absolute_path, file_urls[i].value());
-    }
-  });
-  {
-    std::vector<dedup::DedupDocument> sample_docs;
-    for (std::size_t s = 0; s < sample.size(); ++s) {
-      const auto& page = sample_pages[s];
-      if (!page || !page->ok() || (*page)->refresh_url || (*page)->robots_noindex) continue;
-      sample_docs.push_back(dedup_document(page->value(), file_urls[sample[s]].value()));
-    }
-    detector.value()->learn_site(sample_docs);
-  }
-  // The page of file i: from the sample when it was parsed there (each is taken once, by the
-  // thread parsing file i), else read and parsed now.
-  const auto take_page = [&](std::size_t i, const std::string& url) -> Result<ExtractedPage> {
-    const auto at = std::lower_bound(sample.begin(), sample.end(), i);
-    if (at != sample.end() && *at == i && sample_pages[at - sample.begin()]) {
-      Result<ExtractedPage> page = std::move(*sample_pages[at - sample.begin()]);
-      sample_pages[at - sample.begin()].reset();
-      return page;
-    }
-    return read_page(files[i].absolute_path, url);
-  };
+  SamplePages sample(plan.value(), threads);
+  detector.value()->learn_site(sample.documents(plan.value()));
   clock.lap("sample");
 
-  // 3. Parse on all threads. Each chunk of consecutive files is parsed by one thread, which
-  // adds the pages' documents to the chunk's own database and hands the pages to the detector.
-  // Record i is file i (and detector document i); the walker's skips follow.
-  std::vector<PageRecord> records(files.size());
-  UrlIds url_ids;
-  const auto parse_file = [&](std::size_t i, IndexWriter& writer) -> Status {
-    PageRecord& r = records[i];
-    r.path = files[i].relative_path;
-    r.status = "skipped";
-    if (!file_urls[i].ok()) {
-      r.reason = "no URL for this path: " + file_urls[i].status().message();
-      return Status::ok_status();
-    }
-    r.url = file_urls[i].value();
-    if (url_owner.at(r.url) != i) {
-      r.reason = "same URL as " + files[url_owner.at(r.url)].relative_path;
-      return Status::ok_status();
-    }
-    auto page = take_page(i, r.url);
-    if (!page.ok()) {
-      r.reason = page.status().message();
-      return Status::ok_status();
-    }
-    r.status.clear();
-    r.parsed = true;
-    r.title = page->title;
-    r.heading = page->main_heading;
-    r.defined = dedup::defined_terms(page->definition_ids);
-    r.robots_noindex = page->robots_noindex;
-    r.canonical_url = page->canonical_url;
-    r.refresh_url = page->refresh_url;
-    if (r.refresh_url) return Status::ok_status();  // a redirect: neither a node nor a document
-    if (!page->robots_nofollow) {
-      std::vector<std::string> link_urls;
-      for (const PageLink& link : page->links) {
-        if (!link.nofollow) link_urls.push_back(strip_index_page(link.url));
-      }
-      r.links = url_ids.ids(link_urls);
-    }
-    if (r.robots_noindex) {  // in the link graph, not in the index
-      r.status = "skipped";
-      r.reason = "robots meta says noindex";
-      return Status::ok_status();
-    }
-    detector.value()->add(static_cast<std::uint32_t>(i), dedup_document(page.value(), r.url));
-    r.in_dedup = true;
-    auto docid = writer.add(IndexWriter::prepare({r.url, std::move(page->title), std::move(page->meta_description),
-                                                  std::move(page->meta_keywords), std::move(page->headings), page->main_heading,
-                                                  std::move(page->main_text), files[i].absolute_path}));
-    if (!docid.ok()) return docid.status();
-    r.docid = docid.value();
-    return Status::ok_status();
-  };
-  const std::size_t files_per_chunk = options.chunk_files != 0 ? options.chunk_files : chunk_size(files.size(), threads);
-  const std::size_t chunks = (files.size() + files_per_chunk - 1) / files_per_chunk;
-  std::vector<Status> chunk_status(chunks, Status::ok_status());
-  std::atomic<std::size_t> parsed_files{0};
-  std::mutex progress_mutex;
-  std::error_code ec;
-  fs::create_directory(chunk_dir, ec);
-  progress.start("parse", files.size());
-  parallel_for(chunks, threads, [&](std::size_t chunk, std::size_t) {
-    auto writer = IndexWriter::create(chunk_path(chunk), {options.collapse, 1.0});
-    if (!writer.ok()) {
-      chunk_status[chunk] = writer.status();
-      return;
-    }
-    const std::size_t end = std::min(files.size(), (chunk + 1) * files_per_chunk);
-    for (std::size_t i = chunk * files_per_chunk; i < end; ++i) {
-      if (Status parsed = parse_file(i, *writer.value()); !parsed.ok()) {
-        chunk_status[chunk] = parsed;
-        return;
-      }
-      const std::size_t done = ++parsed_files;
-      if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
-    }
-    chunk_status[chunk] = writer.value()->finish();
-  });
-  for (const Status& status : chunk_status) {
-    if (!status.ok()) return status;
-  }
-  progress.finish();
-  for (const SkippedPath& skipped : listing->skipped) {
-    PageRecord r;
-    r.path = skipped.relative_path;
-    if (auto url = file_url(base_url, r.path); url.ok()) r.url = url.value();
-    r.status = "skipped";
-    r.reason = skipped.reason;
-    records.push_back(std::move(r));
-  }
+  // 2. Every page parsed once: records, detector documents, chunk databases.
+  const ChunkLayout chunks{work_dir / "chunks", files.size(),
+                           options.chunk_files != 0 ? options.chunk_files : chunk_size(files.size(), threads)};
+  auto parsed = parse_site(plan.value(), sample, *detector.value(), chunks, options, base_url, threads, progress);
+  if (!parsed.ok()) return parsed.status();
+  std::vector<PageRecord>& records = parsed->records;
   summary.input_files = records.size();
   clock.lap("parse");
 
-  // 4. Redirects, then the link graph over the remaining pages.
-  std::unordered_map<std::string, std::uint32_t> by_url;  // url -> record index, parsed pages
-  for (std::uint32_t i = 0; i < files.size(); ++i) {
-    if (records[i].parsed) by_url.emplace(records[i].url, i);
-  }
-  // The record a link to `url` lands on, following redirect pages (chains; loops stop), or
-  // kNone; `url` becomes the final URL.
-  const auto follow_redirects = [&](std::string& url) -> std::uint32_t {
-    for (int hop = 0; hop < 20; ++hop) {
-      auto it = by_url.find(url);
-      if (it == by_url.end()) return kNone;
-      const PageRecord& target = records[it->second];
-      if (!target.refresh_url) return it->second;
-      url = strip_index_page(*target.refresh_url);
-    }
-    return kNone;
-  };
-  std::vector<std::uint32_t> page_of_url_id(url_ids.size(), kNone);  // link target -> record
-  std::vector<std::size_t> node_records;                              // node id -> record index
-  for (std::uint32_t i = 0; i < files.size(); ++i) {
-    PageRecord& r = records[i];
-    if (!r.parsed) continue;
-    if (r.refresh_url) {
-      r.status = "redirect";
-      std::string target = r.url;
-      follow_redirects(target);
-      r.redirect_to = target;
-      continue;
-    }
-    r.node = static_cast<ranking::NodeId>(node_records.size());
-    node_records.push_back(i);
-  }
-  for (const auto& [url, record] : by_url) {
-    if (const std::uint32_t id = url_ids.find(url); id != kNone) {
-      std::string final_url = url;
-      page_of_url_id[id] = follow_redirects(final_url);
-    }
-  }
-  std::vector<ranking::Edge> edges;
-  for (std::size_t record_index : node_records) {
-    PageRecord& r = records[record_index];
-    for (const std::uint32_t link : r.links) {
-      const std::uint32_t target = page_of_url_id[link];
-      if (target != kNone && records[target].node) edges.push_back({*r.node, *records[target].node});
-    }
-    r.links = {};  // not needed any more
-  }
-  const auto graph = ranking::LinkGraph::build(static_cast<ranking::NodeId>(node_records.size()), edges);
-  edges = {};
-  summary.graph_nodes = graph.node_count();
-  summary.graph_edges = graph.edge_count();
+  // 3. Redirects, the link graph and PageRank.
+  const RedirectResolver resolver(records);
+  const SiteGraph site = link_pages(records, parsed->url_ids, resolver);
+  summary.graph_nodes = site.graph.node_count();
+  summary.graph_edges = site.graph.edge_count();
   clock.lap("graph");
-
-  const ranking::PageRankResult ranks = ranking::compute_pagerank(graph, options.pagerank);
+  const ranking::PageRankResult ranks = ranking::compute_pagerank(site.graph, options.pagerank);
   summary.pagerank_iterations = ranks.iterations;
   summary.pagerank_converged = ranks.converged;
-  for (ranking::NodeId n = 0; n < node_records.size(); ++n) records[node_records[n]].pagerank = ranks.scores[n];
+  for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
   clock.lap("pagerank");
 
-  // 5. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
+  // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
   // again (to verify a candidate pair) the page is read and parsed again.
   const dedup::DocumentLoader load_page = [&](std::uint32_t i,
                                               const std::function<void(const dedup::DedupDocument&)>& use) {
@@ -501,142 +534,35 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   progress.start("near-duplicates", 0);
   const dedup::Clusters clusters = detector.value()->find_clusters(load_page);
   progress.finish();
+  summary.candidates_examined = clusters.candidates_examined;
+  summary.near_duplicate_pairs = clusters.pairs.size();
   clock.lap("dedup");
 
-  // 6. The authoritative page of each cluster.
-  const auto n = static_cast<std::uint32_t>(files.size());
-  std::vector<dedup::AuthorityCandidate> candidates(n);
-  for (std::uint32_t d = 0; d < n; ++d) {
-    const PageRecord& r = records[d];
-    if (r.redirect_to) {
-      std::string target = *r.redirect_to;
-      if (const std::uint32_t t = follow_redirects(target); t != kNone) ++candidates[t].redirects_in;
-    }
-  }
-  for (std::uint32_t d = 0; d < n; ++d) {
-    const PageRecord& r = records[d];
-    candidates[d].url = r.url;
-    candidates[d].pagerank = r.pagerank;
-    candidates[d].defined = std::move(records[d].defined);
-    if (r.in_dedup && r.canonical_url) {
-      std::string canonical = strip_index_page(*r.canonical_url);
-      const std::uint32_t target = follow_redirects(canonical);
-      if (target != kNone && records[target].in_dedup) candidates[d].canonical = target;
-    }
-  }
+  // 5. The page each cluster is indexed under.
+  const std::vector<dedup::AuthorityCandidate> candidates = authority_candidates(records, files.size(), resolver);
   const dedup::Representatives chosen = dedup::choose_representatives(
       *detector.value(), clusters, candidates, options.honour_canonical,
       options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
-  summary.candidates_examined = clusters.candidates_examined;
-  summary.near_duplicate_pairs = clusters.pairs.size();
   summary.split_off = chosen.split_off;
   summary.split_for_definitions = chosen.split_for_definitions;
-  std::unordered_map<std::uint32_t, std::uint32_t> cluster_ids;  // cluster_of value -> dense id
-  std::vector<double> cluster_pagerank;                          // by dense id
-  std::vector<std::uint32_t> cluster_sizes;
-  std::unordered_map<std::uint32_t, std::vector<AlternateRecord>> alternates;  // by indexed record
-  for (std::uint32_t d = 0; d < n; ++d) {
-    PageRecord& r = records[d];
-    if (!r.in_dedup) continue;
-    const auto [it, inserted] = cluster_ids.emplace(chosen.cluster_of[d], static_cast<std::uint32_t>(cluster_ids.size()));
-    if (inserted) {
-      cluster_pagerank.push_back(0.0);
-      cluster_sizes.push_back(0);
-    }
-    r.cluster = it->second;
-    cluster_pagerank[it->second] += r.pagerank;
-    ++cluster_sizes[it->second];
-    r.authoritative = chosen.authority[d].representative;
-    r.authority_reason = std::string(dedup::to_string(chosen.authority[d].reason));
-    r.status = r.authoritative == d ? "indexed" : "duplicate";
-    if (r.authoritative != d) {
-      r.similarity = chosen.to_representative[d].similarity;
-      alternates[r.authoritative].push_back({r.url, r.title, *r.similarity});
-    }
-  }
-  for (std::uint32_t d = 0; d < n; ++d) {
-    if (records[d].cluster) records[d].cluster_pagerank = cluster_pagerank[*records[d].cluster];
-  }
-  for (const std::uint32_t size : cluster_sizes) summary.duplicate_clusters += size > 1 ? 1 : 0;
+  const ClusterAssignment assignment = assign_clusters(records, chosen);
+  summary.duplicate_clusters = assignment.duplicate_clusters;
   clock.lap("authority");
 
-  // 7. Every added document gets its cluster fields; duplicates go unless search collapses.
-  // Chunk by chunk on all threads, then the chunk databases are merged into one.
-  parallel_for(chunks, threads, [&](std::size_t chunk, std::size_t) {
-    auto writer = IndexWriter::open(chunk_path(chunk), {options.collapse, static_cast<double>(std::max<std::size_t>(graph.node_count(), 1))});
-    if (!writer.ok()) {
-      chunk_status[chunk] = writer.status();
-      return;
-    }
-    const std::size_t end = std::min(files.size(), (chunk + 1) * files_per_chunk);
-    for (std::size_t d = chunk * files_per_chunk; d < end; ++d) {
-      const PageRecord& r = records[d];
-      if (!r.in_dedup) continue;
-      Status written = Status::ok_status();
-      if (r.status == "duplicate" && !index_duplicates) {
-        written = writer.value()->remove(r.docid);
-      } else {
-        ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}};
-        if (r.status == "duplicate") fields.authoritative_url = records[r.authoritative].url;
-        if (auto it = alternates.find(static_cast<std::uint32_t>(d)); it != alternates.end()) {
-          fields.alternates = it->second;
-          std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
-                           [](const AlternateRecord& a, const AlternateRecord& b) { return a.similarity > b.similarity; });
-        }
-        written = writer.value()->set_cluster_fields(r.docid, fields);
-      }
-      if (!written.ok()) {
-        chunk_status[chunk] = written;
-        return;
-      }
-    }
-    chunk_status[chunk] = writer.value()->finish();
-  });
-  for (const Status& status : chunk_status) {
-    if (!status.ok()) return status;
+  // 6. The search index.
+  if (Status written = write_cluster_fields(chunks, records, assignment, options, site.graph.node_count(), threads,
+                                            work_dir / "xapian");
+      !written.ok()) {
+    return written;
   }
-  std::vector<std::string> chunk_paths;
-  for (std::size_t chunk = 0; chunk < chunks; ++chunk) chunk_paths.push_back(chunk_path(chunk));
-  if (chunk_paths.empty()) {  // no files at all: an empty database
-    auto empty = IndexWriter::create(chunk_path(0), {options.collapse, 1.0});
-    if (!empty.ok()) return empty.status();
-    if (Status done = empty.value()->finish(); !done.ok()) return done;
-    chunk_paths.push_back(chunk_path(0));
-  }
-  if (Status merged = merge_databases(chunk_paths, (work_dir / "xapian").string()); !merged.ok()) return merged;
-  fs::remove_all(chunk_dir, ec);
   clock.lap("xapian");
 
-  // 8. The records beside the index.
-  std::string line;
-  LineWriter graph_tsv(work_dir / "graph.tsv");
-  for (const ranking::Edge& e : graph.edges()) {
-    line.assign(records[node_records[e.source]].url).append(1, '\t').append(records[node_records[e.target]].url);
-    graph_tsv.write(line);
+  // 7. The records beside it.
+  if (Status written = write_records(work_dir, records, site, clusters.pairs,
+                                     options.collapse == CollapseMode::kQueryTime, summary);
+      !written.ok()) {
+    return written;
   }
-  if (Status s = graph_tsv.close(); !s.ok()) return s;
-  // The detector's verified pairs, before union-find (for `canon eval dedup`).
-  LineWriter pairs_tsv(work_dir / "pairs.tsv");
-  for (const dedup::SimilarPair& pair : clusters.pairs) {
-    char similarity[32];
-    const auto end = std::to_chars(similarity, similarity + sizeof similarity, pair.similarity).ptr;
-    line.assign(records[pair.a].url).append(1, '\t').append(records[pair.b].url).append(1, '\t');
-    pairs_tsv.write(line.append(similarity, end));
-  }
-  if (Status s = pairs_tsv.close(); !s.ok()) return s;
-  std::vector<std::uint32_t> by_path(records.size());
-  std::iota(by_path.begin(), by_path.end(), 0u);
-  std::sort(by_path.begin(), by_path.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return records[a].path < records[b].path; });
-  LineWriter pages_jsonl(work_dir / "pages.jsonl");
-  for (const std::uint32_t i : by_path) {
-    const PageRecord& r = records[i];
-    ++summary.status_counts[r.status];
-    nlohmann::json record = record_json(r, records);
-    if (index_duplicates && r.status == "duplicate") record["indexed_for_query_time_collapse"] = true;
-    pages_jsonl.write(record.dump());
-  }
-  if (Status s = pages_jsonl.close(); !s.ok()) return s;
   clock.lap("records");
   return summary;
 }

@@ -1,0 +1,41 @@
+/// @file cluster_assignment.h
+/// @brief Stage 5 of `canon index`, around dedup::choose_representatives: what the authority
+/// rule needs of each page record, and the records' clusters, statuses and alternates from its
+/// choice. Works on page records alone, so it is tested without parsing or Xapian.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "dedup/authority.h"
+#include "dedup/representatives.h"
+#include "indexer/index_writer.h"
+#include "indexer/page_record.h"
+#include "indexer/site_links.h"
+
+namespace canon::indexer {
+
+/// Per detector document d < `documents` (record d): its URL and PageRank, the redirect pages
+/// leading to it, the page its rel=canonical names (through redirects; only a page handed to
+/// the detector), and what it defines (moved out of the records). The candidates view the
+/// records' URLs: the records must outlive them.
+std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageRecord>& records, std::size_t documents,
+                                                            const RedirectResolver& resolver);
+
+/// The records' clusters as the search index needs them.
+struct ClusterAssignment {
+  /// Per record of a page that others were collapsed into: those pages, in record order.
+  std::unordered_map<std::uint32_t, std::vector<AlternateRecord>> alternates;
+  /// Clusters with more than one member.
+  std::size_t duplicate_clusters = 0;
+};
+
+/// Gives every record handed to the detector its dense cluster id (numbered in record order),
+/// its cluster's PageRank (the sum of its members'), the page it is indexed under with the
+/// reason, and its status: indexed when that is itself, else duplicate with its similarity.
+/// REQUIRES: chosen covers the detector's documents, records[d] for each of them.
+ClusterAssignment assign_clusters(std::vector<PageRecord>& records, const dedup::Representatives& chosen);
+
+}  // namespace canon::indexer

@@ -1,0 +1,47 @@
+/// @file page_record.cpp
+/// @brief Page statuses' text forms and URL interning.
+#include "indexer/page_record.h"
+
+#include <array>
+#include <utility>
+
+namespace canon::indexer {
+namespace {
+
+constexpr std::array<std::pair<PageStatus, std::string_view>, 4> kStatusNames{{
+    {PageStatus::kIndexed, "indexed"},
+    {PageStatus::kDuplicate, "duplicate"},
+    {PageStatus::kRedirect, "redirect"},
+    {PageStatus::kSkipped, "skipped"},
+}};
+
+}  // namespace
+
+std::string_view to_string(PageStatus status) {
+  for (const auto& [value, name] : kStatusNames) {
+    if (value == status) return name;
+  }
+  return "skipped";  // unreachable: every status is named above
+}
+
+std::optional<PageStatus> parse_page_status(std::string_view text) {
+  for (const auto& [value, name] : kStatusNames) {
+    if (name == text) return value;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::uint32_t> UrlIds::ids(const std::vector<std::string>& urls) {
+  std::vector<std::uint32_t> out;
+  out.reserve(urls.size());
+  const std::lock_guard lock(mutex_);
+  for (const std::string& url : urls) out.push_back(ids_.emplace(url, static_cast<std::uint32_t>(ids_.size())).first->second);
+  return out;
+}
+
+std::uint32_t UrlIds::find(const std::string& url) const {
+  const auto it = ids_.find(url);
+  return it == ids_.end() ? kNoRecord : it->second;
+}
+
+}  // namespace canon::indexer

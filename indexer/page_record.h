@@ -1,0 +1,84 @@
+/// @file page_record.h
+/// @brief What `canon index` keeps of one input file between its stages (one line of
+/// pages.jsonl), and the URL ids its links are held as.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ranking/link_graph.h"
+
+namespace canon::indexer {
+
+/// No record: a link that lands outside the site's parsed pages, a page outside every cluster.
+inline constexpr std::uint32_t kNoRecord = std::numeric_limits<std::uint32_t>::max();
+
+/// What became of an input page: pages.jsonl's `status` (docs/index-format.md).
+enum class PageStatus {
+  kIndexed,    ///< In the index: a page alone, or the page its cluster is indexed under.
+  kDuplicate,  ///< Collapsed into the page its cluster is indexed under (`authoritative`).
+  kRedirect,   ///< A meta-refresh page: its target stands for it (`redirect_to`).
+  kSkipped,    ///< Not indexed, for the `reason` given.
+};
+
+/// The one text form of each status: "indexed", "duplicate", "redirect", "skipped".
+std::string_view to_string(PageStatus status);
+/// The status whose text form is `text`, or nothing.
+std::optional<PageStatus> parse_page_status(std::string_view text);
+
+/// One input file through the stages. Small on purpose: no page text (docs/design.md, "Memory").
+/// Record i is file i of the site plan (and detector document i); the walk's skipped paths
+/// follow the files.
+struct PageRecord {
+  std::string path;  ///< relative to the site root
+  std::string url;
+  /// Skipped until the page is parsed; a parsed page is a redirect, skipped (robots noindex),
+  /// or indexed until its cluster makes it a duplicate.
+  PageStatus status = PageStatus::kSkipped;
+  std::string reason;  ///< why it was skipped
+  bool parsed = false;
+  std::string title;
+  std::string heading;               ///< the page's main heading (ExtractedPage::main_heading)
+  std::vector<std::string> defined;  ///< dedup::defined_terms of the page's <dt> ids
+  bool robots_noindex = false;
+  std::optional<std::string> canonical_url;
+  std::optional<std::string> refresh_url;  ///< as the page says
+  std::optional<std::string> redirect_to;  ///< final target, for redirect pages
+  std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
+  std::uint32_t docid = 0;                 ///< in its chunk's database; 0: not added
+  std::optional<ranking::NodeId> node;     ///< in the link graph
+  bool in_dedup = false;                   ///< handed to the detector (document = record index)
+  double pagerank = 0.0;
+  double cluster_pagerank = 0.0;
+  std::optional<std::uint32_t> cluster;    ///< dense cluster id, for pages in the detector
+  std::uint32_t authoritative = kNoRecord; ///< record of the page its cluster is indexed under
+  std::string authority_reason;
+  std::optional<double> similarity;        ///< to the authoritative page, for duplicates
+};
+
+/// Interns URLs as dense ids, so that records hold links as 4-byte ids. ids() is thread-safe;
+/// the ids depend on the order of calls, so nothing written out may depend on them.
+class UrlIds {
+public:
+  UrlIds() = default;
+  /// Moves the ids; not while another thread calls ids().
+  UrlIds(UrlIds&& other) noexcept : ids_(std::move(other.ids_)) {}
+  /// The id of each of `urls`, new ones numbered in order.
+  std::vector<std::uint32_t> ids(const std::vector<std::string>& urls);
+  /// The id of `url`, or kNoRecord when it never was interned.
+  std::uint32_t find(const std::string& url) const;
+  std::size_t size() const { return ids_.size(); }
+
+private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+};
+
+}  // namespace canon::indexer

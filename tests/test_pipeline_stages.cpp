@@ -1,0 +1,181 @@
+/// @file test_pipeline_stages.cpp
+/// @brief The stages of `canon index` on their own: URL ownership (site_plan), redirects and the
+/// link graph (site_links) on hand-made records, cluster assignment without parsing.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "indexer/cluster_assignment.h"
+#include "indexer/page_record.h"
+#include "indexer/site_links.h"
+#include "indexer/site_plan.h"
+#include "support/temp_dir.h"
+
+using namespace canon::indexer;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A parsed page at `url`, redirecting to `refresh` when given.
+PageRecord page(const std::string& url, const char* refresh = nullptr) {
+  PageRecord r;
+  r.url = url;
+  r.parsed = true;
+  r.status = refresh ? PageStatus::kRedirect : PageStatus::kIndexed;
+  if (refresh) r.refresh_url = refresh;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("page statuses: one text form each, read back") {
+  for (const PageStatus status : {PageStatus::kIndexed, PageStatus::kDuplicate, PageStatus::kRedirect, PageStatus::kSkipped}) {
+    CHECK(parse_page_status(to_string(status)) == status);
+  }
+  CHECK(to_string(PageStatus::kDuplicate) == "duplicate");
+  CHECK_FALSE(parse_page_status("").has_value());
+  CHECK_FALSE(parse_page_status("Indexed").has_value());
+}
+
+TEST_CASE("serves_before: index.html serves a directory's URL before any other file") {
+  struct Case {
+    const char* path;
+    const char* other;
+    bool serves_first;
+  };
+  const Case cases[] = {
+      {"doc/index.html", "doc/index.htm", true},
+      {"doc/index.htm", "doc/index.html", false},
+      {"doc/index.htm", "doc/index.php.html", false},  // neither is index.html: the first keeps it
+      {"a.html", "b.html", false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.path);
+    CHECK(serves_before(c.path, c.other) == c.serves_first);
+  }
+}
+
+TEST_CASE("plan_site: each file's URL, and the file that serves a URL two files map to") {
+  canon::testing::TempDir dir;
+  for (const char* path : {"doc/index.htm", "doc/index.html", "page.html"}) {
+    fs::create_directories((dir.path() / path).parent_path());
+    std::ofstream(dir.path() / path) << "<html><title>x</title></html>";
+  }
+  auto plan = plan_site(dir.path(), "http://localhost/");
+  REQUIRE(plan.ok());
+  REQUIRE(plan->files.size() == 3);
+  CHECK(plan->files[0].relative_path == "doc/index.htm");
+  CHECK(plan->urls[0].value() == "http://localhost/doc/");
+  CHECK(plan->urls[1].value() == "http://localhost/doc/");
+  CHECK_FALSE(plan->serves_url(0));
+  CHECK(plan->url_owner[0] == 1);
+  CHECK(plan->serves_url(1));
+  CHECK(plan->serves_url(2));
+}
+
+TEST_CASE("redirects: chains are followed to the page they end on; loops and missing pages land nowhere") {
+  std::vector<PageRecord> records = {
+      page("http://s/a"),                      // 0
+      page("http://s/old", "http://s/older"),  // 1 -> 2 -> 0
+      page("http://s/older", "http://s/a"),    // 2
+      page("http://s/loop1", "http://s/loop2"),
+      page("http://s/loop2", "http://s/loop1"),
+      page("http://s/gone", "http://s/missing"),
+  };
+  const RedirectResolver resolver(records);
+  std::string url = "http://s/old";
+  CHECK(resolver.follow(url) == 0);
+  CHECK(url == "http://s/a");
+  url = "http://s/loop1";
+  CHECK(resolver.follow(url) == kNoRecord);
+  url = "http://s/gone";
+  CHECK(resolver.follow(url) == kNoRecord);
+  CHECK(url == "http://s/missing");
+  url = "http://s/elsewhere";
+  CHECK(resolver.follow(url) == kNoRecord);
+}
+
+TEST_CASE("link_pages: redirect pages become redirects, links through them reach their target") {
+  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b")};
+  PageRecord unparsed;
+  unparsed.url = "http://s/unreadable";
+  records.push_back(unparsed);
+  UrlIds urls;
+  records[0].links = urls.ids({"http://s/r", "http://s/a", "http://s/elsewhere", "http://s/unreadable"});
+  records[1].links = urls.ids({"http://s/a", "http://s/a"});
+  const RedirectResolver resolver(records);
+  const SiteGraph site = link_pages(records, urls, resolver);
+  CHECK(records[2].status == PageStatus::kRedirect);
+  CHECK(records[2].redirect_to == "http://s/b");
+  CHECK_FALSE(records[2].node.has_value());
+  CHECK_FALSE(records[3].node.has_value());
+  CHECK(site.node_records == std::vector<std::uint32_t>{0, 1});
+  // a -> b through the redirect (a's self-link dropped), b -> a once.
+  const std::vector<canon::ranking::Edge> edges = site.graph.edges();
+  REQUIRE(edges.size() == 2);
+  CHECK(edges[0].source == 0);
+  CHECK(edges[0].target == 1);
+  CHECK(edges[1].source == 1);
+  CHECK(edges[1].target == 0);
+  CHECK(records[0].links.empty());  // released
+}
+
+TEST_CASE("authority_candidates: redirects in, canonical through redirects, only to pages in the detector") {
+  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b"),
+                                     page("http://s/c")};
+  for (const std::size_t d : {0, 1, 3}) records[d].in_dedup = true;
+  records[2].redirect_to = "http://s/b";
+  records[0].canonical_url = "http://s/r";   // through the redirect to b
+  records[3].canonical_url = "http://s/x";   // not a page of the site
+  records[1].pagerank = 0.25;
+  records[1].defined = {"foo"};
+  const RedirectResolver resolver(records);
+  const auto candidates = authority_candidates(records, records.size(), resolver);
+  CHECK(candidates[1].redirects_in == 1);
+  CHECK(candidates[0].redirects_in == 0);
+  CHECK(candidates[0].canonical == 1u);
+  CHECK_FALSE(candidates[3].canonical.has_value());
+  CHECK(candidates[1].pagerank == 0.25);
+  CHECK(candidates[1].defined == std::vector<std::string>{"foo"});
+  CHECK(candidates[1].url == "http://s/b");
+}
+
+TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuses and alternates") {
+  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/c"), page("http://s/r", "x")};
+  for (const std::size_t d : {0, 1, 2}) records[d].in_dedup = true;
+  records[0].pagerank = 0.5;
+  records[1].pagerank = 0.2;
+  records[2].pagerank = 0.3;
+  records[2].title = "C";
+  canon::dedup::Representatives chosen;
+  chosen.cluster_of = {0, 1, 0, 3};  // a and c together; b alone; the redirect outside
+  chosen.authority.resize(4);
+  chosen.authority[0] = {0, canon::dedup::AuthorityReason::PageRank};
+  chosen.authority[1] = {1, canon::dedup::AuthorityReason::Singleton};
+  chosen.authority[2] = {0, canon::dedup::AuthorityReason::PageRank};
+  chosen.authority[3] = {3, canon::dedup::AuthorityReason::Singleton};
+  chosen.to_representative.resize(4);
+  chosen.to_representative[2] = {0.8, true};
+  const ClusterAssignment assignment = assign_clusters(records, chosen);
+  CHECK(assignment.duplicate_clusters == 1);
+  CHECK(records[0].cluster == 0u);
+  CHECK(records[1].cluster == 1u);
+  CHECK(records[2].cluster == 0u);
+  CHECK_FALSE(records[3].cluster.has_value());
+  CHECK(records[3].status == PageStatus::kRedirect);  // not the detector's: left alone
+  CHECK(records[0].status == PageStatus::kIndexed);
+  CHECK(records[1].status == PageStatus::kIndexed);
+  CHECK(records[2].status == PageStatus::kDuplicate);
+  CHECK(records[2].authoritative == 0);
+  CHECK(records[2].similarity == 0.8);
+  CHECK(records[2].authority_reason == "pagerank");
+  CHECK(records[0].cluster_pagerank == doctest::Approx(0.8));
+  CHECK(records[1].cluster_pagerank == doctest::Approx(0.2));
+  REQUIRE(assignment.alternates.count(0) == 1);
+  REQUIRE(assignment.alternates.at(0).size() == 1);
+  CHECK(assignment.alternates.at(0)[0].url == "http://s/c");
+  CHECK(assignment.alternates.at(0)[0].title == "C");
+}
