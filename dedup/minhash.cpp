@@ -173,12 +173,13 @@ void sort_keyed(std::vector<Keyed>& keyed, std::vector<Keyed>& buffer) {
 }
 
 /// The pairs of one band: key each document's rows (rows_of(d), a span), sort (key, doc), and
-/// pair every two documents of an equal-key run whose rows really are equal. The key is
-/// mix(rows) when the rows fit in 64 bits (a bijection: equal keys are equal rows, so no
-/// comparison is needed), else XXH3 of the rows. A run of g identical bands gives g(g-1)/2
-/// pairs, so pairs are compacted (sort + unique) as they pile up; g itself is not capped, so
-/// thousands of identical pages still cost O(g^2) pairs. `prefetch(d)` is called a few
-/// documents ahead (the rows of consecutive documents are a sketch apart in memory).
+/// pair documents of an equal-key run whose rows really are equal. The key is mix(rows) when
+/// the rows fit in 64 bits (a bijection: equal keys are equal rows, so no comparison is
+/// needed), else XXH3 of the rows. Each document of a run is paired with the next
+/// kLshRunNeighbours of the run (in document order), so a run of g documents gives at most
+/// g · kLshRunNeighbours pairs, not g(g-1)/2; pairs are compacted (sort + unique) as they pile
+/// up. `prefetch(d)` is called a few documents ahead (the rows of consecutive documents are a
+/// sketch apart in memory).
 template <class RowsOf, class Prefetch>
 void band_pairs(std::size_t n, std::span<const bool> skip, const RowsOf& rows_of,
                 const Prefetch& prefetch, std::vector<Keyed>& keyed, std::vector<Keyed>& buffer,
@@ -208,12 +209,14 @@ void band_pairs(std::size_t n, std::span<const bool> skip, const RowsOf& rows_of
     ++end;
     while (end < keyed.size() && keyed[end].first == keyed[begin].first) ++end;
     for (std::size_t i = begin; i < end; ++i) {
-      for (std::size_t j = i + 1; j < end; ++j) {
+      std::size_t paired = 0;
+      for (std::size_t j = i + 1; j < end && paired < kLshRunNeighbours; ++j) {
         if (!exact_keys) {
           const auto a = rows_of(keyed[i].second), b = rows_of(keyed[j].second);
           if (!std::equal(a.begin(), a.end(), b.begin())) continue;
         }
         pairs.emplace_back(keyed[i].second, keyed[j].second);
+        ++paired;
       }
       if (pairs.size() > 2 * compacted + (std::size_t{1} << 20)) {
         sort_unique(pairs);
@@ -223,20 +226,43 @@ void band_pairs(std::size_t n, std::span<const bool> skip, const RowsOf& rows_of
   }
 }
 
+/// Adds the sorted, unique pairs of one band to the sorted, unique `pairs` (the bands before it,
+/// in band order): a pair already there is kept once; a new pair is taken while both of its
+/// documents have fewer than kLshCandidatesPerDocument candidates (`degree`, per document), so
+/// what the union holds is bounded by the number of documents, not by the square of a group.
+void merge_band(std::vector<Pair>& pairs, const std::vector<Pair>& band, std::vector<std::uint32_t>& degree) {
+  std::vector<Pair> merged;
+  merged.reserve(pairs.size() + band.size());
+  auto old = pairs.begin();
+  for (const Pair& p : band) {
+    while (old != pairs.end() && *old < p) merged.push_back(*old++);
+    if (old != pairs.end() && *old == p) continue;  // taken by an earlier band
+    if (degree[p.first] >= kLshCandidatesPerDocument || degree[p.second] >= kLshCandidatesPerDocument) continue;
+    ++degree[p.first];
+    ++degree[p.second];
+    merged.push_back(p);
+  }
+  merged.insert(merged.end(), old, pairs.end());
+  pairs.swap(merged);
+}
+
 }  // namespace
 
 std::vector<Pair> lsh_candidates(std::span<const Sketch> sketches, LshBanding banding,
                                  std::span<const bool> skip) {
   assert(skip.empty() || skip.size() == sketches.size());
-  std::vector<Pair> pairs;
+  std::vector<Pair> pairs, band_list;
+  std::vector<std::uint32_t> degree(sketches.size(), 0);
   std::vector<Keyed> keyed, buffer;
   for (unsigned band = 0; band < banding.bands; ++band) {
     const std::size_t first = std::size_t{band} * banding.rows;
+    band_list.clear();
     band_pairs(sketches.size(), skip, [&](std::uint32_t d) {
       assert(sketches[d].size() >= first + banding.rows);
       return std::span(sketches[d]).subspan(first, banding.rows);
-    }, [](std::uint32_t) {}, keyed, buffer, pairs);
-    sort_unique(pairs);
+    }, [](std::uint32_t) {}, keyed, buffer, band_list);
+    sort_unique(band_list);
+    merge_band(pairs, band_list, degree);
   }
   return pairs;
 }
@@ -248,13 +274,14 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::siz
   const std::size_t n = matrix.size() / width;
   assert(skip.empty() || skip.size() == n);
   // Bands run in parallel, a round of one band per worker at a time, each into its own list;
-  // after each round the lists are merged into the sorted union. So at most one band per worker
-  // is held beside the union (a group of m pages alike in every band costs m²/2 pairs, not
-  // bands × m²/2), and the result does not depend on the thread count.
+  // after each round the lists are merged into the sorted union in band order (merge_band). So
+  // at most one band per worker is held beside the union, and the result does not depend on
+  // the thread count.
   const std::size_t workers = worker_count(banding.bands, threads);
   std::vector<std::vector<Pair>> per_worker(workers);
   std::vector<std::vector<Keyed>> keyed(workers), buffer(workers);
   std::vector<Pair> pairs;
+  std::vector<std::uint32_t> degree(n, 0);
   for (std::size_t round = 0; round < banding.bands; round += workers) {
     const std::size_t in_round = std::min<std::size_t>(workers, banding.bands - round);
     parallel_for(in_round, threads, [&](std::size_t i, std::size_t worker) {
@@ -266,11 +293,8 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::siz
       }, keyed[worker], buffer[worker], per_worker[i]);
       sort_unique(per_worker[i]);
     });
-    for (std::size_t i = 0; i < in_round; ++i) {
-      const auto merged_end = static_cast<std::ptrdiff_t>(pairs.size());
-      pairs.insert(pairs.end(), per_worker[i].begin(), per_worker[i].end());
-      std::inplace_merge(pairs.begin(), pairs.begin() + merged_end, pairs.end());
-      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    for (std::size_t i = 0; i < in_round; ++i) {  // in band order
+      merge_band(pairs, per_worker[i], degree);
       per_worker[i].clear();
     }
   }

@@ -70,7 +70,18 @@ LshBanding choose_banding(unsigned num_hashes, double threshold);
 /// Probability that two documents with Jaccard s become candidates under `banding`.
 double candidate_probability(LshBanding banding, double s);
 
-/// Candidate pairs (a < b), sorted and unique, from equal bands of `sketches`.
+/// In one band, each document of a run of equal bands is paired with at most this many of the
+/// run's next documents: a run of g pages (thousands of releases of one page) costs g times
+/// this, not g²/2, and stays connected.
+inline constexpr std::size_t kLshRunNeighbours = 128;
+/// Bands are taken in order; a document stops taking new candidates after this many (pairs
+/// already taken stay). Far above what real sites need (numba's 57 releases of a page: at most
+/// 56 plus a few), it bounds the candidates by the number of documents, not by the square of
+/// the largest group of alike pages.
+inline constexpr std::uint32_t kLshCandidatesPerDocument = 256;
+
+/// Candidate pairs (a < b), sorted and unique, from equal bands of `sketches`, within
+/// kLshRunNeighbours and kLshCandidatesPerDocument (only groups larger than them lose pairs).
 /// Documents whose index is flagged in `skip` (same size as sketches, or empty) take no part.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
     std::span<const Sketch> sketches, LshBanding banding, std::span<const bool> skip = {});

@@ -133,7 +133,7 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   // tuned to: they are candidates whatever their sketches say.
   if (options_.title_rule) {
     const auto lsh_end = static_cast<std::ptrdiff_t>(candidates.size());
-    for (const Pair& p : names_.same_name_pairs()) {  // sorted, as LSH's candidates are
+    for (const Pair& p : names_.same_name_pairs(kLshRunNeighbours)) {  // sorted, as LSH's are
       if (!skip[p.first] && !skip[p.second]) candidates.push_back(p);
     }
     std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());

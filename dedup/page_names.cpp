@@ -229,7 +229,7 @@ NameRelation SiteNames::relation(std::uint32_t a, std::uint32_t b) const {
   return NameRelation::kDifferent;
 }
 
-std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::same_name_pairs() const {
+std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::same_name_pairs(std::size_t neighbours) const {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> by_name;
   for (std::uint32_t d = 0; d < names_.size(); ++d) {
     if (names_[d].words_end > names_[d].words) by_name.emplace_back(names_[d].text, d);
@@ -239,9 +239,12 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::same_name_pairs(
   for (std::size_t g = 0, end = 0; g < by_name.size(); g = end) {
     while (end < by_name.size() && by_name[end].first == by_name[g].first) ++end;
     for (std::size_t x = g; x < end; ++x) {
-      for (std::size_t y = x + 1; y < end; ++y) {
+      std::size_t paired = 0;
+      for (std::size_t y = x + 1; y < end && paired < neighbours; ++y) {
         const std::uint32_t a = by_name[x].second, b = by_name[y].second;
-        if (url_evidence(a, b) == UrlEvidence::kMirrored) pairs.emplace_back(a, b);  // a < b: sorted by d
+        if (url_evidence(a, b) != UrlEvidence::kMirrored) continue;
+        pairs.emplace_back(a, b);  // a < b: sorted by d
+        ++paired;
       }
     }
   }

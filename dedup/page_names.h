@@ -107,11 +107,15 @@ public:
   NameRelation relation(std::uint32_t a, std::uint32_t b) const;
   /// What the URLs of documents a and b say. REQUIRES: a, b < the number of pages.
   UrlEvidence url_evidence(std::uint32_t a, std::uint32_t b) const;
-  /// Every pair (a < b) of documents with the same name (not unknown) at mirrored paths, sorted:
+  /// The pairs (a < b) of documents with the same name (not unknown) at mirrored paths, sorted:
   /// the pairs that need only copy_threshold, below what LSH is tuned to find, so detectors
-  /// take them as candidates whatever their sketches say. Costs the square of the largest
-  /// group of one name (names are nearly unique on real sites: the largest on six was 57).
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> same_name_pairs() const;
+  /// take them as candidates whatever their sketches say. Each document is paired with at most
+  /// `neighbours` of the next documents of its name (in document order) that mirror it, so a
+  /// name shared by g documents costs at most g · neighbours pairs (the default: every pair;
+  /// names are nearly unique on real sites, the largest group on six was 57). The time is still
+  /// the square of the largest group of one name.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> same_name_pairs(
+      std::size_t neighbours = static_cast<std::size_t>(-1)) const;
   /// required_similarity() of documents a and b.
   double required(const DedupOptions& options, std::uint32_t a, std::uint32_t b) const {
     return required_similarity(options, relation(a, b), url_evidence(a, b));

@@ -268,3 +268,34 @@ TEST_CASE("LSH recall on near-duplicate families vs all-pairs exact Jaccard") {
     CHECK(double(missed) <= 0.01 * double(similar));
   }
 }
+
+TEST_CASE("lsh_candidates bounds a group of alike pages: neighbours in a run, candidates per page, still connected") {
+  // 1000 documents alike in every band, 100 unrelated: the oracle would give 499,500 pairs.
+  const LshBanding banding{8, 2};
+  const std::size_t alike = 1000, docs = 1100;
+  std::mt19937_64 rng(9);
+  std::vector<Sketch> sketches(docs, Sketch(banding.bands * banding.rows));
+  for (std::size_t d = 0; d < docs; ++d) {
+    for (auto& v : sketches[d]) v = d < alike ? 7 : rng();
+  }
+  const auto pairs = lsh_candidates(sketches, banding);
+  CHECK(pairs.size() <= alike * kLshRunNeighbours);
+  std::vector<std::size_t> degree(docs, 0);
+  std::vector<std::uint32_t> parent(docs);
+  for (std::uint32_t d = 0; d < docs; ++d) parent[d] = d;
+  const auto root = [&](std::uint32_t d) {
+    while (parent[d] != d) d = parent[d];
+    return d;
+  };
+  for (const auto& [a, b] : pairs) {
+    CHECK(b < alike);  // the unrelated documents take no part
+    ++degree[a];
+    ++degree[b];
+    parent[root(a)] = root(b);
+  }
+  CHECK(*std::max_element(degree.begin(), degree.end()) <= kLshCandidatesPerDocument);
+  for (std::uint32_t d = 1; d < alike; ++d) CHECK(root(d) == root(0));  // one group still
+  // Below the bounds, every pair of the run is a candidate.
+  const std::vector<Sketch> few(kLshRunNeighbours, Sketch(banding.bands * banding.rows, 7));
+  CHECK(lsh_candidates(few, banding).size() == kLshRunNeighbours * (kLshRunNeighbours - 1) / 2);
+}

@@ -145,6 +145,8 @@ TEST_CASE("SiteNames::same_name_pairs: one name at mirrored paths") {
   const SiteNames names(pages);
   using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
   CHECK(names.same_name_pairs() == Pairs{{0, 1}, {0, 2}, {1, 2}});
+  // At most one neighbour of one name each: 0 with 1, 1 with 2 (3 is not mirrored, so not counted).
+  CHECK(names.same_name_pairs(1) == Pairs{{0, 1}, {1, 2}});
 }
 
 TEST_CASE("SiteNames::url_evidence") {

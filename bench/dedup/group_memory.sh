@@ -8,9 +8,10 @@
 #   group:   one page in N releases (N/1.0/page.html ...), each release 10 % of its words
 #            changed from one common text, so every pair is a near-duplicate candidate (one
 #            candidate group of N pages), beside 200 unrelated pages;
+#   groups:  the same N pages as N/100 pages in 100 releases each (groups of 100);
 #   control: the same number of pages and words, all unrelated (no candidates).
-# Prints one Markdown row per size: peak RSS (MiB) of each, their difference (what the group
-# costs), candidates examined, dedup seconds.
+# Prints one Markdown row per size: peak RSS (MiB) of each, the group's and the groups' excess
+# over the control, candidates examined and dedup seconds of the one group.
 set -euo pipefail
 canon=${1:?canon binary}
 work=${2:?work directory}
@@ -31,16 +32,18 @@ def write(path, title, body):
     with open(path, "w") as f:
         f.write("<!DOCTYPE html><html><head><title>%s</title></head><body><h1>%s</h1><p>%s</p>"
                 "</body></html>\n" % (title, title, " ".join(body)))
-common = text()
-for r in range(n):
-    path = os.path.join(out, "%d.0" % (r + 1), "page.html")
-    if kind == "group":
+size = {"group": n, "groups": 100, "control": 1}[kind]
+for g in range(n // size):
+    common = text()
+    for r in range(size):
+        path = os.path.join(out, "%d.0" % (r + 1), "page%d.html" % g)
+        if kind == "control":
+            write(path, "Page %d" % g, common)
+            continue
         body = list(common)
         for i in rng.sample(range(words), words // 10):
             body[i] = rng.choice(vocabulary)
-        write(path, "Page", body)
-    else:
-        write(path, "Page %d" % r, text())
+        write(path, "Page %d" % g, body)
 for p in range(200):
     write(os.path.join(out, "other", "p%d.html" % p), "Other %d" % p, text())
 PY
@@ -58,13 +61,14 @@ print("%.0f %s %.2f" % (rss, s.get("candidates_examined", "-"), s["seconds"]["de
 PY
 }
 
-echo "| releases in the group | pages | control RSS MiB | group RSS MiB | group − control MiB | candidates examined | dedup s (group) |"
+echo "| releases in the group | pages | control RSS MiB | one group: − control MiB | groups of 100: − control MiB | candidates examined (one group) | dedup s (one group) |"
 echo "|---:|---:|---:|---:|---:|---:|---:|"
 for n in $sizes; do
-  for kind in group control; do
+  for kind in group groups control; do
     [ -d "$work/$kind-$n" ] || generate "$kind" "$n" "$work/$kind-$n"
   done
   read -r control_rss _ _ < <(run "$work/control-$n" "$work/control-$n.index")
   read -r group_rss candidates dedup < <(run "$work/group-$n" "$work/group-$n.index")
-  echo "| $n | $((n + 200)) | $control_rss | $group_rss | $((group_rss - control_rss)) | $candidates | $dedup |"
+  read -r groups_rss _ _ < <(run "$work/groups-$n" "$work/groups-$n.index")
+  echo "| $n | $((n + 200)) | $control_rss | $((group_rss - control_rss)) | $((groups_rss - control_rss)) | $candidates | $dedup |"
 done
