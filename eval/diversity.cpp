@@ -25,6 +25,7 @@
 #include "eval/truth.h"
 #include "indexer/html_extract.h"
 #include "indexer/index_format.h"
+#include "indexer/page_lines.h"
 #include "query/searcher.h"
 
 namespace canon::eval {
@@ -282,7 +283,7 @@ Result<Labels> page_labels(const IndexVerdict& verdict, const std::optional<Trut
   }
   Labels labels;
   for (const IndexRecord& page : verdict.pages) {
-    if (page.status != "indexed" && page.status != "duplicate") continue;
+    if (page.status != indexer::PageStatus::kIndexed && page.status != indexer::PageStatus::kDuplicate) continue;
     std::uint64_t label = 0;
     if (truth) {
       const auto it = truth_label.find(page.path);
@@ -423,24 +424,14 @@ Result<std::vector<std::string>> read_queries(const fs::path& path) {
 
 Result<std::vector<std::string>> sample_queries(const fs::path& index_dir, const fs::path& site_dir,
                                                 std::size_t count, std::uint64_t seed) {
-  const fs::path pages_path = index_dir / "pages.jsonl";
-  std::ifstream in(pages_path);
-  if (!in) {
-    return Status::error("cannot read '" + pages_path.string() +
-                         "' (is '" + index_dir.string() + "' a canon index?)");
-  }
+  auto lines = indexer::read_page_lines(index_dir);
+  if (!lines.ok()) return lines.status();
   std::vector<std::string> titles;
   std::vector<std::pair<std::string, std::string>> pages;  // (path, url) of indexed pages
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    const auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object()) {
-      return Status::error("'" + pages_path.string() + "' line " + std::to_string(number) +
-                           ": not a JSON object");
-    }
-    if (j.value("status", "") != "indexed") continue;
-    titles.push_back(j.value("title", ""));
-    pages.emplace_back(j.value("path", ""), j.value("url", ""));
+  for (const indexer::PageLine& line : lines.value()) {
+    if (line.status != indexer::PageStatus::kIndexed) continue;
+    titles.push_back(line.title.value_or(""));
+    pages.emplace_back(line.path, line.url);
   }
   // Phrases: titles, then headings, each once.
   std::vector<std::vector<std::string>> phrases;

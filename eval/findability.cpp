@@ -3,14 +3,13 @@
 #include "eval/findability.h"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <unordered_set>
 #include <unordered_map>
 
-#include <nlohmann/json.hpp>
 
 #include "indexer/index_format.h"
+#include "indexer/page_lines.h"
 #include "query/searcher.h"
 
 namespace canon::eval {
@@ -58,23 +57,17 @@ Result<FindabilityResult> evaluate_findability(const std::filesystem::path& inde
     std::string path, url, authoritative, title, heading;
     bool duplicate = false;
   };
-  std::ifstream in(index_dir / "pages.jsonl");
-  if (!in) return Status::error("cannot read '" + (index_dir / "pages.jsonl").string() + "'");
+  auto lines = indexer::read_page_lines(index_dir);
+  if (!lines.ok()) return lines.status();
   std::vector<Page> pages;
   std::unordered_map<std::string, std::size_t> title_count;
-  std::string line;
-  try {
-    while (std::getline(in, line)) {
-      const nlohmann::json r = nlohmann::json::parse(line);
-      const std::string status = r.value("status", "");
-      if (status != "indexed" && status != "duplicate") continue;
-      Page p{r.value("path", ""), r.value("url", ""), r.value("authoritative", ""), r.value("title", ""),
-             r.value("heading", ""), status == "duplicate"};
-      ++title_count[plain_query(p.title)];
-      pages.push_back(std::move(p));
-    }
-  } catch (const nlohmann::json::exception& e) {
-    return Status::error("'" + (index_dir / "pages.jsonl").string() + "' is not canon's pages.jsonl: " + e.what());
+  for (indexer::PageLine& line : lines.value()) {
+    const bool duplicate = line.status == indexer::PageStatus::kDuplicate;
+    if (line.status != indexer::PageStatus::kIndexed && !duplicate) continue;
+    Page p{std::move(line.path), std::move(line.url), std::move(line.authoritative), line.title.value_or(""),
+           std::move(line.heading), duplicate};
+    ++title_count[plain_query(p.title)];
+    pages.push_back(std::move(p));
   }
   // How many distinct indexed pages each shared-title page's query names: the pages of its
   // title whose title and heading hold all of the query's words (the 28 letter pages of an

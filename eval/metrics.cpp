@@ -180,7 +180,7 @@ Result<DedupEvaluation> evaluate_dedup(const Truth& truth, const IndexVerdict& v
   }
 
   for (std::size_t i = 0; i < n; ++i) {
-    const bool predicted = record_of[i]->status == "duplicate";
+    const bool predicted = record_of[i]->status == indexer::PageStatus::kDuplicate;
     PageCounts& c = result.page_counts;
     if (is_copy[i]) {
       ++(predicted ? c.true_positives : c.false_negatives);
@@ -194,7 +194,7 @@ Result<DedupEvaluation> evaluate_dedup(const Truth& truth, const IndexVerdict& v
     ++result.true_clusters;
     result.copies += cluster.size() - 1;
     const std::uint32_t original = id_of.at(cluster.front());
-    const bool indexed = record_of[original]->status == "indexed";
+    const bool indexed = record_of[original]->status == indexer::PageStatus::kIndexed;
     bool found = false;
     if (record_of[original]->cluster) {
       for (std::size_t m = 1; m < cluster.size() && !found; ++m) {

@@ -77,45 +77,11 @@ Result<Truth> read_truth(const fs::path& path) {
 }
 
 Result<IndexVerdict> read_index_verdict(const fs::path& index_dir) {
-  const fs::path pages_path = index_dir / "pages.jsonl";
   std::error_code ec;
-  if (!fs::is_regular_file(pages_path, ec)) {
-    return Status::error("'" + index_dir.string() + "' is not a canon index (no pages.jsonl)");
-  }
   IndexVerdict verdict;
-  {
-    std::ifstream in(pages_path, std::ios::binary);
-    if (!in)
-      return Status::error("cannot read '" + pages_path.string() + "': " + std::strerror(errno));
-    std::size_t number = 0;
-    for (std::string line; std::getline(in, line);) {
-      ++number;
-      if (line.empty()) continue;
-      const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-      if (j.is_discarded() || !j.is_object()) {
-        return Status::error(where(pages_path, number) + "not a JSON object");
-      }
-      if (!j.contains("path") || !j["path"].is_string() || !j.contains("status") ||
-          !j["status"].is_string()) {
-        return Status::error(where(pages_path, number) + "needs string \"path\" and \"status\"");
-      }
-      IndexRecord record;
-      record.path = j["path"].get<std::string>();
-      record.status = j["status"].get<std::string>();
-      if (j.contains("url") && j["url"].is_string()) record.url = j["url"].get<std::string>();
-      if (record.status == "indexed" || record.status == "duplicate") {
-        if (!j.contains("cluster") || !j["cluster"].is_number_unsigned() ||
-            !j.contains("authoritative") || !j["authoritative"].is_string()) {
-          return Status::error(where(pages_path, number) + "an " + record.status +
-                               " page needs \"cluster\" and \"authoritative\"");
-        }
-        record.cluster = j["cluster"].get<std::uint64_t>();
-        record.authoritative = j["authoritative"].get<std::string>();
-      }
-      verdict.pages.push_back(std::move(record));
-    }
-    if (in.bad()) return Status::error("cannot read '" + pages_path.string() + "': read error");
-  }
+  auto pages = indexer::read_page_lines(index_dir);
+  if (!pages.ok()) return pages.status();
+  verdict.pages = std::move(pages.value());
 
   const fs::path pairs_path = index_dir / "pairs.tsv";
   if (!fs::exists(pairs_path, ec)) return verdict;

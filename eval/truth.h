@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/status.h"
+#include "indexer/page_lines.h"
 
 namespace canon::eval {
 
@@ -33,17 +34,8 @@ nlohmann::json clusters_json(const Truth& truth);
 /// file when it is missing, not JSON, shaped otherwise, or breaks check_truth.
 Result<Truth> read_truth(const std::filesystem::path& path);
 
-/// One line of pages.jsonl, the fields evaluation needs.
-struct IndexRecord {
-  std::string path;
-  /// Empty for a path that has no URL.
-  std::string url;
-  /// indexed, duplicate, redirect or skipped.
-  std::string status;
-  /// For indexed and duplicate pages: the detected cluster and its indexed page's URL.
-  std::optional<std::uint64_t> cluster;
-  std::string authoritative;
-};
+/// One line of pages.jsonl (indexer/page_lines.h).
+using IndexRecord = indexer::PageLine;
 
 /// A verified near-duplicate pair of pairs.tsv (before union-find).
 struct IndexPair {

@@ -43,6 +43,7 @@
 #include "indexer/cluster_assignment.h"
 #include "indexer/html_extract.h"
 #include "indexer/index_writer.h"
+#include "indexer/page_lines.h"
 #include "indexer/page_record.h"
 #include "indexer/site_links.h"
 #include "indexer/site_plan.h"
@@ -147,25 +148,27 @@ void remove_stale_builds(const fs::path& parent, const std::string& prefix) {
   }
 }
 
-nlohmann::json record_json(const PageRecord& r, const std::vector<PageRecord>& records) {
-  nlohmann::json j;
-  j["path"] = r.path;
-  j["url"] = r.url;
-  j["status"] = to_string(r.status);
-  if (!r.reason.empty()) j["reason"] = r.reason;
-  if (r.parsed) j["title"] = r.title;
-  if (!r.heading.empty()) j["heading"] = r.heading;
-  if (r.node) j["pagerank"] = r.pagerank;
+/// pages.jsonl's line for record `r`.
+PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, bool index_duplicates) {
+  PageLine line;
+  line.path = r.path;
+  line.url = r.url;
+  line.status = r.status;
+  line.reason = r.reason;
+  if (r.parsed) line.title = r.title;
+  line.heading = r.heading;
+  if (r.node) line.pagerank = r.pagerank;
   if (r.cluster) {
-    j["cluster"] = *r.cluster;
-    j["cluster_pagerank"] = r.cluster_pagerank;
-    j["authoritative"] = records[r.authoritative].url;
-    j["authority_reason"] = r.authority_reason;
+    line.cluster = *r.cluster;
+    line.cluster_pagerank = r.cluster_pagerank;
+    line.authoritative = records[r.authoritative].url;
+    line.authority_reason = r.authority_reason;
   }
-  if (r.similarity) j["similarity"] = *r.similarity;
-  if (r.redirect_to) j["redirect_to"] = *r.redirect_to;
-  if (r.canonical_url) j["canonical"] = *r.canonical_url;
-  return j;
+  line.similarity = r.similarity;
+  line.redirect_to = r.redirect_to;
+  line.canonical = r.canonical_url;
+  line.indexed_for_query_time_collapse = index_duplicates && r.status == PageStatus::kDuplicate;
+  return line;
 }
 
 /// Writes the text file `path` line by line, so that a record file of a million pages is never
@@ -467,9 +470,7 @@ Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& re
   for (const std::uint32_t i : by_path) {
     const PageRecord& r = records[i];
     ++summary.status_counts[std::string(to_string(r.status))];
-    nlohmann::json record = record_json(r, records);
-    if (index_duplicates && r.status == PageStatus::kDuplicate) record["indexed_for_query_time_collapse"] = true;
-    pages_jsonl.write(record.dump());
+    pages_jsonl.write(encode_page_line(page_line(r, records, index_duplicates)));
   }
   return pages_jsonl.close();
 }

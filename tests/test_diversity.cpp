@@ -135,11 +135,12 @@ TEST_CASE("sample_queries: titles without the site name, reproducible for a seed
   TempDir dir;
   std::string pages;
   for (int i = 0; i < 30; ++i) {
-    pages += R"({"path":"p)" + std::to_string(i) + R"(.html","status":"indexed","title":"The )" +
+    pages += R"({"authoritative":"x","cluster":)" + std::to_string(i) + R"(,"path":"p)" + std::to_string(i) +
+             R"(.html","status":"indexed","title":"The )" +
              "Walrus" + std::to_string(i) + " Manual of Carpentry " + std::to_string(i) +
              R"( \u2014 Example Site 3.1 documentation"})" + "\n";
   }
-  pages += R"({"path":"z.html","status":"duplicate","title":"Zebra duplicate"})" "\n";
+  pages += R"({"authoritative":"x","cluster":0,"path":"z.html","status":"duplicate","title":"Zebra duplicate"})" "\n";
   dir.write("index/pages.jsonl", pages);
   auto a = canon::eval::sample_queries(dir.path() / "index", "", 20, 7);
   REQUIRE_MESSAGE(a.ok(), (a.ok() ? "" : a.status().message()));

@@ -121,8 +121,13 @@ namespace {
 canon::eval::IndexRecord record(std::string path, std::string status,
                                 std::optional<std::uint64_t> cluster = {},
                                 std::string authoritative = "") {
-  return {path, "http://localhost/" + path, std::move(status), cluster,
-          authoritative.empty() ? std::string() : "http://localhost/" + authoritative};
+  canon::eval::IndexRecord r;
+  r.path = path;
+  r.url = "http://localhost/" + path;
+  r.status = canon::indexer::parse_page_status(status).value();
+  r.cluster = cluster;
+  if (!authoritative.empty()) r.authoritative = "http://localhost/" + authoritative;
+  return r;
 }
 
 /// Truth {a, a1, a2} {b, b1} {c}. The index finds a~a1, misses a2, collapses b into its copy
