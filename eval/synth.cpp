@@ -5,8 +5,6 @@
 #include "eval/synth.h"
 
 #include <gumbo.h>
-#include <signal.h>  // kill(pid, 0)
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -25,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/build_dir.h"
 #include "eval/truth.h"
 #include "indexer/html_extract.h"
 #include "indexer/html_rules.h"
@@ -492,22 +491,6 @@ Status check_replaceable(const fs::path& out_dir) {
                        kTruthFile + "); refusing to replace it");
 }
 
-/// Removes `.NAME.synth-PID` directories left by interrupted runs whose process is gone.
-void remove_stale_builds(const fs::path& parent, const std::string& prefix) {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(parent, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with(prefix)) continue;
-    const std::string pid_text = name.substr(prefix.size());
-    if (pid_text.empty() || pid_text.size() > 9 ||
-        pid_text.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const auto pid = static_cast<pid_t>(std::stol(pid_text));
-    if (kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
-  }
-}
-
 /// The run itself, writing into the fresh directory `work_dir`.
 Result<SynthReport> run(const SynthOptions& options, const fs::path& source, const NounList& nouns,
                         const fs::path& work_dir) {
@@ -690,26 +673,12 @@ Result<SynthReport> synthesize_site(const SynthOptions& options) {
   if (!nouns.ok()) return nouns.status();
 
   // Build beside OUT_SITE, then move it into place.
-  const fs::path parent = out_dir.parent_path();
-  fs::create_directories(parent, ec);
-  const std::string build_prefix = "." + out_dir.filename().string() + ".synth-";
-  remove_stale_builds(parent, build_prefix);
-  const fs::path work_dir = parent / (build_prefix + std::to_string(getpid()));
-  fs::remove_all(work_dir, ec);
-  if (!fs::create_directory(work_dir, ec)) {
-    return Status::error("cannot create '" + work_dir.string() + "': " + ec.message());
-  }
-  auto report = run(options, source, nouns.value(), work_dir);
-  if (report.ok()) {
-    fs::remove_all(out_dir, ec);
-    if (!ec) fs::rename(work_dir, out_dir, ec);
-    if (ec)
-      report = Status::error("cannot move the site to '" + out_dir.string() + "': " + ec.message());
-  }
-  if (!report.ok()) {
-    fs::remove_all(work_dir, ec);
-    return report;
-  }
+  auto build = BuildDirectory::create(out_dir, "synth");
+  if (!build.ok()) return build.status();
+  BuildDirectory work = std::move(build).value();
+  auto report = run(options, source, nouns.value(), work.path());
+  if (!report.ok()) return report;
+  if (Status moved = work.commit(); !moved.ok()) return moved;
   report.value().truth_path = out_dir / kTruthFile;
   return report;
 }

@@ -12,10 +12,6 @@
 /// the detector needs again (to verify candidate pairs) are read and parsed again on demand.
 #include "indexer/pipeline.h"
 
-#include <stdio.h>  // renameat2
-#include <fcntl.h>  // AT_FDCWD
-#include <signal.h>  // kill(pid, 0)
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -35,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/build_dir.h"
 #include "common/parallel.h"
 #include "common/progress.h"
 #include "dedup/authority.h"
@@ -118,34 +115,6 @@ Status check_replaceable(const fs::path& out_dir) {
   if (fs::exists(out_dir / "summary.json", ec) || fs::is_empty(out_dir, ec)) return Status::ok_status();
   return Status::error("'" + out_dir.string() +
                        "' exists and is not a canon index (no summary.json); refusing to replace it");
-}
-
-/// Puts the finished index in place: an atomic exchange when there is an old one.
-Status move_into_place(const fs::path& built, const fs::path& out_dir) {
-  std::error_code ec;
-  if (fs::exists(out_dir, ec)) {
-    if (renameat2(AT_FDCWD, built.c_str(), AT_FDCWD, out_dir.c_str(), RENAME_EXCHANGE) != 0) {
-      return Status::error("cannot replace '" + out_dir.string() + "': " + std::strerror(errno));
-    }
-    fs::remove_all(built, ec);  // now the previous index
-    return Status::ok_status();
-  }
-  fs::rename(built, out_dir, ec);
-  if (ec) return Status::error("cannot move the index to '" + out_dir.string() + "': " + ec.message());
-  return Status::ok_status();
-}
-
-/// Removes `.NAME.building-PID` directories left by interrupted runs whose process is gone.
-void remove_stale_builds(const fs::path& parent, const std::string& prefix) {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(parent, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with(prefix)) continue;
-    const std::string pid_text = name.substr(prefix.size());
-    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
-    const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
-    if (kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
-  }
 }
 
 /// pages.jsonl's line for record `r`.
@@ -580,26 +549,15 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   if (Status s = check_replaceable(options.out_dir); !s.ok()) return s;
 
   // Build beside INDEX_DIR, so the final move is a rename on the same file system.
-  const fs::path out_dir = fs::absolute(options.out_dir).lexically_normal();
-  const fs::path parent = out_dir.parent_path();
-  std::error_code ec;
-  fs::create_directories(parent, ec);
-  const std::string build_prefix = "." + out_dir.filename().string() + ".building-";
-  remove_stale_builds(parent, build_prefix);
-  const fs::path work_dir = parent / (build_prefix + std::to_string(getpid()));
-  fs::remove_all(work_dir, ec);
-  if (!fs::create_directory(work_dir, ec)) {
-    return Status::error("cannot create '" + work_dir.string() + "': " + ec.message());
-  }
-  auto summary = run(options, base_url.value(), work_dir);
-  if (summary.ok()) {
-    LineWriter summary_file(work_dir / "summary.json");
-    summary_file.write(summary_json(summary.value(), options).dump(2));
-    Status written = summary_file.close();
-    if (written.ok()) written = move_into_place(work_dir, out_dir);
-    if (!written.ok()) summary = written;
-  }
-  if (!summary.ok()) fs::remove_all(work_dir, ec);
+  auto build = BuildDirectory::create(options.out_dir, "building");
+  if (!build.ok()) return build.status();
+  BuildDirectory work = std::move(build).value();
+  auto summary = run(options, base_url.value(), work.path());
+  if (!summary.ok()) return summary;
+  LineWriter summary_file(work.path() / "summary.json");
+  summary_file.write(summary_json(summary.value(), options).dump(2));
+  if (Status written = summary_file.close(); !written.ok()) return written;
+  if (Status moved = work.commit(); !moved.ok()) return moved;
   return summary;
 }
 

@@ -1,0 +1,77 @@
+/// @file build_dir.cpp
+/// @brief Build beside, then swap into place.
+#include "common/build_dir.h"
+
+#include <stdio.h>  // renameat2
+#include <fcntl.h>  // AT_FDCWD
+#include <signal.h>  // kill(pid, 0)
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+namespace canon {
+namespace fs = std::filesystem;
+namespace {
+
+/// Removes `PREFIX<pid>` directories in `parent` whose process is gone.
+void remove_stale(const fs::path& parent, const std::string& prefix) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string_view digits = std::string_view(name).substr(prefix.size());
+    pid_t pid = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() || pid <= 0) continue;
+    if (kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+  }
+}
+
+}  // namespace
+
+Result<BuildDirectory> BuildDirectory::create(const fs::path& destination, std::string_view tag) {
+  const fs::path out = fs::absolute(destination).lexically_normal();
+  const fs::path target = out.has_filename() ? out : out.parent_path();
+  const fs::path parent = target.parent_path();
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  const std::string prefix = "." + target.filename().string() + "." + std::string(tag) + "-";
+  remove_stale(parent, prefix);
+  fs::path path = parent / (prefix + std::to_string(getpid()));
+  fs::remove_all(path, ec);
+  if (!fs::create_directory(path, ec)) {
+    return Status::error("cannot create '" + path.string() + "': " + (ec ? ec.message() : "it exists"));
+  }
+  return BuildDirectory(std::move(path), target);
+}
+
+BuildDirectory::BuildDirectory(BuildDirectory&& other) noexcept
+    : path_(std::move(other.path_)), destination_(std::move(other.destination_)), done_(other.done_) {
+  other.done_ = true;  // the moved-from object owns nothing
+}
+
+BuildDirectory::~BuildDirectory() {
+  if (done_) return;
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+Status BuildDirectory::commit() {
+  std::error_code ec;
+  if (fs::exists(destination_, ec)) {
+    if (renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, destination_.c_str(), RENAME_EXCHANGE) != 0) {
+      return Status::error("cannot replace '" + destination_.string() + "': " + std::strerror(errno));
+    }
+    done_ = true;
+    fs::remove_all(path_, ec);  // now the previous contents
+    return Status::ok_status();
+  }
+  fs::rename(path_, destination_, ec);
+  if (ec) return Status::error("cannot move '" + path_.string() + "' to '" + destination_.string() + "': " + ec.message());
+  done_ = true;
+  return Status::ok_status();
+}
+
+}  // namespace canon

@@ -1,0 +1,81 @@
+/// @file test_build_dir.cpp
+/// @brief BuildDirectory: built beside, swapped into place, removed when not committed, stale
+/// builds of dead processes cleaned.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "common/build_dir.h"
+#include "support/temp_dir.h"
+
+namespace fs = std::filesystem;
+using canon::BuildDirectory;
+
+namespace {
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("commit puts a new directory in place, and replaces an old one whole") {
+  canon::testing::TempDir dir;
+  const fs::path out = dir.path() / "sub" / "out";  // the parent is created
+  {
+    auto build = BuildDirectory::create(out, "building");
+    REQUIRE(build.ok());
+    CHECK(build->path().parent_path() == out.parent_path());
+    CHECK(build->path().filename().string().starts_with(".out.building-"));
+    std::ofstream(build->path() / "a.txt") << "first";
+    REQUIRE(build->commit().ok());
+  }
+  CHECK(read(out / "a.txt") == "first");
+  {
+    auto build = BuildDirectory::create(out / "", "building");  // a trailing slash names the same
+    REQUIRE(build.ok());
+    std::ofstream(build->path() / "b.txt") << "second";
+    CHECK(read(out / "a.txt") == "first");  // untouched until the commit
+    REQUIRE(build->commit().ok());
+  }
+  CHECK(read(out / "b.txt") == "second");
+  CHECK_FALSE(fs::exists(out / "a.txt"));
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(out.parent_path())) ++entries;
+  CHECK(entries == 1);  // nothing left beside it
+}
+
+TEST_CASE("a build that is not committed is removed, and the destination kept") {
+  canon::testing::TempDir dir;
+  const fs::path out = dir.path() / "out";
+  fs::create_directory(out);
+  std::ofstream(out / "keep.txt") << "old";
+  fs::path built;
+  {
+    auto build = BuildDirectory::create(out, "synth");
+    REQUIRE(build.ok());
+    built = build->path();
+    std::ofstream(built / "half.txt") << "half";
+  }
+  CHECK_FALSE(fs::exists(built));
+  CHECK(read(out / "keep.txt") == "old");
+}
+
+TEST_CASE("stale builds of processes that are gone are removed; others are left alone") {
+  canon::testing::TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const fs::path dead = dir.path() / ".out.building-2147483646";  // no such process
+  const fs::path not_a_pid = dir.path() / ".out.building-12ab";
+  const fs::path huge = dir.path() / ".out.building-99999999999999999999";
+  const fs::path other_tag = dir.path() / ".out.synth-2147483646";
+  for (const fs::path& p : {dead, not_a_pid, huge, other_tag}) fs::create_directory(p);
+  auto build = BuildDirectory::create(out, "building");
+  REQUIRE(build.ok());
+  CHECK_FALSE(fs::exists(dead));
+  CHECK(fs::exists(not_a_pid));
+  CHECK(fs::exists(huge));  // not a pid: left alone, no exception
+  CHECK(fs::exists(other_tag));
+}
