@@ -23,6 +23,7 @@
 #include "eval/metrics.h"
 #include "eval/synth.h"
 #include "eval/truth.h"
+#include "common/file_io.h"
 #include "indexer/html_extract.h"
 #include "indexer/index_format.h"
 #include "indexer/page_lines.h"
@@ -157,13 +158,6 @@ std::vector<std::string> strip_site_name(std::vector<std::string> titles) {
   return titles;
 }
 
-Result<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot read '" + path.string() + "'");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
 
 // --- the three views ---
 

@@ -24,9 +24,11 @@
 #include <nlohmann/json.hpp>
 
 #include "common/build_dir.h"
+#include "common/file_io.h"
 #include "eval/truth.h"
 #include "indexer/html_extract.h"
 #include "indexer/html_rules.h"
+#include "indexer/site_plan.h"
 #include "indexer/site_walker.h"
 #include "indexer/url.h"
 
@@ -435,14 +437,6 @@ std::string with_version_links(const SourcePage& page) {
   return out;
 }
 
-Result<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot read '" + path.string() + "': " + std::strerror(errno));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return Status::error("cannot read '" + path.string() + "': read error");
-  return bytes.str();
-}
 
 Status write_file(const fs::path& path, std::string_view bytes) {
   std::error_code ec;
@@ -517,8 +511,7 @@ Result<SynthReport> run(const SynthOptions& options, const fs::path& source, con
     if (!url.ok()) continue;
     probe_urls[i] = url.value();
     auto [it, inserted] = url_owner.emplace(probe_urls[i], i);
-    if (!inserted && pages[i].path.ends_with("index.html") &&
-        !pages[it->second].path.ends_with("index.html")) {
+    if (!inserted && indexer::serves_before(pages[i].path, pages[it->second].path)) {
       it->second = i;
     }
   }

@@ -9,20 +9,16 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "common/file_io.h"
+
 namespace canon::eval {
 namespace fs = std::filesystem;
 namespace {
 
 Result<std::string> read_whole(const fs::path& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status::error("cannot read " + what + " '" + path.string() +
-                         "': " + std::strerror(errno));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad())
-    return Status::error("cannot read " + what + " '" + path.string() + "': read error");
-  return bytes.str();
+  auto bytes = canon::read_file(path);
+  if (!bytes.ok()) return Status::error("cannot read " + what + " '" + path.string() + "': " + bytes.status().message());
+  return bytes;
 }
 
 std::string where(const fs::path& path, std::size_t line) {

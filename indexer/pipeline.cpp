@@ -32,6 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/build_dir.h"
+#include "common/file_io.h"
 #include "common/parallel.h"
 #include "common/progress.h"
 #include "dedup/authority.h"
@@ -66,19 +67,11 @@ private:
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-Result<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot read file: " + std::string(std::strerror(errno)));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return Status::error("cannot read file: read error");
-  return bytes.str();
-}
 
 /// Reads and parses one page file; an error is the reason the page is skipped.
 Result<ExtractedPage> read_page(const fs::path& file, const std::string& url) {
   auto bytes = read_file(file);
-  if (!bytes.ok()) return bytes.status();
+  if (!bytes.ok()) return Status::error("cannot read file: " + bytes.status().message());
   if (Status readable = check_page_bytes(bytes.value()); !readable.ok()) return readable;
   return extract_page(bytes.value(), url);
 }

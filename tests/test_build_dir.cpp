@@ -1,4 +1,4 @@
-/// @file test_build_dir.cpp
+/// @file test_build_dir.cpp (and common/file_io.h)
 /// @brief BuildDirectory: built beside, swapped into place, removed when not committed, stale
 /// builds of dead processes cleaned.
 #include <doctest/doctest.h>
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/build_dir.h"
+#include "common/file_io.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -78,4 +79,15 @@ TEST_CASE("stale builds of processes that are gone are removed; others are left 
   CHECK(fs::exists(not_a_pid));
   CHECK(fs::exists(huge));  // not a pid: left alone, no exception
   CHECK(fs::exists(other_tag));
+}
+
+TEST_CASE("read_file: the bytes, or why not without the path") {
+  canon::testing::TempDir dir;
+  std::ofstream(dir.path() / "a.bin", std::ios::binary) << std::string("x\0y", 3);
+  auto bytes = canon::read_file(dir.path() / "a.bin");
+  REQUIRE(bytes.ok());
+  CHECK(bytes.value() == std::string("x\0y", 3));
+  const auto missing = canon::read_file(dir.path() / "missing");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().message() == "No such file or directory");
 }
