@@ -485,27 +485,29 @@ Status check_replaceable(const fs::path& out_dir) {
                        kTruthFile + "); refusing to replace it");
 }
 
-/// The run itself, writing into the fresh directory `work_dir`.
-Result<SynthReport> run(const SynthOptions& options, const fs::path& source, const NounList& nouns,
-                        const fs::path& work_dir) {
-  SynthReport report;
+/// Every page file of the source that can be read (an unreadable one is not part of the output
+/// site), in path order; their paths are taken in `taken`.
+Result<std::vector<SourcePage>> read_source_pages(const fs::path& source, PathRegistry& taken) {
   auto listing = indexer::walk_site(source);
   if (!listing.ok()) return listing.status();
-  PathRegistry taken;
-
-  // Pages, read once; which of them canon would index with some main text.
   std::vector<SourcePage> pages;
-  std::unordered_map<std::string, std::size_t> url_owner;  // probe URL -> page (index.html wins)
   for (const indexer::SiteFile& file : listing->files) {
     auto bytes = read_file(file.absolute_path);
-    if (!bytes.ok()) continue;  // unreadable: not part of the output site
+    if (!bytes.ok()) continue;
     SourcePage page;
     page.path = file.relative_path;
     page.bytes = std::move(bytes.value());
     taken.add(page.path);
     pages.push_back(std::move(page));
   }
+  return pages;
+}
+
+/// The pages canon would index with some main text (each gets its layout): those that serve
+/// their URL, are readable text, neither redirect nor say noindex.
+std::vector<std::size_t> eligible_pages(std::vector<SourcePage>& pages) {
   std::vector<std::string> probe_urls(pages.size());
+  std::unordered_map<std::string, std::size_t> url_owner;  // probe URL -> page (index.html wins)
   for (std::size_t i = 0; i < pages.size(); ++i) {
     auto url = indexer::file_url(kProbeBase, pages[i].path);
     if (!url.ok()) continue;
@@ -526,9 +528,12 @@ Result<SynthReport> run(const SynthOptions& options, const fs::path& source, con
     if (page.layout.word_ends.empty()) continue;
     eligible.push_back(i);
   }
-  report.eligible = eligible.size();
+  return eligible;
+}
 
-  // Other files of the site, copied as they are (symbolic links as the files they name).
+/// The source's other files (not pages), to be copied as they are (symbolic links as the files
+/// they name), in path order; their paths are taken in `taken`.
+std::vector<std::string> other_site_files(const fs::path& source, PathRegistry& taken) {
   std::vector<std::string> other_files;
   std::error_code ec;
   for (fs::recursive_directory_iterator
@@ -543,24 +548,29 @@ Result<SynthReport> run(const SynthOptions& options, const fs::path& source, con
     taken.add(relative);
   }
   std::sort(other_files.begin(), other_files.end());
+  return other_files;
+}
 
-  // Originals: a seeded partial Fisher–Yates shuffle of the eligible pages.
-  Random random(options.seed);
-  const auto wanted = static_cast<std::size_t>(
-      std::floor(options.dup_ratio * static_cast<double>(eligible.size()) + 0.5));
+/// The originals: dup_ratio of the eligible pages by a seeded partial Fisher–Yates shuffle, in
+/// page order.
+std::vector<std::size_t> choose_originals(std::vector<std::size_t> eligible, double dup_ratio, Random& random) {
+  const auto wanted = static_cast<std::size_t>(std::floor(dup_ratio * static_cast<double>(eligible.size()) + 0.5));
   const std::size_t originals = std::min(wanted, eligible.size());
   for (std::size_t i = 0; i < originals; ++i) {
     std::swap(eligible[i], eligible[i + random.below(eligible.size() - i)]);
   }
-  std::vector<std::size_t> chosen(eligible.begin(),
-                                  eligible.begin() + static_cast<std::ptrdiff_t>(originals));
+  std::vector<std::size_t> chosen(eligible.begin(), eligible.begin() + static_cast<std::ptrdiff_t>(originals));
   std::sort(chosen.begin(), chosen.end());
-  report.originals = chosen.size();
+  return chosen;
+}
 
-  // Copies and their paths, original by original in path order.
+/// Each original's copies (1 to max_dups) and their paths: the copy kinds' directories in turn,
+/// numbered past the first round, made free of taken paths.
+void plan_copies(std::vector<SourcePage>& pages, const std::vector<std::size_t>& chosen, std::uint64_t max_dups,
+                 Random& random, PathRegistry& taken) {
   for (std::size_t index : chosen) {
     SourcePage& page = pages[index];
-    const std::uint64_t count = random.between(1, options.max_dups);
+    const std::uint64_t count = random.between(1, max_dups);
     for (std::uint64_t c = 0; c < count; ++c) {
       const CopyKind& kind = kCopyKinds[c % std::size(kCopyKinds)];
       std::string directory = kind.directory;
@@ -578,42 +588,12 @@ Result<SynthReport> run(const SynthOptions& options, const fs::path& source, con
       page.copy_link_texts.push_back(link_text);
     }
   }
+}
 
-  // Their text, from a stream of its own: the clusters depend only on the site, the ratio of
-  // copied pages, max_dups and the seed, so runs at several segment ratios share them.
-  Random text_random(options.seed ^ kTextStream);
-  for (std::size_t index : chosen) {
-    const SourcePage& page = pages[index];
-    for (const std::string& copy : page.copies) {
-      if (Status s =
-              write_file(work_dir / copy, make_copy(page, nouns, options, text_random, report));
-          !s.ok()) {
-        return s;
-      }
-      ++report.copies;
-      ++report.pages;
-    }
-  }
-
-  // The source pages (originals with their version links) and the other files.
-  Truth truth;
-  for (const SourcePage& page : pages) {
-    const std::string bytes = page.copies.empty() ? page.bytes : with_version_links(page);
-    if (Status s = write_file(work_dir / page.path, bytes); !s.ok()) return s;
-    ++report.pages;
-    std::vector<std::string> cluster{page.path};
-    cluster.insert(cluster.end(), page.copies.begin(), page.copies.end());
-    truth.clusters.push_back(std::move(cluster));
-  }
-  for (const std::string& relative : other_files) {
-    fs::create_directories((work_dir / relative).parent_path(), ec);
-    fs::copy_file(source / relative, work_dir / relative, fs::copy_options::overwrite_existing, ec);
-    if (ec)
-      return Status::error("cannot copy '" + (source / relative).string() + "': " + ec.message());
-    ++report.other_files;
-  }
-
-  const nlohmann::json truth_json = {
+/// truth.json: the generator, its parameters, the run's counts and the clusters.
+nlohmann::json truth_json(const SynthOptions& options, const fs::path& source, const NounList& nouns,
+                          const SynthReport& report, const Truth& truth) {
+  return {
       {"generator", kGenerator},
       {"source", source.string()},
       {"seed", options.seed},
@@ -635,7 +615,58 @@ Result<SynthReport> run(const SynthOptions& options, const fs::path& source, con
         {"inserted_words", report.inserted_words}}},
       {"clusters", clusters_json(truth)},
   };
-  if (Status s = write_file(work_dir / kTruthFile, truth_json.dump(1) + "\n"); !s.ok()) return s;
+}
+
+/// The run itself, writing into the fresh directory `work_dir`.
+Result<SynthReport> run(const SynthOptions& options, const fs::path& source, const NounList& nouns,
+                        const fs::path& work_dir) {
+  SynthReport report;
+  PathRegistry taken;
+  auto read = read_source_pages(source, taken);
+  if (!read.ok()) return read.status();
+  std::vector<SourcePage>& pages = read.value();
+  const std::vector<std::size_t> eligible = eligible_pages(pages);
+  report.eligible = eligible.size();
+  const std::vector<std::string> other_files = other_site_files(source, taken);
+
+  Random random(options.seed);
+  const std::vector<std::size_t> chosen = choose_originals(eligible, options.dup_ratio, random);
+  report.originals = chosen.size();
+  plan_copies(pages, chosen, options.max_dups, random, taken);
+
+  // The copies' text, from a stream of its own: the clusters depend only on the site, the ratio
+  // of copied pages, max_dups and the seed, so runs at several segment ratios share them.
+  Random text_random(options.seed ^ kTextStream);
+  for (std::size_t index : chosen) {
+    const SourcePage& page = pages[index];
+    for (const std::string& copy : page.copies) {
+      if (Status s = write_file(work_dir / copy, make_copy(page, nouns, options, text_random, report)); !s.ok()) {
+        return s;
+      }
+      ++report.copies;
+      ++report.pages;
+    }
+  }
+
+  // The source pages (originals with their version links) and the other files.
+  Truth truth;
+  for (const SourcePage& page : pages) {
+    const std::string bytes = page.copies.empty() ? page.bytes : with_version_links(page);
+    if (Status s = write_file(work_dir / page.path, bytes); !s.ok()) return s;
+    ++report.pages;
+    std::vector<std::string> cluster{page.path};
+    cluster.insert(cluster.end(), page.copies.begin(), page.copies.end());
+    truth.clusters.push_back(std::move(cluster));
+  }
+  std::error_code ec;
+  for (const std::string& relative : other_files) {
+    fs::create_directories((work_dir / relative).parent_path(), ec);
+    fs::copy_file(source / relative, work_dir / relative, fs::copy_options::overwrite_existing, ec);
+    if (ec) return Status::error("cannot copy '" + (source / relative).string() + "': " + ec.message());
+    ++report.other_files;
+  }
+  const std::string truth_text = truth_json(options, source, nouns, report, truth).dump(1) + "\n";
+  if (Status s = write_file(work_dir / kTruthFile, truth_text); !s.ok()) return s;
   return report;
 }
 
