@@ -100,32 +100,39 @@ PairCounts count_cluster_pairs(std::span<const std::uint64_t> truth_labels,
   return counts;
 }
 
-Result<DedupEvaluation> evaluate_dedup(const Truth& truth, const IndexVerdict& verdict) {
-  // Pages are numbered in truth order; each knows its true cluster.
+namespace {
+
+/// The truth's pages numbered in truth order, each with its true cluster.
+struct TruthPages {
   std::unordered_map<std::string, std::uint32_t> id_of;
-  std::vector<std::uint64_t> truth_labels;
+  std::vector<std::uint64_t> labels;
   std::vector<bool> is_copy;
+};
+
+TruthPages number_truth_pages(const Truth& truth) {
+  TruthPages pages;
   for (std::size_t c = 0; c < truth.clusters.size(); ++c) {
     for (std::size_t m = 0; m < truth.clusters[c].size(); ++m) {
-      id_of.emplace(truth.clusters[c][m], static_cast<std::uint32_t>(truth_labels.size()));
-      truth_labels.push_back(c);
-      is_copy.push_back(m > 0);
+      pages.id_of.emplace(truth.clusters[c][m], static_cast<std::uint32_t>(pages.labels.size()));
+      pages.labels.push_back(c);
+      pages.is_copy.push_back(m > 0);
     }
   }
-  const std::size_t n = truth_labels.size();
+  return pages;
+}
 
-  // The index's record of each page; the two must describe the same site.
-  std::vector<const IndexRecord*> record_of(n, nullptr);
+/// The index's record of each truth page; an error when the two do not describe the same site.
+Result<std::vector<const IndexRecord*>> match_records(const TruthPages& truth, const IndexVerdict& verdict) {
+  std::vector<const IndexRecord*> record_of(truth.labels.size(), nullptr);
   std::size_t unknown = 0;
   std::string unknown_example;
   for (const IndexRecord& record : verdict.pages) {
-    auto it = id_of.find(record.path);
-    if (it == id_of.end()) {
+    auto it = truth.id_of.find(record.path);
+    if (it == truth.id_of.end()) {
       if (unknown++ == 0) unknown_example = record.path;
       continue;
     }
-    if (record_of[it->second] != nullptr)
-      return Status::error("pages.jsonl lists '" + record.path + "' twice");
+    if (record_of[it->second] != nullptr) return Status::error("pages.jsonl lists '" + record.path + "' twice");
     record_of[it->second] = &record;
   }
   if (unknown > 0) {
@@ -133,72 +140,88 @@ Result<DedupEvaluation> evaluate_dedup(const Truth& truth, const IndexVerdict& v
         "the index and the truth describe different sites: " + std::to_string(unknown) +
         " page(s) of pages.jsonl are not in the truth (e.g. '" + unknown_example + "')");
   }
-  for (const auto& [path, id] : id_of) {
+  for (const auto& [path, id] : truth.id_of) {
     if (record_of[id] == nullptr) {
-      std::size_t missing =
-          static_cast<std::size_t>(std::count(record_of.begin(), record_of.end(), nullptr));
+      std::size_t missing = static_cast<std::size_t>(std::count(record_of.begin(), record_of.end(), nullptr));
       return Status::error(
           "the index and the truth describe different sites: " + std::to_string(missing) +
           " page(s) of the truth are not in pages.jsonl (e.g. '" + path + "')");
     }
   }
+  return record_of;
+}
 
-  // Detected clusters: pages.jsonl's `cluster`; pages without one (skipped, redirect) alone.
-  std::vector<std::uint64_t> detected_labels(n);
+/// Detected clusters: pages.jsonl's `cluster`, dense; pages without one (skipped, redirect) alone.
+std::vector<std::uint64_t> detected_labels_of(const std::vector<const IndexRecord*>& record_of) {
+  const std::size_t n = record_of.size();
+  std::vector<std::uint64_t> labels(n);
   std::unordered_map<std::uint64_t, std::uint64_t> dense;
   for (std::size_t i = 0; i < n; ++i) {
-    if (record_of[i]->cluster) {
-      detected_labels[i] = dense.emplace(*record_of[i]->cluster, dense.size()).first->second;
-    }
+    if (record_of[i]->cluster) labels[i] = dense.emplace(*record_of[i]->cluster, dense.size()).first->second;
   }
   for (std::size_t i = 0; i < n; ++i) {
-    if (!record_of[i]->cluster) detected_labels[i] = dense.size() + i;
+    if (!record_of[i]->cluster) labels[i] = dense.size() + i;
   }
+  return labels;
+}
+
+/// pairs.tsv's pairs against the truth; an error when a pair names a page that is not indexed
+/// or a duplicate.
+Result<PairCounts> count_verified_pairs(const std::vector<IndexPair>& pairs, const std::vector<const IndexRecord*>& record_of,
+                                        const std::vector<std::uint64_t>& truth_labels) {
+  std::unordered_map<std::string, std::uint32_t> id_of_url;  // indexed and duplicate pages
+  for (std::size_t i = 0; i < record_of.size(); ++i) {
+    if (record_of[i]->cluster) id_of_url.emplace(record_of[i]->url, static_cast<std::uint32_t>(i));
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> detected;
+  for (const IndexPair& pair : pairs) {
+    auto a = id_of_url.find(pair.url_a);
+    auto b = id_of_url.find(pair.url_b);
+    if (a == id_of_url.end() || b == id_of_url.end()) {
+      const std::string& url = a == id_of_url.end() ? pair.url_a : pair.url_b;
+      return Status::error("pairs.tsv names '" + url + "', which is not an indexed or duplicate page of pages.jsonl");
+    }
+    detected.emplace_back(a->second, b->second);
+  }
+  return count_pairs(truth_labels, detected);
+}
+
+}  // namespace
+
+Result<DedupEvaluation> evaluate_dedup(const Truth& truth, const IndexVerdict& verdict) {
+  const TruthPages pages = number_truth_pages(truth);
+  auto matched = match_records(pages, verdict);
+  if (!matched.ok()) return matched.status();
+  const std::vector<const IndexRecord*>& record_of = matched.value();
+  const std::vector<std::uint64_t> detected_labels = detected_labels_of(record_of);
 
   DedupEvaluation result;
-  result.pages = n;
-  result.after_union_find = count_cluster_pairs(truth_labels, detected_labels);
-
+  result.pages = record_of.size();
+  result.after_union_find = count_cluster_pairs(pages.labels, detected_labels);
   if (verdict.pairs) {
-    std::unordered_map<std::string, std::uint32_t> id_of_url;  // indexed and duplicate pages
-    for (std::size_t i = 0; i < n; ++i) {
-      if (record_of[i]->cluster)
-        id_of_url.emplace(record_of[i]->url, static_cast<std::uint32_t>(i));
-    }
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> detected;
-    for (const IndexPair& pair : *verdict.pairs) {
-      auto a = id_of_url.find(pair.url_a);
-      auto b = id_of_url.find(pair.url_b);
-      if (a == id_of_url.end() || b == id_of_url.end()) {
-        const std::string& url = a == id_of_url.end() ? pair.url_a : pair.url_b;
-        return Status::error("pairs.tsv names '" + url +
-                             "', which is not an indexed or duplicate page of pages.jsonl");
-      }
-      detected.emplace_back(a->second, b->second);
-    }
-    result.before_union_find = count_pairs(truth_labels, detected);
+    auto before = count_verified_pairs(*verdict.pairs, record_of, pages.labels);
+    if (!before.ok()) return before.status();
+    result.before_union_find = before.value();
   }
-
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < record_of.size(); ++i) {
     const bool predicted = record_of[i]->status == indexer::PageStatus::kDuplicate;
     PageCounts& c = result.page_counts;
-    if (is_copy[i]) {
+    if (pages.is_copy[i]) {
       ++(predicted ? c.true_positives : c.false_negatives);
     } else {
       ++(predicted ? c.false_positives : c.true_negatives);
     }
   }
-
   for (const auto& cluster : truth.clusters) {
     if (cluster.size() < 2) continue;
     ++result.true_clusters;
     result.copies += cluster.size() - 1;
-    const std::uint32_t original = id_of.at(cluster.front());
+    const std::uint32_t original = pages.id_of.at(cluster.front());
     const bool indexed = record_of[original]->status == indexer::PageStatus::kIndexed;
     bool found = false;
     if (record_of[original]->cluster) {
       for (std::size_t m = 1; m < cluster.size() && !found; ++m) {
-        found = detected_labels[id_of.at(cluster[m])] == detected_labels[original];
+        found = detected_labels[pages.id_of.at(cluster[m])] == detected_labels[original];
       }
     }
     AuthorityCounts& a = result.authority;
