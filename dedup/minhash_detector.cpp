@@ -232,72 +232,78 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
   });
   parallel_for(components.size(), options_.threads, [&](std::size_t c, std::size_t) {
     const auto [begin, end] = components[c];
-    std::vector<std::uint32_t> members;
-    for (std::size_t i = begin; i < end; ++i) {
-      members.push_back(pairs[by_root[i].second].first);
-      members.push_back(pairs[by_root[i].second].second);
-    }
-    std::sort(members.begin(), members.end());
-    members.erase(std::unique(members.begin(), members.end()), members.end());
-    // Blocks of members, each with at most half the budget of shingles: a component larger than
-    // the budget (thousands of releases of one page) is measured block against block, so what a
-    // worker holds does not grow with the component; its documents are then loaded once per
-    // block they are measured against, instead of once.
-    std::vector<std::size_t> block_of(members.size());
-    std::size_t blocks = 0;
-    for (std::size_t m = 0, held = 0; m < members.size(); ++m) {
-      const std::size_t size = std::max<std::size_t>(sizes_[members[m]], 1);
-      if (m == 0 || held + size > options_.measure_budget_shingles / 2) {
-        ++blocks;
-        held = 0;
-      }
-      held += size;
-      block_of[m] = blocks - 1;
-    }
-    const auto member_index = [&](std::uint32_t d) {
-      return static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), d) - members.begin());
-    };
-    // The component's pairs by (block of a, block of b), a < b so block of a <= block of b.
-    std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> by_blocks;  // (block a, block b, pair)
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::size_t p = by_root[i].second;
-      by_blocks.emplace_back(block_of[member_index(pairs[p].first)], block_of[member_index(pairs[p].second)], p);
-    }
-    std::sort(by_blocks.begin(), by_blocks.end());
-    std::vector<ShingleSet> shingles(members.size());
-    const auto load_block = [&](std::size_t block) {
-      const auto first = std::lower_bound(block_of.begin(), block_of.end(), block) - block_of.begin();
-      for (auto m = static_cast<std::size_t>(first); m < members.size() && block_of[m] == block; ++m) {
-        load(members[m], [&](const DedupDocument& doc) {
-          thread_local JoinedWords words;
-          tokenize_joined(doc.text, words);
-          shingle_set(words, options_.shingle_size, shingles[m]);
-          boilerplate_.remove_from(shingles[m]);  // the set stays sorted
-        });
-      }
-    };
-    const auto drop_block = [&](std::size_t block) {
-      for (std::size_t m = 0; m < members.size(); ++m) {
-        if (block_of[m] == block) ShingleSet().swap(shingles[m]);
-      }
-    };
-    std::vector<std::size_t> loaded;  // the blocks held now: at most two
-    for (const auto& [block_a, block_b, p] : by_blocks) {
-      const auto wanted = [&](std::size_t block) { return block == block_a || block == block_b; };
-      for (const std::size_t block : loaded) {
-        if (!wanted(block)) drop_block(block);
-      }
-      std::erase_if(loaded, [&](std::size_t block) { return !wanted(block); });
-      for (const std::size_t block : {block_a, block_b}) {
-        if (std::find(loaded.begin(), loaded.end(), block) == loaded.end()) {
-          load_block(block);
-          loaded.push_back(block);
-        }
-      }
-      const ShingleSet &x = shingles[member_index(pairs[p].first)], &y = shingles[member_index(pairs[p].second)];
-      out[p] = x.empty() || y.empty() ? 0.0 : measure(common_count(x, y), x.size(), y.size());
-    }
+    std::vector<std::size_t> component;
+    for (std::size_t i = begin; i < end; ++i) component.push_back(by_root[i].second);
+    measure_component(pairs, component, load, out);
   });
+}
+
+void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
+                                        const DocumentLoader& load, std::vector<double>& out) const {
+  std::vector<std::uint32_t> members;
+  for (const std::size_t p : component) {
+    members.push_back(pairs[p].first);
+    members.push_back(pairs[p].second);
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  // Blocks of members, each with at most half the budget of shingles: a component larger than
+  // the budget (thousands of releases of one page) is measured block against block, so what a
+  // worker holds does not grow with the component; its documents are then loaded once per
+  // block they are measured against, instead of once.
+  std::vector<std::size_t> block_of(members.size());
+  std::size_t blocks = 0;
+  for (std::size_t m = 0, held = 0; m < members.size(); ++m) {
+    const std::size_t size = std::max<std::size_t>(sizes_[members[m]], 1);
+    if (m == 0 || held + size > options_.measure_budget_shingles / 2) {
+      ++blocks;
+      held = 0;
+    }
+    held += size;
+    block_of[m] = blocks - 1;
+  }
+  const auto member_index = [&](std::uint32_t d) {
+    return static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), d) - members.begin());
+  };
+  // The component's pairs by (block of a, block of b), a < b so block of a <= block of b.
+  std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> by_blocks;  // (block a, block b, pair)
+  for (const std::size_t p : component) {
+    by_blocks.emplace_back(block_of[member_index(pairs[p].first)], block_of[member_index(pairs[p].second)], p);
+  }
+  std::sort(by_blocks.begin(), by_blocks.end());
+  std::vector<ShingleSet> shingles(members.size());
+  const auto load_block = [&](std::size_t block) {
+    const auto first = std::lower_bound(block_of.begin(), block_of.end(), block) - block_of.begin();
+    for (auto m = static_cast<std::size_t>(first); m < members.size() && block_of[m] == block; ++m) {
+      load(members[m], [&](const DedupDocument& doc) {
+        thread_local JoinedWords words;
+        tokenize_joined(doc.text, words);
+        shingle_set(words, options_.shingle_size, shingles[m]);
+        boilerplate_.remove_from(shingles[m]);  // the set stays sorted
+      });
+    }
+  };
+  const auto drop_block = [&](std::size_t block) {
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      if (block_of[m] == block) ShingleSet().swap(shingles[m]);
+    }
+  };
+  std::vector<std::size_t> loaded;  // the blocks held now: at most two
+  for (const auto& [block_a, block_b, p] : by_blocks) {
+    const auto wanted = [&](std::size_t block) { return block == block_a || block == block_b; };
+    for (const std::size_t block : loaded) {
+      if (!wanted(block)) drop_block(block);
+    }
+    std::erase_if(loaded, [&](std::size_t block) { return !wanted(block); });
+    for (const std::size_t block : {block_a, block_b}) {
+      if (std::find(loaded.begin(), loaded.end(), block) == loaded.end()) {
+        load_block(block);
+        loaded.push_back(block);
+      }
+    }
+    const ShingleSet &x = shingles[member_index(pairs[p].first)], &y = shingles[member_index(pairs[p].second)];
+    out[p] = x.empty() || y.empty() ? 0.0 : measure(common_count(x, y), x.size(), y.size());
+  }
 }
 
 }  // namespace canon::dedup

@@ -70,6 +70,10 @@ private:
   /// options_.measure_budget_shingles.
   void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
                        const DocumentLoader& load, std::vector<double>& out) const;
+  /// measure() of the pairs whose indices are `component` (one connected component), into
+  /// out[index]: its documents loaded once, or block against block beyond the budget.
+  void measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
+                         const DocumentLoader& load, std::vector<double>& out) const;
   std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {
     return std::span(sketches_).subspan(std::size_t{d} * width_, width_);
   }

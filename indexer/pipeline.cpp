@@ -352,6 +352,20 @@ Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::
   return site;
 }
 
+/// Gives the detector document i again: file i read and parsed anew. A page that changed since
+/// the parse so that it no longer parses is compared as a page without words.
+dedup::DocumentLoader page_loader(const SitePlan& plan, const std::vector<PageRecord>& records) {
+  return [&plan, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
+    const PageRecord& r = records[i];
+    auto page = read_page(plan.files[i].absolute_path, r.url);
+    if (!page.ok()) {
+      use(dedup::DedupDocument{r.url, r.title, {}});
+      return;
+    }
+    use(dedup_document(page.value(), r.url));
+  };
+}
+
 /// Stage 6: every document added gets its cluster fields, or goes when it is a duplicate and
 /// search does not collapse; chunk by chunk on all threads, then the chunk databases are merged
 /// into `xapian_dir`.
@@ -484,16 +498,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
   // again (to verify a candidate pair) the page is read and parsed again.
-  const dedup::DocumentLoader load_page = [&](std::uint32_t i,
-                                              const std::function<void(const dedup::DedupDocument&)>& use) {
-    const PageRecord& r = records[i];
-    auto page = read_page(files[i].absolute_path, r.url);
-    if (!page.ok()) {  // changed since the parse: compared as a page without words
-      use(dedup::DedupDocument{r.url, r.title, {}});
-      return;
-    }
-    use(dedup_document(page.value(), r.url));
-  };
+  const dedup::DocumentLoader load_page = page_loader(plan.value(), records);
   progress.start("near-duplicates", 0);
   const dedup::Clusters clusters = detector.value()->find_clusters(load_page);
   progress.finish();
