@@ -262,6 +262,40 @@ void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& d
   hit.pagerank = score.empty() ? 0.0 : Xapian::sortable_unserialise(score);
 }
 
+/// `query` with title matches added (AND_MAYBE: they never make a page match): pages whose
+/// titles hold the query's words rank above pages that only mention them (the query again with
+/// title: as its default field, scaled by title_weight; alternates' titles are title terms of
+/// their indexed page), and a page whose whole title (or main heading) is the query, or a run of
+/// its words (a title pasted with a word added), gets that term's BM25 weight: large where few
+/// pages have that title, small where many share it.
+Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parser, const SearchRequest& request,
+                                 unsigned flags) {
+  if (request.title_weight <= 0) return query;
+  const Xapian::Query in_titles =
+      parser.parse_query(request.query, flags, std::string(fmt::kTitlePrefix));
+  if (!in_titles.empty()) {
+    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
+                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles, request.title_weight));
+  }
+  const std::vector<std::string> exact = fmt::exact_title_terms_within(request.query);
+  if (!exact.empty()) {
+    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_OR, exact.begin(), exact.end()));
+  }
+  return query;
+}
+
+/// `query` plus the static score (AND_MAYBE: it ranks the text matches, never makes a page
+/// match), scaled so that the best page's static part is static_weight; `bound` is the largest
+/// static score of the database for the chosen kind.
+Xapian::Query with_static_score(Xapian::Query query, const SearchRequest& request, double bound) {
+  if (request.static_weight <= 0 || bound <= 0) return query;
+  const bool log_score = request.static_score == StaticScore::kLogPageRank;
+  auto* source = new Xapian::ValueWeightPostingSource(log_score ? fmt::kStaticWeightSlot : fmt::kStaticScoreSlot);
+  const Xapian::Query static_part(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(source->release()),
+                                  request.static_weight / bound);
+  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, static_part);
+}
+
 }  // namespace
 
 struct Searcher::Rep {
@@ -338,39 +372,9 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
     const std::vector<std::string> needles =
         request.with_snippets ? snippet_needles(query, rep_->parser) : std::vector<std::string>();
 
-    // Pages whose titles hold the query's words rank above pages that only mention them: the
-    // same query with title: as its default field, scaled, added to the text matches (AND_MAYBE:
-    // it never makes a page match). Alternates' titles are title terms of their indexed page.
-    if (request.title_weight > 0) {
-      const Xapian::Query in_titles =
-          rep_->parser.parse_query(request.query, flags, std::string(fmt::kTitlePrefix));
-      if (!in_titles.empty()) {
-        query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
-                              Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles,
-                                            request.title_weight));
-      }
-      // A page whose whole title (or main heading) is the query, or a run of its words (a
-      // title pasted with a word added), gets that term's BM25 weight: large where few pages
-      // have that title, small where many share it.
-      const std::vector<std::string> exact = fmt::exact_title_terms_within(request.query);
-      if (!exact.empty()) {
-        query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
-                              Xapian::Query(Xapian::Query::OP_OR, exact.begin(), exact.end()));
-      }
-    }
-
-    // BM25 plus the static score, scaled so that the best page's static part is static_weight.
-    // AND_MAYBE: the static score ranks the text matches; it never makes a page match.
+    query = with_title_matches(query, rep_->parser, request, flags);
     const bool log_score = request.static_score == StaticScore::kLogPageRank;
-    const double bound = log_score ? rep_->log_pagerank_bound : rep_->pagerank_bound;
-    if (request.static_weight > 0 && bound > 0) {
-      auto* source = new Xapian::ValueWeightPostingSource(log_score ? fmt::kStaticWeightSlot
-                                                                    : fmt::kStaticScoreSlot);
-      const Xapian::Query static_part(Xapian::Query::OP_SCALE_WEIGHT,
-                                      Xapian::Query(source->release()),
-                                      request.static_weight / bound);
-      query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, static_part);
-    }
+    query = with_static_score(query, request, log_score ? rep_->log_pagerank_bound : rep_->pagerank_bound);
 
     Xapian::Enquire enquire(rep_->db);
     enquire.set_query(query);
