@@ -471,6 +471,36 @@ Result<std::vector<std::string>> sample_queries(const fs::path& index_dir, const
 
 // --- the evaluation ---
 
+namespace {
+
+/// Each indexed or duplicate page's subtopic: its true cluster with a truth file, else its
+/// detected cluster.
+Result<Labels> read_labels(const DiversityOptions& options) {
+  auto verdict = read_index_verdict(options.index_dir);
+  if (!verdict.ok()) return verdict.status();
+  std::optional<Truth> truth;
+  if (options.truth_path) {
+    auto read = read_truth(*options.truth_path);
+    if (!read.ok()) return read.status();
+    truth = std::move(read.value());
+  }
+  return page_labels(verdict.value(), truth);
+}
+
+/// The two views derived from the query-time index at `index_dir`: every page (`none_dir`) and
+/// the duplicates removed (`collapsed_dir`).
+Status write_views(const fs::path& index_dir, const fs::path& none_dir, const fs::path& collapsed_dir) {
+  try {
+    const Xapian::Database source((index_dir / "xapian").string());
+    if (Status s = write_view(source, none_dir, /*keep_duplicates=*/true); !s.ok()) return s;
+    return write_view(source, collapsed_dir, /*keep_duplicates=*/false);
+  } catch (const Xapian::Error& e) {
+    return Status::error("cannot read the index at '" + index_dir.string() + "': " + e.get_description());
+  }
+}
+
+}  // namespace
+
 Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) {
   auto opened = query::Searcher::open(options.index_dir);
   if (!opened.ok()) return opened.status();
@@ -480,15 +510,7 @@ Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) 
                          "' collapses near-duplicates at index time; canon eval diversity needs "
                          "every page: build the index with `canon index --no-collapse`");
   }
-  auto verdict = read_index_verdict(options.index_dir);
-  if (!verdict.ok()) return verdict.status();
-  std::optional<Truth> truth;
-  if (options.truth_path) {
-    auto read = read_truth(*options.truth_path);
-    if (!read.ok()) return read.status();
-    truth = std::move(read.value());
-  }
-  auto labels = page_labels(verdict.value(), truth);
+  auto labels = read_labels(options);
   if (!labels.ok()) return labels.status();
 
   // The two derived views, beside each other in a directory of our own.
@@ -499,14 +521,7 @@ Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) 
   RemoveOnExit cleanup(work);
   const fs::path none_dir = work / "none";
   const fs::path index_dir = work / "index";
-  try {
-    const Xapian::Database source((options.index_dir / "xapian").string());
-    if (Status s = write_view(source, none_dir, /*keep_duplicates=*/true); !s.ok()) return s;
-    if (Status s = write_view(source, index_dir, /*keep_duplicates=*/false); !s.ok()) return s;
-  } catch (const Xapian::Error& e) {
-    return Status::error("cannot read the index at '" + options.index_dir.string() +
-                         "': " + e.get_description());
-  }
+  if (Status s = write_views(options.index_dir, none_dir, index_dir); !s.ok()) return s;
   auto none_open = query::Searcher::open(none_dir);
   if (!none_open.ok()) return none_open.status();
   auto index_open = query::Searcher::open(index_dir);
@@ -524,7 +539,7 @@ Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) 
   DiversityEvaluation evaluation;
   evaluation.k = options.k;
   evaluation.alpha = options.alpha;
-  evaluation.subtopics = truth ? "truth" : "detected";
+  evaluation.subtopics = options.truth_path ? "truth" : "detected";
   evaluation.queries = options.queries;
   std::vector<DiversityScores> sums(std::size(views));
   double relevant_clusters = 0.0;
