@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 #include "eval/diversity.h"
 #include "eval/findability.h"
 #include "eval/metrics.h"
@@ -33,7 +34,7 @@ void add_eval_dedup_command(CLI::App& eval_app) {
   dedup->add_option("INDEX_DIR", args->index_dir, "Index directory written by `canon index`")
       ->required();
   dedup->add_option("--truth", args->truth, "truth.json written by `canon synth`")->required();
-  dedup->add_flag("--json", args->json, "Print the scores as JSON");
+  add_json_flag(*dedup, args->json, "Print the scores as JSON");
 
   dedup->callback([args] {
     auto truth = eval::read_truth(args->truth);
@@ -108,12 +109,10 @@ void add_eval_diversity_command(CLI::App& eval_app) {
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
       ->excludes(queries);
-  diversity->add_option("--seed", args->seed, "Seed of the query draw (reproducible for a seed)")
-      ->capture_default_str()
-      ->excludes(queries);
+  add_seed_option(*diversity, args->seed, "Seed of the query draw (reproducible for a seed)")->excludes(queries);
   diversity->add_option("--work-dir", args->work_dir,
                         "Where to build the two derived views (default: the temporary directory)");
-  diversity->add_flag("--json", args->json, "Print the scores (and the queries) as JSON");
+  add_json_flag(*diversity, args->json, "Print the scores (and the queries) as JSON");
 
   diversity->callback([args] {
     eval::DiversityOptions options;
@@ -163,7 +162,7 @@ void add_eval_findability_command(CLI::App& eval_app) {
                           "How much a match in a page's title adds to its BM25 weight (canon search --title-weight)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
-  findability->add_flag("--json", args->json, "Print the counts as JSON");
+  add_json_flag(*findability, args->json, "Print the counts as JSON");
   findability->callback([args] {
     auto result = eval::evaluate_findability(args->index_dir, args->k, args->title_weight);
     if (!result.ok()) fail(result.status());

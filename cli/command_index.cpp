@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 #include "dedup/detector.h"
 #include "indexer/pipeline.h"
 
@@ -35,10 +36,8 @@ void add_index_command(CLI::App& app) {
   index->add_option("--num-hashes", options.dedup.num_hashes, "MinHash sketch size")
       ->capture_default_str()
       ->check(CLI::Range(1u, 4096u));
-  index->add_option("--seed", options.dedup.seed, "Seed of the hash functions")->capture_default_str();
-  index->add_option("--damping", options.pagerank.damping, "PageRank damping factor")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 0.999));
+  add_seed_option(*index, options.dedup.seed, "Seed of the hash functions");
+  add_pagerank_options(*index, options.pagerank);
   index->add_flag("!--no-title-rule", options.dedup.title_rule,
                   "minhash/exact: compare pages on their text alone, whatever their names");
   index->add_option("--renamed-threshold", options.dedup.renamed_threshold,
@@ -63,10 +62,8 @@ void add_index_command(CLI::App& app) {
                   "Ignore rel=canonical when choosing a cluster's indexed page");
   index->add_flag("--no-collapse", args->no_collapse,
                   "Index duplicates too, each with its cluster id; search collapses clusters");
-  index->add_flag("--quiet,-q", args->quiet, "No progress output");
-  index->add_option("--threads,-j", options.threads, "Parse and detection threads (0: all cores)")
-      ->capture_default_str()
-      ->check(CLI::Range(0u, 1024u));
+  add_quiet_flag(*index, args->quiet, "No progress output");
+  add_threads_option(*index, options.threads, "Parse and detection threads");
 
   index->callback([args] {
     args->options.show_progress = !args->quiet;

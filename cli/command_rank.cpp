@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 #include "ranking/edge_list.h"
 #include "ranking/link_graph.h"
 #include "ranking/pagerank.h"
@@ -52,21 +53,10 @@ void add_rank_command(CLI::App& app) {
   rank->add_option("EDGES", args->edges_path, "Edge list file, or - for stdin")->required();
   rank->add_option("--nodes", args->nodes_path,
                    "File of node ids, one per line (adds nodes without links)");
-  rank->add_option("--damping", args->pagerank.damping, "Probability of following a link")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 0.999999));
-  rank->add_option("--tolerance", args->pagerank.tolerance,
-                   "Stop when the L1 change of an iteration is below this")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  rank->add_option("--max-iterations", args->pagerank.max_iterations,
-                   "Stop after this many iterations")
-      ->capture_default_str();
-  rank->add_option("--threads", args->pagerank.threads, "Worker threads (0: one per core)")
-      ->capture_default_str()
-      ->check(CLI::Range(0u, 1024u));
+  add_pagerank_options(*rank, args->pagerank);
+  add_threads_option(*rank, args->pagerank.threads, "Worker threads");
   rank->add_flag("--timings", args->timings, "Print load, build and PageRank times to stderr");
-  rank->add_flag("--quiet,-q", args->quiet, "No summary line on stderr");
+  add_quiet_flag(*rank, args->quiet, "No summary line on stderr");
 
   rank->callback([args] {
     using Clock = std::chrono::steady_clock;

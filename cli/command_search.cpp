@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 #include "query/render.h"
 #include "query/searcher.h"
 
@@ -47,7 +48,7 @@ void add_search_command(CLI::App& app) {
                    "Static score: log (ln(1 + N * PageRank)) or pagerank")
       ->capture_default_str()
       ->check(CLI::IsMember({"log", "pagerank"}));
-  search->add_flag("--json", args->json, "Print results as JSON");
+  add_json_flag(*search, args->json, "Print results as JSON");
 
   search->callback([args] {
     auto searcher = query::Searcher::open(args->index_dir);

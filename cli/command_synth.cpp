@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 #include "eval/synth.h"
 
 namespace canon::cli {
@@ -35,8 +36,7 @@ void add_synth_command(CLI::App& app) {
   synth->add_option("--max-segment", options->max_segment, "Words per inserted segment: 1 to this")
       ->capture_default_str()
       ->check(CLI::Range(1u, 100u));
-  synth->add_option("--seed", options->seed, "Random seed (the output is reproducible for a seed)")
-      ->capture_default_str();
+  add_seed_option(*synth, options->seed, "Random seed (the output is reproducible for a seed)");
   synth->add_option("--nouns", options->noun_list, "Noun list in WordNet's index.noun format")
       ->capture_default_str();
 

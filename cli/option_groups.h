@@ -1,0 +1,26 @@
+/// @file option_groups.h
+/// @brief Options that several subcommands take, declared once so that their names, ranges and
+/// help agree (as PISA's tools/app.hpp does).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "ranking/pagerank.h"
+
+namespace canon::cli {
+
+/// `-j, --threads N`: worker threads, 0 (the default) for all cores, at most 1024.
+CLI::Option* add_threads_option(CLI::App& app, unsigned& threads, const std::string& what);
+/// `-q, --quiet`.
+CLI::Option* add_quiet_flag(CLI::App& app, bool& quiet, const std::string& what);
+/// `--json`.
+CLI::Option* add_json_flag(CLI::App& app, bool& json, const std::string& what);
+/// `--seed S`.
+CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& seed, const std::string& what);
+/// PageRank's `--damping`, `--tolerance` and `--max-iterations`, with their defaults.
+void add_pagerank_options(CLI::App& app, ranking::PageRankOptions& options);
+
+}  // namespace canon::cli
