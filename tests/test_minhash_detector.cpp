@@ -110,39 +110,8 @@ TEST_CASE("clusters chain: A~B and B~C merge A and C even though A and C differ"
   CHECK(find_pair(c, 0, 2) == nullptr);  // only verified pairs are reported
 }
 
-TEST_CASE("results do not depend on the thread count") {
-  std::mt19937_64 rng(3);
-  std::vector<std::string> texts;
-  for (int family = 0; family < 25; ++family) {
-    std::vector<std::string> base(30 + rng() % 60);
-    for (auto& w : base) w = "v" + std::to_string(rng() % 500);
-    for (int member = 0; member < 4; ++member) {
-      std::string text;
-      for (const auto& w : base) text += (rng() % 10 == 0 ? "x" + std::to_string(rng()) : w) + " ";
-      texts.push_back(text);
-    }
-  }
-  texts.push_back("");
-  const auto run = [&](unsigned threads) {
-    DedupOptions options;
-    options.threads = threads;
-    return clusters_of(MinhashDetector(options), documents(texts));
-  };
-  const Clusters one = run(1);
-  CHECK(!one.pairs.empty());
-  for (const unsigned threads : {0u, 2u, 3u, 8u}) {
-    CAPTURE(threads);
-    const Clusters other = run(threads);
-    CHECK(other.cluster_of == one.cluster_of);
-    CHECK(other.candidates_examined == one.candidates_examined);
-    REQUIRE(other.pairs.size() == one.pairs.size());
-    for (std::size_t i = 0; i < one.pairs.size(); ++i) {
-      CHECK(other.pairs[i].a == one.pairs[i].a);
-      CHECK(other.pairs[i].b == one.pairs[i].b);
-      CHECK(other.pairs[i].similarity == one.pairs[i].similarity);
-    }
-  }
-}
+// The thread count, the reported pairs against compare() and empty documents: the contract
+// suite over every detector (test_detector_contract.cpp).
 
 TEST_CASE("verified pairs are ordered, above the threshold, and build cluster ids") {
   const std::vector<std::string> texts = {words(0, 50), words(100, 150), words(0, 50),
