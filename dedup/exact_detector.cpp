@@ -11,6 +11,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "dedup/sorted_sets.h"
 #include "dedup/tokenizer.h"
 
 namespace canon::dedup {
@@ -58,18 +59,7 @@ double set_similarity(SetMeasure measure, std::size_t common, std::size_t a, std
 }
 
 std::size_t intersection_size(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
-  std::size_t common = 0;
-  const std::uint32_t *i = a.data(), *i_end = i + a.size(), *j = b.data(), *j_end = j + b.size();
-  while (i != i_end && j != j_end) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      ++common, ++i, ++j;
-    }
-  }
-  return common;
+  return intersection_size<std::uint32_t>(a, b);
 }
 
 JoinResult ppjoin(std::span<const TokenRecord> records, SetMeasure measure, double threshold,

@@ -12,6 +12,7 @@
 #include <xapian.h>
 #include <xxhash.h>
 
+#include "dedup/sorted_sets.h"
 #include "dedup/tokenizer.h"
 
 namespace canon::dedup {
@@ -105,16 +106,7 @@ std::vector<Comparison> KeywordDetector::compare(
     assert(a < sets_.size() && b < sets_.size());
     const auto &x = sets_[a], &y = sets_[b];
     // The frequency ranks are a bijection of the hashes, so the overlap is the same.
-    std::size_t common = 0;
-    for (std::size_t i = 0, j = 0; i < x.size() && j < y.size();) {
-      if (x[i] < y[j]) {
-        ++i;
-      } else if (y[j] < x[i]) {
-        ++j;
-      } else {
-        ++common, ++i, ++j;
-      }
-    }
+    const std::size_t common = intersection_size<std::uint64_t>(x, y);
     if (x.empty() || y.empty()) {
       result.push_back({});
       continue;

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "dedup/detector_support.h"
+#include "dedup/sorted_sets.h"
 #include "dedup/tokenizer.h"
 #include "dedup/union_find.h"
 
@@ -27,20 +28,6 @@ constexpr double kEstimateSlackSigmas = 4.0;
 /// The key of pair (a, b), a < b, in MinhashDetector::measured_.
 std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return std::uint64_t{a} << 32 | b; }
 
-/// |a ∩ b| of two sorted sets.
-std::size_t common_count(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
-  std::size_t common = 0;
-  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-    if (a[i] < b[j]) {
-      ++i;
-    } else if (b[j] < a[i]) {
-      ++j;
-    } else {
-      ++common, ++i, ++j;
-    }
-  }
-  return common;
-}
 
 }  // namespace
 
@@ -302,7 +289,7 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
       }
     }
     const ShingleSet &x = shingles[member_index(pairs[p].first)], &y = shingles[member_index(pairs[p].second)];
-    out[p] = x.empty() || y.empty() ? 0.0 : measure(common_count(x, y), x.size(), y.size());
+    out[p] = x.empty() || y.empty() ? 0.0 : measure(intersection_size<std::uint64_t>(x, y), x.size(), y.size());
   }
 }
 

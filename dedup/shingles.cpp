@@ -7,6 +7,8 @@
 /// words, so it can equal only a too-short text with the same words.
 #include "dedup/shingles.h"
 
+#include "dedup/sorted_sets.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -102,18 +104,7 @@ std::uint64_t hash_all_words(const JoinedWords& words) {
 }
 
 double jaccard(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
-  std::size_t common = 0;
-  // Raw pointers keep Debug builds (span iterators are not inlined there) fast enough.
-  const std::uint64_t *i = a.data(), *i_end = i + a.size(), *j = b.data(), *j_end = j + b.size();
-  while (i != i_end && j != j_end) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      ++common, ++i, ++j;
-    }
-  }
+  const std::size_t common = intersection_size(a, b);
   const std::size_t all = a.size() + b.size() - common;
   return all == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(all);
 }

@@ -2,6 +2,8 @@
 /// @brief shingle_set() rules and jaccard() against a std::set oracle.
 #include <doctest/doctest.h>
 
+#include <iterator>
+
 #include <algorithm>
 #include <random>
 #include <set>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "dedup/detector_support.h"
+#include "dedup/sorted_sets.h"
 #include "dedup/shingles.h"
 
 using canon::dedup::jaccard;
@@ -126,5 +129,20 @@ TEST_CASE("count_distinct counts repeats and zero once") {
       oracle.insert(values.back());
     }
     CHECK(canon::dedup::count_distinct(values, scratch) == oracle.size());
+  }
+}
+
+TEST_CASE("intersection_size equals std::set_intersection's count (random sorted sets)") {
+  std::mt19937_64 rng(23);
+  for (int round = 0; round < 200; ++round) {
+    std::set<std::uint64_t> x, y;
+    const std::size_t nx = rng() % 40, ny = rng() % 40;
+    while (x.size() < nx) x.insert(rng() % 60);
+    while (y.size() < ny) y.insert(rng() % 60);
+    const std::vector<std::uint64_t> a(x.begin(), x.end()), b(y.begin(), y.end());
+    std::vector<std::uint64_t> both;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+    CHECK(canon::dedup::intersection_size<std::uint64_t>(a, b) == both.size());
+    CHECK(canon::dedup::intersection_size<std::uint64_t>(b, a) == both.size());
   }
 }
