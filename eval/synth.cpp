@@ -25,6 +25,7 @@
 
 #include "common/build_dir.h"
 #include "common/file_io.h"
+#include "common/html_escape.h"
 #include "eval/truth.h"
 #include "indexer/html_extract.h"
 #include "indexer/html_rules.h"
@@ -254,31 +255,6 @@ std::string encode_path(std::string_view path) {
   return out;
 }
 
-std::string escape_html(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 /// "../" once per directory of `relative_path` ("a/b/c.html" gives "../../").
 std::string up_to_root(std::string_view relative_path) {

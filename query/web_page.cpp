@@ -48,10 +48,6 @@ mark { background: var(--mark); color: inherit; padding: 0 .1em; border-radius: 
 .pager { display: flex; justify-content: space-between; margin: 2rem 0 1rem; }
 )css";
 
-bool is_dropped_control(unsigned char c) {
-  return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f;
-}
-
 /// A link to `url` showing `text` (both untrusted), or the text alone when the URL is not
 /// http(s).
 std::string link_or_text(std::string_view url, std::string_view text) {
@@ -161,32 +157,6 @@ std::string render_body(const SearchPage& page) {
 
 }  // namespace
 
-std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if (!is_dropped_control(static_cast<unsigned char>(c))) out += c;
-    }
-  }
-  return out;
-}
 
 bool is_http_url(std::string_view url) {
   auto starts_with_nocase = [url](std::string_view prefix) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/html_escape.h"
 #include "query/searcher.h"
 
 namespace canon::query {
@@ -24,11 +25,8 @@ inline constexpr std::string_view kHighlightEnd = "\x02";
 /// Results per page of the HTML front end.
 inline constexpr std::size_t kPageSize = 10;
 
-/// `text` made safe for HTML text and double- or single-quoted attribute values: & < > " '
-/// become entities; C0 control characters other than tab, newline and carriage return, and
-/// DEL, are dropped (they are not allowed in HTML). Invalid UTF-8 passes through (browsers
-/// show U+FFFD; it cannot form markup).
-std::string escape_html(std::string_view text);
+/// escape_html (common/html_escape.h), as the page writes every untrusted text.
+using canon::escape_html;
 
 /// True when `url` starts with `http://` or `https://` (scheme case-insensitive) and has no
 /// whitespace or control character: the only URLs the page turns into links.
