@@ -161,19 +161,6 @@ std::vector<std::string> strip_site_name(std::vector<std::string> titles) {
 
 // --- the three views ---
 
-/// The value of `key` in Omega's `key=value` document data, or "".
-std::string data_field(const std::string& data, std::string_view key) {
-  std::size_t pos = 0;
-  while (pos < data.size()) {
-    std::size_t end = data.find('\n', pos);
-    if (end == std::string::npos) end = data.size();
-    const std::string_view line(data.data() + pos, end - pos);
-    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=')
-      return std::string(line.substr(key.size() + 1));
-    pos = end + 1;
-  }
-  return {};
-}
 
 /// `data` without its `key=...` line.
 std::string without_field(const std::string& data, std::string_view key) {
@@ -202,7 +189,7 @@ Status write_view(const Xapian::Database& source, const fs::path& index_dir, boo
     for (auto it = source.postlist_begin(""); it != source.postlist_end(""); ++it) {
       Xapian::Document doc = source.get_document(*it);
       const std::string data = doc.get_data();
-      if (data_field(data, fmt::kDataAuthoritative).empty()) {
+      if (fmt::data_field(data, fmt::kDataAuthoritative).empty()) {
         out.add_document(doc);
       } else if (keep_duplicates) {
         doc.set_data(without_field(data, fmt::kDataAuthoritative));

@@ -120,4 +120,24 @@ std::string last_modified_value(std::int64_t time) {
           static_cast<char>(t)};
 }
 
+void add_data_line(std::string& data, std::string_view key, std::string_view value) {
+  data.append(key).append("=");
+  for (const char c : value) data += (c == '\n' || c == '\r') ? ' ' : c;
+  data += '\n';
+}
+
+std::string data_field(std::string_view data, std::string_view key) {
+  std::size_t pos = 0;
+  while (pos < data.size()) {
+    std::size_t end = data.find('\n', pos);
+    if (end == std::string_view::npos) end = data.size();
+    const std::string_view line = data.substr(pos, end - pos);
+    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=') {
+      return std::string(line.substr(key.size() + 1));
+    }
+    pos = end + 1;
+  }
+  return {};
+}
+
 }  // namespace canon::index_format

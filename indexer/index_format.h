@@ -51,6 +51,13 @@ inline constexpr std::string_view kDataAlternates = "canon_alternates";
 /// On a duplicate page indexed for query-time collapse: the URL of its cluster's indexed page.
 inline constexpr std::string_view kDataAuthoritative = "canon_authoritative";
 
+/// Appends the line `key=value` to document data `data`; newlines in the value become spaces
+/// (a value cannot hold one). The writer's one encoder of document data.
+void add_data_line(std::string& data, std::string_view key, std::string_view value);
+/// The value of `key` in document data `data` (the first `key=` line), or "" when it has none.
+/// The one decoder of document data (search, evaluation).
+std::string data_field(std::string_view data, std::string_view key);
+
 /// Database metadata key recording how near-duplicates were collapsed, and its values.
 /// "index": only authoritative pages are documents. "query": every indexable page is, with
 /// its cluster id in kClusterSlot, and search collapses on that slot. Missing means "index".

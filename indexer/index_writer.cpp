@@ -18,12 +18,6 @@ namespace canon::indexer {
 namespace fmt = canon::index_format;
 namespace {
 
-/// Omega's document data is `key=value` lines: values must not contain a newline.
-void add_data_line(std::string& data, std::string_view key, std::string_view value) {
-  data.append(key).append("=");
-  for (char c : value) data += (c == '\n' || c == '\r') ? ' ' : c;
-  data += '\n';
-}
 
 /// The first `max_bytes` of `text`, cut at a UTF-8 character boundary.
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
@@ -154,17 +148,17 @@ PreparedDocument IndexWriter::prepare(const PageContent& page) {
     doc.add_value(fmt::kSizeSlot, Xapian::sortable_serialise(static_cast<double>(file_stat.st_size)));
   }
   std::string data;
-  add_data_line(data, fmt::kDataUrl, page.url);
-  add_data_line(data, fmt::kDataCaption, page.title);
-  add_data_line(data, fmt::kDataSample,
+  fmt::add_data_line(data, fmt::kDataUrl, page.url);
+  fmt::add_data_line(data, fmt::kDataCaption, page.title);
+  fmt::add_data_line(data, fmt::kDataSample,
                 utf8_prefix(page.meta_description.empty() ? page.main_text : page.meta_description, 300));
-  add_data_line(data, fmt::kDataType, "text/html");
+  fmt::add_data_line(data, fmt::kDataType, "text/html");
   if (have_file) {
-    add_data_line(data, fmt::kDataModtime, std::to_string(static_cast<long long>(file_stat.st_mtime)));
-    add_data_line(data, fmt::kDataSize, std::to_string(static_cast<long long>(file_stat.st_size)));
+    fmt::add_data_line(data, fmt::kDataModtime, std::to_string(static_cast<long long>(file_stat.st_mtime)));
+    fmt::add_data_line(data, fmt::kDataSize, std::to_string(static_cast<long long>(file_stat.st_size)));
   }
   // The text MSet::snippet() picks the best passage from; capped to keep documents small.
-  add_data_line(data, fmt::kDataText, utf8_prefix(page.main_text, 16 * 1024));
+  fmt::add_data_line(data, fmt::kDataText, utf8_prefix(page.main_text, 16 * 1024));
   doc.set_data(data);
   return PreparedDocument(std::move(prepared));
 }
@@ -222,9 +216,9 @@ Status IndexWriter::set_cluster_fields(DocumentId id, const ClusterFields& field
         for (const AlternateRecord& alt : fields.alternates) {
           alternates.push_back({{"url", alt.url}, {"title", alt.title}, {"similarity", alt.similarity}});
         }
-        add_data_line(data, fmt::kDataAlternates, alternates.dump());
+        fmt::add_data_line(data, fmt::kDataAlternates, alternates.dump());
       }
-      if (!fields.authoritative_url.empty()) add_data_line(data, fmt::kDataAuthoritative, fields.authoritative_url);
+      if (!fields.authoritative_url.empty()) fmt::add_data_line(data, fmt::kDataAuthoritative, fields.authoritative_url);
       doc.set_data(data);
     }
     rep_->db.replace_document(id, doc);

@@ -29,20 +29,6 @@ constexpr std::size_t kSnippetLead = 160;
 /// Occurrences of one needle looked at (the first ones) when choosing the region.
 constexpr std::size_t kMaxNeedleHits = 64;
 
-/// Omega's document data: `key=value` lines.
-std::string data_field(const std::string& data, std::string_view key) {
-  std::size_t pos = 0;
-  while (pos < data.size()) {
-    std::size_t end = data.find('\n', pos);
-    if (end == std::string::npos) end = data.size();
-    const std::string_view line(data.data() + pos, end - pos);
-    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=') {
-      return std::string(line.substr(key.size() + 1));
-    }
-    pos = end + 1;
-  }
-  return {};
-}
 
 /// Xapian's parser silently repairs unbalanced quotes and brackets; a user who typed them
 /// wants to know the query did not say what they meant.
@@ -256,8 +242,8 @@ double slot_upper_bound(const Xapian::Database& db, Xapian::valueno slot) {
 
 /// A hit's document fields as the reader sees them.
 void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& doc) {
-  hit.url = data_field(data, fmt::kDataUrl);
-  hit.title = data_field(data, fmt::kDataCaption);
+  hit.url = fmt::data_field(data, fmt::kDataUrl);
+  hit.title = fmt::data_field(data, fmt::kDataCaption);
   const std::string score = doc.get_value(fmt::kStaticScoreSlot);
   hit.pagerank = score.empty() ? 0.0 : Xapian::sortable_unserialise(score);
 }
@@ -397,11 +383,11 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
       hit.weight = it.get_weight();
       hit.percent = it.get_percent();
       // A duplicate won its cluster: show the authoritative page it names instead.
-      if (const std::string authoritative = data_field(data, fmt::kDataAuthoritative);
+      if (const std::string authoritative = fmt::data_field(data, fmt::kDataAuthoritative);
           !authoritative.empty()) {
         const std::string term = fmt::url_term(authoritative);
         if (auto post = rep_->db.postlist_begin(term); post != rep_->db.postlist_end(term)) {
-          hit.matched_url = data_field(data, fmt::kDataUrl);
+          hit.matched_url = fmt::data_field(data, fmt::kDataUrl);
           doc = rep_->db.get_document(*post);
           data = doc.get_data();
         }
@@ -409,10 +395,10 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
       fill_hit(hit, data, doc);
       if (request.with_snippets) {
         hit.snippet =
-            make_snippet(mset, data_field(data, fmt::kDataText), needles, rep_->stemmer, request);
+            make_snippet(mset, fmt::data_field(data, fmt::kDataText), needles, rep_->stemmer, request);
       }
       if (request.with_alternates)
-        hit.alternates = parse_alternates(data_field(data, fmt::kDataAlternates));
+        hit.alternates = parse_alternates(fmt::data_field(data, fmt::kDataAlternates));
       results.hits.push_back(std::move(hit));
     }
     return results;

@@ -322,3 +322,18 @@ TEST_CASE("documents prepared on other threads, then given cluster fields or rem
   CHECK(data_value(second.get_data(), "canon_alternates") == "<missing>");  // none: no line
   CHECK(data_value(second.get_data(), "canon_authoritative") == "<missing>");
 }
+
+TEST_CASE("document data: add_data_line and data_field read each other back") {
+  namespace fmt = canon::index_format;
+  std::string data;
+  fmt::add_data_line(data, fmt::kDataUrl, "http://localhost/a.html");
+  fmt::add_data_line(data, fmt::kDataCaption, "Two\nlines\rhere");
+  fmt::add_data_line(data, fmt::kDataText, "x=y");
+  CHECK(data == "url=http://localhost/a.html\ncaption=Two lines here\ncanon_text=x=y\n");
+  CHECK(fmt::data_field(data, fmt::kDataUrl) == "http://localhost/a.html");
+  CHECK(fmt::data_field(data, fmt::kDataCaption) == "Two lines here");
+  CHECK(fmt::data_field(data, fmt::kDataText) == "x=y");
+  CHECK(fmt::data_field(data, "ur").empty());  // a key is a whole key
+  CHECK(fmt::data_field(data, fmt::kDataSize).empty());
+  CHECK(fmt::data_field("", fmt::kDataUrl).empty());
+}
