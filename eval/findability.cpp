@@ -51,12 +51,55 @@ std::string title_and_heading_query(const std::string& title, const std::string&
   return title_query.empty() ? heading_query : title_query + " " + heading_query;
 }
 
+namespace {
+
+/// An indexed or duplicate page of pages.jsonl, as findability searches for it.
+struct Page {
+  std::string path, url, authoritative, title, heading;
+  bool duplicate = false;
+};
+
+/// The sorted, distinct words of `text` as the index compares titles (exact_title_term).
+std::vector<std::string> title_words(const std::string& text) {
+  std::vector<std::string> words;
+  const std::string term = index_format::exact_title_term(text);
+  std::istringstream in(term.empty() ? term : term.substr(index_format::kExactTitlePrefix.size()));
+  for (std::string word; in >> word;) words.push_back(word);
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  return words;
+}
+
+/// Per page: how many distinct indexed pages its query names, that is the pages of its title
+/// whose title and heading hold all of its own title's and heading's words (the 28 letter pages
+/// of an index titled "Index" all hold the words of the one whose heading is just "Index"); 1
+/// for a page whose title is its own.
+std::vector<std::size_t> pages_named_alike(const std::vector<Page>& pages) {
+  std::unordered_map<std::string, std::vector<std::size_t>> pages_of_title;
+  for (std::size_t i = 0; i < pages.size(); ++i) pages_of_title[plain_query(pages[i].title)].push_back(i);
+  std::vector<std::size_t> named_pages(pages.size(), 1);
+  for (const auto& [title, members] : pages_of_title) {
+    if (members.size() < 2) continue;
+    std::vector<std::vector<std::string>> names;
+    for (const std::size_t i : members) names.push_back(title_words(pages[i].title + " " + pages[i].heading));
+    for (std::size_t a = 0; a < members.size(); ++a) {
+      std::unordered_set<std::string> named;
+      for (std::size_t b = 0; b < members.size(); ++b) {
+        const Page& other = pages[members[b]];
+        if (std::includes(names[b].begin(), names[b].end(), names[a].begin(), names[a].end())) {
+          named.insert(other.duplicate ? other.authoritative : other.url);
+        }
+      }
+      named_pages[members[a]] = named.size();
+    }
+  }
+  return named_pages;
+}
+
+}  // namespace
+
 Result<FindabilityResult> evaluate_findability(const std::filesystem::path& index_dir, std::size_t k,
                                                double title_weight) {
-  struct Page {
-    std::string path, url, authoritative, title, heading;
-    bool duplicate = false;
-  };
   auto lines = indexer::read_page_lines(index_dir);
   if (!lines.ok()) return lines.status();
   std::vector<Page> pages;
@@ -69,36 +112,7 @@ Result<FindabilityResult> evaluate_findability(const std::filesystem::path& inde
     ++title_count[plain_query(p.title)];
     pages.push_back(std::move(p));
   }
-  // How many distinct indexed pages each shared-title page's query names: the pages of its
-  // title whose title and heading hold all of the query's words (the 28 letter pages of an
-  // index titled "Index" all hold the words of the one whose heading is just "Index").
-  const auto words_of = [](const std::string& text) {
-    std::vector<std::string> words;
-    const std::string term = index_format::exact_title_term(text);
-    std::istringstream in(term.empty() ? term : term.substr(index_format::kExactTitlePrefix.size()));
-    for (std::string word; in >> word;) words.push_back(word);
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    return words;
-  };
-  std::unordered_map<std::string, std::vector<std::size_t>> pages_of_title;
-  for (std::size_t i = 0; i < pages.size(); ++i) pages_of_title[plain_query(pages[i].title)].push_back(i);
-  std::vector<std::size_t> named_pages(pages.size(), 1);
-  for (const auto& [title, members] : pages_of_title) {
-    if (members.size() < 2) continue;
-    std::vector<std::vector<std::string>> names;
-    for (const std::size_t i : members) names.push_back(words_of(pages[i].title + " " + pages[i].heading));
-    for (std::size_t a = 0; a < members.size(); ++a) {
-      std::unordered_set<std::string> named;
-      for (std::size_t b = 0; b < members.size(); ++b) {
-        const Page& other = pages[members[b]];
-        if (std::includes(names[b].begin(), names[b].end(), names[a].begin(), names[a].end())) {
-          named.insert(other.duplicate ? other.authoritative : other.url);
-        }
-      }
-      named_pages[members[a]] = named.size();
-    }
-  }
+  const std::vector<std::size_t> named_pages = pages_named_alike(pages);
   auto searcher = query::Searcher::open(index_dir);
   if (!searcher.ok()) return searcher.status();
   FindabilityResult result;
