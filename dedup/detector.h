@@ -45,6 +45,11 @@ struct SimilarPair {
   double similarity;
 };
 
+/// The order of pairs in Clusters::pairs: by (a, b).
+inline bool in_document_order(const SimilarPair& x, const SimilarPair& y) {
+  return x.a != y.a ? x.a < y.a : x.b < y.b;
+}
+
 /// A detector's judgement of one pair of documents (Detector::compare).
 struct Comparison {
   /// The detector's similarity in [0, 1]; 0 when either document has no words.

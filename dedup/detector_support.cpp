@@ -89,9 +89,7 @@ std::uint64_t mix64(std::uint64_t x) {
 
 Clusters clusters_from_pairs(std::uint32_t n, std::vector<SimilarPair> pairs,
                              std::size_t candidates_examined) {
-  std::sort(pairs.begin(), pairs.end(), [](const SimilarPair& x, const SimilarPair& y) {
-    return x.a != y.a ? x.a < y.a : x.b < y.b;
-  });
+  std::sort(pairs.begin(), pairs.end(), in_document_order);
   UnionFind sets(n);
   for (const SimilarPair& p : pairs) {
     assert(p.a < p.b && p.b < n);

@@ -152,9 +152,7 @@ JoinResult ppjoin(std::span<const TokenRecord> records, SetMeasure measure, doub
     result.pairs.insert(result.pairs.end(), found[q].begin(), found[q].end());
   }
   std::sort(result.pairs.begin(), result.pairs.end(),
-            [](const SimilarPair& x, const SimilarPair& y) {
-              return x.a != y.a ? x.a < y.a : x.b < y.b;
-            });
+            in_document_order);
   return result;
 }
 

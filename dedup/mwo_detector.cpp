@@ -155,9 +155,7 @@ JoinResult weighted_overlap_join(std::span<const WeightedRecord> records, double
     result.pairs.insert(result.pairs.end(), found[r].begin(), found[r].end());
   }
   std::sort(result.pairs.begin(), result.pairs.end(),
-            [](const SimilarPair& a, const SimilarPair& b) {
-              return a.a != b.a ? a.a < b.a : a.b < b.b;
-            });
+            in_document_order);
   return result;
 }
 

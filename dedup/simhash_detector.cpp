@@ -89,9 +89,7 @@ JoinResult simhash_join(std::span<const std::optional<std::uint64_t>> fingerprin
     result.pairs.insert(result.pairs.end(), found[b].begin(), found[b].end());
   }
   std::sort(result.pairs.begin(), result.pairs.end(),
-            [](const SimilarPair& x, const SimilarPair& y) {
-              return x.a != y.a ? x.a < y.a : x.b < y.b;
-            });
+            in_document_order);
   return result;
 }
 
