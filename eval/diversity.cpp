@@ -184,7 +184,7 @@ std::string without_field(const std::string& data, std::string_view key) {
 Status write_view(const Xapian::Database& source, const fs::path& index_dir, bool keep_duplicates) {
   try {
     fs::create_directories(index_dir);
-    Xapian::WritableDatabase out((index_dir / "xapian").string(),
+    Xapian::WritableDatabase out(fmt::IndexLayout{index_dir}.xapian().string(),
                                  Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_BACKEND_GLASS);
     for (auto it = source.postlist_begin(""); it != source.postlist_end(""); ++it) {
       Xapian::Document doc = source.get_document(*it);
@@ -478,7 +478,7 @@ Result<Labels> read_labels(const DiversityOptions& options) {
 /// the duplicates removed (`collapsed_dir`).
 Status write_views(const fs::path& index_dir, const fs::path& none_dir, const fs::path& collapsed_dir) {
   try {
-    const Xapian::Database source((index_dir / "xapian").string());
+    const Xapian::Database source(fmt::IndexLayout{index_dir}.xapian().string());
     if (Status s = write_view(source, none_dir, /*keep_duplicates=*/true); !s.ok()) return s;
     return write_view(source, collapsed_dir, /*keep_duplicates=*/false);
   } catch (const Xapian::Error& e) {
@@ -563,7 +563,7 @@ Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) 
     ModeDiversity mode;
     mode.mode = views[v].mode;
     mode.documents = views[v].searcher->document_count();
-    auto bytes = compacted_bytes(views[v].dir / "xapian", work / "compacted");
+    auto bytes = compacted_bytes(fmt::IndexLayout{views[v].dir}.xapian(), work / "compacted");
     if (!bytes.ok()) return bytes.status();
     mode.index_bytes = bytes.value();
     mode.mean = {sums[v].dup / n, sums[v].distinct / n, sums[v].cluster_recall / n,

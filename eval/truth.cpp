@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "common/file_io.h"
+#include "indexer/index_format.h"
 
 namespace canon::eval {
 namespace fs = std::filesystem;
@@ -79,7 +80,7 @@ Result<IndexVerdict> read_index_verdict(const fs::path& index_dir) {
   if (!pages.ok()) return pages.status();
   verdict.pages = std::move(pages.value());
 
-  const fs::path pairs_path = index_dir / "pairs.tsv";
+  const fs::path pairs_path = index_format::IndexLayout{index_dir}.pairs();
   if (!fs::exists(pairs_path, ec)) return verdict;
   auto text = read_whole(pairs_path, "pairs file");
   if (!text.ok()) return text.status();

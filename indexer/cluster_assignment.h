@@ -27,7 +27,7 @@ std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageReco
 /// The records' clusters as the search index needs them.
 struct ClusterAssignment {
   /// Per record of a page that others were collapsed into: those pages, in record order.
-  std::unordered_map<std::uint32_t, std::vector<AlternateRecord>> alternates;
+  std::unordered_map<std::uint32_t, std::vector<index_format::Alternate>> alternates;
   /// Clusters with more than one member.
   std::size_t duplicate_clusters = 0;
 };

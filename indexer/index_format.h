@@ -7,13 +7,40 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <xapian.h>
 
+#include "common/status.h"
+
 namespace canon::index_format {
+
+/// The files of a canon index directory (docs/index-format.md, "Layout"): the one place their
+/// names are written.
+struct IndexLayout {
+  std::filesystem::path dir;
+
+  /// The Xapian database (glass), readable by Omega's tools.
+  std::filesystem::path xapian() const { return dir / "xapian"; }
+  /// One JSON line per input file: its status, cluster and authoritative page (page_lines.h).
+  std::filesystem::path pages() const { return dir / "pages.jsonl"; }
+  /// The link graph PageRank ran on, as an edge list.
+  std::filesystem::path graph() const { return dir / "graph.tsv"; }
+  /// The near-duplicate pairs the detector verified.
+  std::filesystem::path pairs() const { return dir / "pairs.tsv"; }
+  /// What the run did (IndexSummary).
+  std::filesystem::path summary() const { return dir / "summary.json"; }
+};
+
+/// Whether `dir` is a canon index: a directory whose xapian/ is a Xapian database that carries
+/// canon's collapse metadata (kCollapseMetadataKey, written by every canon index and by the
+/// views `canon eval diversity` derives; a database without it, omindex's or canon's before
+/// 2026-11-22, is not one). The one test used by every reader and by `canon index` before it
+/// replaces a directory. Ok, or an error saying what `dir` lacks; never throws.
+Status check_canon_index(const std::filesystem::path& dir);
 
 /// Omega's value slots. Slot 0: last-modified time of the page's file as a 4-byte big-endian
 /// time_t (what Omega's date-range filters read); slot 2: the file's size in bytes,
@@ -60,7 +87,7 @@ std::string data_field(std::string_view data, std::string_view key);
 
 /// Database metadata key recording how near-duplicates were collapsed, and its values.
 /// "index": only authoritative pages are documents. "query": every indexable page is, with
-/// its cluster id in kClusterSlot, and search collapses on that slot. Missing means "index".
+/// its cluster id in kClusterSlot, and search collapses on that slot. Every canon database has it (check_canon_index).
 inline constexpr std::string_view kCollapseMetadataKey = "canon_collapse";
 inline constexpr std::string_view kCollapseAtIndexTime = "index";
 inline constexpr std::string_view kCollapseAtQueryTime = "query";

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <unordered_map>
 
-#include <nlohmann/json.hpp>
 #include <xapian.h>
 
 #include "indexer/index_format.h"
@@ -17,7 +16,6 @@
 namespace canon::indexer {
 namespace fmt = canon::index_format;
 namespace {
-
 
 /// The first `max_bytes` of `text`, cut at a UTF-8 character boundary.
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
@@ -197,7 +195,7 @@ Status IndexWriter::set_cluster_fields(DocumentId id, const ClusterFields& field
       Xapian::TermGenerator& terms = term_generator();
       terms.set_document(doc);
       terms.set_termpos(kAlternateTitlesPosition);
-      for (const AlternateRecord& alt : fields.alternates) {
+      for (const fmt::Alternate& alt : fields.alternates) {
         terms.index_text(alt.title, 1, std::string(fmt::kTitlePrefix));
         terms.index_text(alt.title, 5);  // weighted as the page's own title: another name of it
         if (std::string exact = fmt::exact_title_term(alt.title); !exact.empty()) doc.add_term(exact);
@@ -212,11 +210,7 @@ Status IndexWriter::set_cluster_fields(DocumentId id, const ClusterFields& field
     if (!fields.alternates.empty() || !fields.authoritative_url.empty()) {
       std::string data = doc.get_data();
       if (!fields.alternates.empty()) {
-        nlohmann::json alternates = nlohmann::json::array();
-        for (const AlternateRecord& alt : fields.alternates) {
-          alternates.push_back({{"url", alt.url}, {"title", alt.title}, {"similarity", alt.similarity}});
-        }
-        fmt::add_data_line(data, fmt::kDataAlternates, alternates.dump());
+        fmt::add_data_line(data, fmt::kDataAlternates, fmt::encode_alternates(fields.alternates));
       }
       if (!fields.authoritative_url.empty()) fmt::add_data_line(data, fmt::kDataAuthoritative, fields.authoritative_url);
       doc.set_data(data);

@@ -13,16 +13,9 @@
 #include <vector>
 
 #include "common/status.h"
+#include "indexer/alternates.h"
 
 namespace canon::indexer {
-
-/// A page collapsed into an indexed page.
-struct AlternateRecord {
-  std::string url;
-  std::string title;
-  /// The detector's similarity to the indexed page, in [0, 1].
-  double similarity = 0.0;
-};
 
 /// What a page contributes to its document: known once the page is parsed.
 struct PageContent {
@@ -48,7 +41,7 @@ struct ClusterFields {
   double cluster_pagerank = 0.0;
   std::uint32_t cluster_id = 0;
   /// The cluster's other members, most similar first (only on the authoritative page).
-  std::vector<AlternateRecord> alternates;
+  std::vector<index_format::Alternate> alternates;
   /// Empty for an authoritative page. For a duplicate indexed for query-time collapse: the URL
   /// of its cluster's authoritative page (stored as `canon_authoritative`).
   std::string authoritative_url;

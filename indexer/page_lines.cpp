@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "indexer/index_format.h"
+
 namespace canon::indexer {
 
 std::string encode_page_line(const PageLine& page) {
@@ -76,10 +78,11 @@ Result<PageLine> decode_page_line(std::string_view line) {
 }
 
 Result<std::vector<PageLine>> read_page_lines(const std::filesystem::path& index_dir) {
-  const std::filesystem::path path = index_dir / "pages.jsonl";
+  if (Status index = index_format::check_canon_index(index_dir); !index.ok()) return index;
+  const std::filesystem::path path = index_format::IndexLayout{index_dir}.pages();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    return Status::error("'" + index_dir.string() + "' is not a canon index (no pages.jsonl)");
+    return Status::error("the canon index '" + index_dir.string() + "' has no pages.jsonl (a view derived by `canon eval diversity` has none)");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::error("cannot read '" + path.string() + "': " + std::strerror(errno));

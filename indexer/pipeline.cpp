@@ -40,6 +40,7 @@
 #include "dedup/representatives.h"
 #include "indexer/cluster_assignment.h"
 #include "indexer/html_extract.h"
+#include "indexer/index_format.h"
 #include "indexer/index_writer.h"
 #include "indexer/page_lines.h"
 #include "indexer/page_record.h"
@@ -105,9 +106,11 @@ Status check_replaceable(const fs::path& out_dir) {
   if (!fs::is_directory(out_dir, ec)) {
     return Status::error("'" + out_dir.string() + "' exists and is not a directory");
   }
-  if (fs::exists(out_dir / "summary.json", ec) || fs::is_empty(out_dir, ec)) return Status::ok_status();
-  return Status::error("'" + out_dir.string() +
-                       "' exists and is not a canon index (no summary.json); refusing to replace it");
+  if (fs::is_empty(out_dir, ec)) return Status::ok_status();
+  if (Status index = index_format::check_canon_index(out_dir); !index.ok()) {
+    return Status::error(index.message() + "; refusing to replace it");
+  }
+  return Status::ok_status();
 }
 
 /// pages.jsonl's line for record `r`.
@@ -392,7 +395,7 @@ Status write_cluster_fields(const ChunkLayout& chunks, const std::vector<PageRec
         if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {
           fields.alternates = it->second;
           std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
-                           [](const AlternateRecord& a, const AlternateRecord& b) { return a.similarity > b.similarity; });
+                           [](const index_format::Alternate& a, const index_format::Alternate& b) { return a.similarity > b.similarity; });
         }
         written = writer.value()->set_cluster_fields(r.docid, fields);
       }
@@ -423,14 +426,15 @@ Status write_cluster_fields(const ChunkLayout& chunks, const std::vector<PageRec
 /// statuses into `summary`.
 Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
                      std::span<const dedup::SimilarPair> pairs, bool index_duplicates, IndexSummary& summary) {
+  const index_format::IndexLayout index{work_dir};
   std::string line;
-  LineWriter graph_tsv(work_dir / "graph.tsv");
+  LineWriter graph_tsv(index.graph());
   for (const ranking::Edge& e : site.graph.edges()) {
     line.assign(records[site.node_records[e.source]].url).append(1, '\t').append(records[site.node_records[e.target]].url);
     graph_tsv.write(line);
   }
   if (Status s = graph_tsv.close(); !s.ok()) return s;
-  LineWriter pairs_tsv(work_dir / "pairs.tsv");
+  LineWriter pairs_tsv(index.pairs());
   for (const dedup::SimilarPair& pair : pairs) {
     char similarity[32];
     const auto end = std::to_chars(similarity, similarity + sizeof similarity, pair.similarity).ptr;
@@ -442,7 +446,7 @@ Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& re
   std::iota(by_path.begin(), by_path.end(), 0u);
   std::sort(by_path.begin(), by_path.end(),
             [&](std::uint32_t a, std::uint32_t b) { return records[a].path < records[b].path; });
-  LineWriter pages_jsonl(work_dir / "pages.jsonl");
+  LineWriter pages_jsonl(index.pages());
   for (const std::uint32_t i : by_path) {
     const PageRecord& r = records[i];
     ++summary.status_counts[std::string(to_string(r.status))];
@@ -519,7 +523,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 6. The search index.
   if (Status written = write_cluster_fields(chunks, records, assignment, options, site.graph.node_count(), threads,
-                                            work_dir / "xapian");
+                                            index_format::IndexLayout{work_dir}.xapian());
       !written.ok()) {
     return written;
   }
@@ -552,7 +556,7 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   BuildDirectory work = std::move(build).value();
   auto summary = run(options, base_url.value(), work.path());
   if (!summary.ok()) return summary;
-  LineWriter summary_file(work.path() / "summary.json");
+  LineWriter summary_file(index_format::IndexLayout{work.path()}.summary());
   summary_file.write(summary_json(summary.value(), options).dump(2));
   if (Status written = summary_file.close(); !written.ok()) return written;
   if (Status moved = work.commit(); !moved.ok()) return moved;

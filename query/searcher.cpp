@@ -8,7 +8,6 @@
 #include <optional>
 #include <utility>
 
-#include <nlohmann/json.hpp>
 #include <xapian.h>
 
 #include "indexer/index_format.h"
@@ -28,7 +27,6 @@ constexpr std::size_t kSnippetRegion = 640;
 constexpr std::size_t kSnippetLead = 160;
 /// Occurrences of one needle looked at (the first ones) when choosing the region.
 constexpr std::size_t kMaxNeedleHits = 64;
-
 
 /// Xapian's parser silently repairs unbalanced quotes and brackets; a user who typed them
 /// wants to know the query did not say what they meant.
@@ -67,17 +65,6 @@ std::string unescape_snippet(const std::string& html) {
       }
     }
     if (!replaced) out += html[i++];
-  }
-  return out;
-}
-
-std::vector<Alternate> parse_alternates(const std::string& json_text) {
-  std::vector<Alternate> out;
-  const auto parsed = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (!parsed.is_array()) return out;
-  for (const auto& item : parsed) {
-    if (!item.is_object()) continue;
-    out.push_back({item.value("url", ""), item.value("title", ""), item.value("similarity", 0.0)});
   }
   return out;
 }
@@ -298,21 +285,13 @@ Searcher::Searcher(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 Searcher::~Searcher() = default;
 
 Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& index_dir) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(index_dir, ec)) {
-    return Status::error("index '" + index_dir.string() +
-                         "' does not exist (build it with `canon index`)");
-  }
-  const auto xapian_dir = index_dir / "xapian";
-  if (!std::filesystem::is_directory(xapian_dir, ec)) {
-    return Status::error("'" + index_dir.string() + "' is not a canon index (no xapian/ inside)");
-  }
+  if (Status index = fmt::check_canon_index(index_dir); !index.ok()) return index;
+  const auto xapian_dir = fmt::IndexLayout{index_dir}.xapian();
   try {
     auto rep = std::make_unique<Rep>();
     rep->db = Xapian::Database(xapian_dir.string());
     const std::string collapse = rep->db.get_metadata(std::string(fmt::kCollapseMetadataKey));
-    if (!collapse.empty() && collapse != fmt::kCollapseAtIndexTime &&
-        collapse != fmt::kCollapseAtQueryTime) {
+    if (collapse != fmt::kCollapseAtIndexTime && collapse != fmt::kCollapseAtQueryTime) {
       return Status::error("the index at '" + xapian_dir.string() +
                            "' has an unknown collapse mode '" + collapse +
                            "' (rebuild it with this version of canon)");
@@ -398,7 +377,7 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
             make_snippet(mset, fmt::data_field(data, fmt::kDataText), needles, rep_->stemmer, request);
       }
       if (request.with_alternates)
-        hit.alternates = parse_alternates(fmt::data_field(data, fmt::kDataAlternates));
+        hit.alternates = fmt::decode_alternates(fmt::data_field(data, fmt::kDataAlternates));
       results.hits.push_back(std::move(hit));
     }
     return results;

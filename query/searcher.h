@@ -8,15 +8,12 @@
 #include <vector>
 
 #include "common/status.h"
+#include "indexer/alternates.h"
 
 namespace canon::query {
 
-/// A page collapsed into a result.
-struct Alternate {
-  std::string url;
-  std::string title;
-  double similarity = 0.0;
-};
+/// A page collapsed into a result (its URL, title and similarity to the result).
+using Alternate = index_format::Alternate;
 
 /// One ranked result.
 struct SearchHit {

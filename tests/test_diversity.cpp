@@ -14,6 +14,7 @@
 
 #include "eval/diversity.h"
 #include "indexer/pipeline.h"
+#include "support/canon_index.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -142,6 +143,7 @@ TEST_CASE("sample_queries: titles without the site name, reproducible for a seed
   }
   pages += R"({"authoritative":"x","cluster":0,"path":"z.html","status":"duplicate","title":"Zebra duplicate"})" "\n";
   dir.write("index/pages.jsonl", pages);
+  canon::testing::make_empty_canon_index(dir.path() / "index");
   auto a = canon::eval::sample_queries(dir.path() / "index", "", 20, 7);
   REQUIRE_MESSAGE(a.ok(), (a.ok() ? "" : a.status().message()));
   auto b = canon::eval::sample_queries(dir.path() / "index", "", 20, 7);

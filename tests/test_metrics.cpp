@@ -10,6 +10,7 @@
 
 #include "eval/metrics.h"
 #include "eval/truth.h"
+#include "support/canon_index.h"
 #include "support/temp_dir.h"
 
 using canon::eval::count_cluster_pairs;
@@ -249,7 +250,11 @@ TEST_CASE("read_index_verdict: pages.jsonl and pairs.tsv, and their errors") {
   canon::testing::TempDir dir;
   auto none = canon::eval::read_index_verdict(dir.path());
   REQUIRE_FALSE(none.ok());
-  CHECK(none.status().message().find("no pages.jsonl") != std::string::npos);
+  CHECK(none.status().message().find("is not a canon index") != std::string::npos);
+  canon::testing::make_empty_canon_index(dir.path() / "index");
+  none = canon::eval::read_index_verdict(dir.path() / "index");
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().message().find("has no pages.jsonl") != std::string::npos);
 
   dir.write(
       "index/pages.jsonl",

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "indexer/page_lines.h"
+#include "support/canon_index.h"
 #include "support/temp_dir.h"
 
 using namespace canon::indexer;
@@ -85,7 +86,9 @@ TEST_CASE("decode_page_line: the example lines of docs/index-format.md, and line
 
 TEST_CASE("read_page_lines: every line, or the file and line that is wrong") {
   canon::testing::TempDir dir;
-  CHECK(read_page_lines(dir.path()).status().message().find("is not a canon index (no pages.jsonl)") != std::string::npos);
+  CHECK(read_page_lines(dir.path()).status().message().find("is not a canon index (no xapian/ inside)") != std::string::npos);
+  canon::testing::make_empty_canon_index(dir.path());
+  CHECK(read_page_lines(dir.path()).status().message().find("has no pages.jsonl") != std::string::npos);
   std::ofstream(dir.path() / "pages.jsonl") << R"x({"path":"a.html","status":"skipped","url":""})x" "\n\n"
                                             << R"x({"path":"b.html","status":"skipped","url":""})x" "\n";
   auto pages = read_page_lines(dir.path());
