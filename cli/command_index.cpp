@@ -57,9 +57,9 @@ void add_index_command(CLI::App& app) {
                   "minhash/exact: compare pages on all their text, the site's repeated text too");
   index->add_flag("!--keep-chains", options.split_chains,
                   "Keep union-find's clusters, even where a duplicate is not a near-duplicate of "
-                  "its indexed page");
+                  "its authoritative page");
   index->add_flag("!--no-canonical", options.honour_canonical,
-                  "Ignore rel=canonical when choosing a cluster's indexed page");
+                  "Ignore rel=canonical when choosing a cluster's authoritative page");
   index->add_flag("--no-collapse", args->no_collapse,
                   "Index duplicates too, each with its cluster id; search collapses clusters");
   add_quiet_flag(*index, args->quiet, "No progress output");

@@ -188,7 +188,7 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
         }
       }
       bool tie = false;
-      winner.representative = best_by_rank(std::move(pool), candidates, tie);
+      winner.authoritative = best_by_rank(std::move(pool), candidates, tie);
       winner.reason = reason != AuthorityReason::PageRank ? reason
                       : tie                               ? AuthorityReason::Tie
                                                           : AuthorityReason::PageRank;

@@ -20,9 +20,9 @@ struct AuthorityCandidate {
   std::optional<std::uint32_t> canonical;
   /// Redirect pages of the site whose final target is this page.
   std::uint32_t redirects_in = 0;
-  /// What the page defines (defined_terms() of dedup/representatives.h): a page whose
-  /// cluster's representative lacks one of these is not that page's duplicate
-  /// (choose_representatives, ChainPolicy::kSplit).
+  /// What the page defines (defined_terms() of dedup/authoritative_pages.h): a page whose
+  /// cluster's authoritative page lacks one of these is not that page's duplicate
+  /// (choose_authoritative_pages, ChainPolicy::kSplit).
   std::vector<std::string> defined = {};
 };
 
@@ -47,7 +47,7 @@ Release release_of(std::string_view url);
 /// 1.2).
 bool newer_release(const Release& a, const Release& b);
 
-/// Why a cluster's representative won.
+/// Why a cluster's authoritative page won.
 enum class AuthorityReason {
   Singleton,  ///< the cluster has one member
   PageRank,   ///< strictly highest PageRank in the cluster
@@ -62,13 +62,13 @@ enum class AuthorityReason {
 /// "singleton", "pagerank", "canonical", "release", "redirect", "original", "tie".
 std::string_view to_string(AuthorityReason reason);
 
-/// A cluster's representative and the reason it won.
+/// A cluster's authoritative page and the reason it won.
 struct Authority {
-  std::uint32_t representative;
+  std::uint32_t authoritative;
   AuthorityReason reason;
 };
 
-/// For each document, the representative of its cluster. Rules, in order, each choosing among
+/// For each document, the authoritative page of its cluster. Rules, in order, each choosing among
 /// the members the rule before left (docs/dedup.md, "The authority rule"):
 /// 1. when `honour_canonical`, a member named by rel=canonical of another member of the same
 ///    cluster wins (several named: the most-named), unless pages outside the cluster name it

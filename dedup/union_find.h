@@ -11,7 +11,7 @@ namespace canon::dedup {
 class UnionFind {
 public:
   explicit UnionFind(std::uint32_t size);
-  /// Representative of x's set. REQUIRES: x < size.
+  /// The root of x's set (the element that names it). REQUIRES: x < size.
   std::uint32_t find(std::uint32_t x);
   /// Merges the sets of a and b; returns false when they were already one set.
   bool unite(std::uint32_t a, std::uint32_t b);

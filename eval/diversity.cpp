@@ -301,7 +301,7 @@ Result<std::vector<std::uint64_t>> ranking(query::Searcher& searcher, const std:
     const auto it = labels.by_url.find(hit.url);
     if (it == labels.by_url.end()) {
       return Status::error("result '" + hit.url + "' of query '" + query +
-                           "' is not an indexed page of pages.jsonl: the index is inconsistent");
+                           "' is not an authoritative page of pages.jsonl: the index is inconsistent");
     }
     clusters.push_back(it->second);
   }

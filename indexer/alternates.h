@@ -1,5 +1,5 @@
 /// @file alternates.h
-/// @brief The alternates of an indexed page (the duplicates collapsed into it) and their one
+/// @brief The alternates of an authoritative page (the duplicates collapsed into it) and their one
 /// text form, the document data line `canon_alternates` (docs/index-format.md, "Alternates").
 #pragma once
 

@@ -1,5 +1,5 @@
 /// @file cluster_assignment.cpp
-/// @brief From page records to authority candidates, and from the chosen representatives back.
+/// @brief From page records to authority candidates, and from the chosen authoritative pages back.
 #include "indexer/cluster_assignment.h"
 
 #include <string>
@@ -30,7 +30,7 @@ std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageReco
   return candidates;
 }
 
-ClusterAssignment assign_clusters(std::vector<PageRecord>& records, const dedup::Representatives& chosen) {
+ClusterAssignment assign_clusters(std::vector<PageRecord>& records, const dedup::AuthoritativePages& chosen) {
   ClusterAssignment out;
   const auto documents = static_cast<std::uint32_t>(chosen.cluster_of.size());
   std::unordered_map<std::uint32_t, std::uint32_t> cluster_ids;  // cluster_of value -> dense id
@@ -47,11 +47,11 @@ ClusterAssignment assign_clusters(std::vector<PageRecord>& records, const dedup:
     r.cluster = it->second;
     cluster_pagerank[it->second] += r.pagerank;
     ++cluster_sizes[it->second];
-    r.authoritative = chosen.authority[d].representative;
+    r.authoritative = chosen.authority[d].authoritative;
     r.authority_reason = std::string(dedup::to_string(chosen.authority[d].reason));
     r.status = r.authoritative == d ? PageStatus::kIndexed : PageStatus::kDuplicate;
     if (r.authoritative != d) {
-      r.similarity = chosen.to_representative[d].similarity;
+      r.similarity = chosen.to_authoritative[d].similarity;
       out.alternates[r.authoritative].push_back({r.url, r.title, *r.similarity});
     }
   }

@@ -1,5 +1,5 @@
 /// @file cluster_assignment.h
-/// @brief Stage 5 of `canon index`, around dedup::choose_representatives: what the authority
+/// @brief Stage 5 of `canon index`, around dedup::choose_authoritative_pages: what the authority
 /// rule needs of each page record, and the records' clusters, statuses and alternates from its
 /// choice. Works on page records alone, so it is tested without parsing or Xapian.
 #pragma once
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dedup/authority.h"
-#include "dedup/representatives.h"
+#include "dedup/authoritative_pages.h"
 #include "indexer/index_writer.h"
 #include "indexer/page_record.h"
 #include "indexer/site_links.h"
@@ -36,6 +36,6 @@ struct ClusterAssignment {
 /// its cluster's PageRank (the sum of its members'), the page it is indexed under with the
 /// reason, and its status: indexed when that is itself, else duplicate with its similarity.
 /// REQUIRES: chosen covers the detector's documents, records[d] for each of them.
-ClusterAssignment assign_clusters(std::vector<PageRecord>& records, const dedup::Representatives& chosen);
+ClusterAssignment assign_clusters(std::vector<PageRecord>& records, const dedup::AuthoritativePages& chosen);
 
 }  // namespace canon::indexer

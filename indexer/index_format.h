@@ -75,7 +75,7 @@ inline constexpr std::string_view kDataModtime = "modtime";
 inline constexpr std::string_view kDataSize = "size";
 inline constexpr std::string_view kDataText = "canon_text";
 inline constexpr std::string_view kDataAlternates = "canon_alternates";
-/// On a duplicate page indexed for query-time collapse: the URL of its cluster's indexed page.
+/// On a duplicate page indexed for query-time collapse: the URL of its cluster's authoritative page.
 inline constexpr std::string_view kDataAuthoritative = "canon_authoritative";
 
 /// Appends the line `key=value` to document data `data`; newlines in the value become spaces

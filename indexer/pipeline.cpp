@@ -37,7 +37,7 @@
 #include "common/progress.h"
 #include "dedup/authority.h"
 #include "dedup/boilerplate.h"
-#include "dedup/representatives.h"
+#include "dedup/authoritative_pages.h"
 #include "indexer/cluster_assignment.h"
 #include "indexer/html_extract.h"
 #include "indexer/index_format.h"
@@ -512,7 +512,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 5. The page each cluster is indexed under.
   const std::vector<dedup::AuthorityCandidate> candidates = authority_candidates(records, files.size(), resolver);
-  const dedup::Representatives chosen = dedup::choose_representatives(
+  const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
       *detector.value(), clusters, candidates, options.honour_canonical,
       options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
   summary.split_off = chosen.split_off;

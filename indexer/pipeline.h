@@ -26,9 +26,9 @@ struct IndexOptions {
   std::string detector = "minhash";
   dedup::DedupOptions dedup;
   ranking::PageRankOptions pagerank;
-  /// A rel=canonical naming another member of the same cluster chooses the indexed page.
+  /// A rel=canonical naming another member of the same cluster chooses the authoritative page.
   bool honour_canonical = true;
-  /// Split chained clusters: every duplicate must be a near-duplicate of its indexed page
+  /// Split chained clusters: every duplicate must be a near-duplicate of its authoritative page
   /// (dedup::ChainPolicy::kSplit, the default); false keeps the detector's union-find clusters.
   bool split_chains = true;
   /// kIndexTime: only each cluster's authoritative page is indexed. kQueryTime (`--no-collapse`):
@@ -55,9 +55,9 @@ struct IndexSummary {
   /// The detector's candidate pairs (after LSH or its filter) and those it verified.
   std::size_t candidates_examined = 0;
   std::size_t near_duplicate_pairs = 0;
-  /// split_chains: pages that left the cluster union-find gave them (dedup::Representatives).
+  /// split_chains: pages that left the cluster union-find gave them (dedup::AuthoritativePages).
   std::size_t split_off = 0;
-  /// Of split_off, pages that define an item their representative lacks.
+  /// Of split_off, pages that define an item their authoritative page lacks.
   std::size_t split_for_definitions = 0;
   unsigned pagerank_iterations = 0;
   bool pagerank_converged = false;

@@ -238,7 +238,7 @@ void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& d
 /// `query` with title matches added (AND_MAYBE: they never make a page match): pages whose
 /// titles hold the query's words rank above pages that only mention them (the query again with
 /// title: as its default field, scaled by title_weight; alternates' titles are title terms of
-/// their indexed page), and a page whose whole title (or main heading) is the query, or a run of
+/// their authoritative page), and a page whose whole title (or main heading) is the query, or a run of
 /// its words (a title pasted with a word added), gets that term's BM25 weight: large where few
 /// pages have that title, small where many share it.
 Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parser, const SearchRequest& request,

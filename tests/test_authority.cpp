@@ -68,7 +68,7 @@ TEST_CASE("choose_authorities on small clusters") {
     const char* name;
     std::vector<Doc> docs;
     bool honour_canonical;
-    std::vector<std::uint32_t> representative;  // per document
+    std::vector<std::uint32_t> authoritative;  // per document
     std::vector<R> reason;
   };
   const std::vector<Case> cases = {
@@ -155,7 +155,7 @@ TEST_CASE("choose_authorities on small clusters") {
     REQUIRE(result.size() == c.docs.size());
     for (std::size_t i = 0; i < result.size(); ++i) {
       CAPTURE(i);
-      CHECK(result[i].representative == c.representative[i]);
+      CHECK(result[i].authoritative == c.authoritative[i]);
       CHECK(to_string(result[i].reason) == to_string(c.reason[i]));
     }
   }
@@ -167,6 +167,6 @@ TEST_CASE("the target of the most redirects wins when canonical and releases do 
   const std::vector<AuthorityCandidate> candidates = {
       {"/a", 0.9, std::nullopt, 0}, {"/b", 0.1, std::nullopt, 2}, {"/c", 0.2, std::nullopt, 1}};
   const auto result = choose_authorities(cluster_of, candidates, true);
-  CHECK(result[0].representative == 1);
+  CHECK(result[0].authoritative == 1);
   CHECK(result[0].reason == R::Redirect);
 }

@@ -58,7 +58,7 @@ TEST_CASE("title_and_heading_query: the title, then the heading unless it repeat
   }
 }
 
-TEST_CASE("sample_site: every page found by its title; duplicates through their indexed page") {
+TEST_CASE("sample_site: every page found by its title; duplicates through their authoritative page") {
   const char* source = std::getenv("CANON_SOURCE_DIR");
   REQUIRE(source != nullptr);
   canon::testing::TempDir dir;

@@ -455,7 +455,7 @@ TEST_CASE("--no-collapse: each cluster is one result, shown as its authoritative
       }
     }
   }
-  // Every indexed page is under the root: "path:/" lists each cluster once.
+  // Every authoritative page is under the root: "path:/" lists each cluster once.
   CHECK(search_in(query_collapse_index(), "path:/").hits.size() == 30);
 }
 

@@ -150,15 +150,15 @@ TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuse
   records[1].pagerank = 0.2;
   records[2].pagerank = 0.3;
   records[2].title = "C";
-  canon::dedup::Representatives chosen;
+  canon::dedup::AuthoritativePages chosen;
   chosen.cluster_of = {0, 1, 0, 3};  // a and c together; b alone; the redirect outside
   chosen.authority.resize(4);
   chosen.authority[0] = {0, canon::dedup::AuthorityReason::PageRank};
   chosen.authority[1] = {1, canon::dedup::AuthorityReason::Singleton};
   chosen.authority[2] = {0, canon::dedup::AuthorityReason::PageRank};
   chosen.authority[3] = {3, canon::dedup::AuthorityReason::Singleton};
-  chosen.to_representative.resize(4);
-  chosen.to_representative[2] = {0.8, true};
+  chosen.to_authoritative.resize(4);
+  chosen.to_authoritative[2] = {0.8, true};
   const ClusterAssignment assignment = assign_clusters(records, chosen);
   CHECK(assignment.duplicate_clusters == 1);
   CHECK(records[0].cluster == 0u);

@@ -317,7 +317,7 @@ TEST_CASE("a page whose title holds the query's words ranks above pages that onl
   // Matches are the same: the title part only ranks.
   request.query = "immutable";
   CHECK(urls_for(*searcher.value(), request) == "library/stdtypes.html");
-  // An alternate's title names its indexed page.
+  // An alternate's title names its authoritative page.
   request.query = "bytearray objects";
   CHECK(urls_for(*searcher.value(), request) == "c-api/concrete.html");
   // A page whose whole title is the query ranks above one whose title only holds its words.

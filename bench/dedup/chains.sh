@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two chain policies side by side (docs/dedup.md, "Chains"): union-find clusters as the
 # detector found them (`canon index`) and clusters split until every duplicate is a
-# near-duplicate of its indexed page (`canon index --split-chains`).
+# near-duplicate of its authoritative page (`canon index --split-chains`).
 #
 # Usage: bench/dedup/chains.sh CANON_BINARY WORK_DIR [SEEDS] [RATIOS] [THRESHOLDS] [SITES]
 #   SEEDS       default "1"

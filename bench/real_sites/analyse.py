@@ -45,7 +45,7 @@ def row(args):
     status = collections.Counter(r["status"] for r in rows)
     multi = [m for m in clusters.values() if len(m) > 1]
     largest = max((len(m) for m in multi), default=1)
-    # Clusters whose members name at least two releases: is the indexed page the newest?
+    # Clusters whose members name at least two releases: is the authoritative page the newest?
     release_clusters = newest = 0
     for members in multi:
         named = [(release(r["path"]), r) for r in members if release(r["path"])]

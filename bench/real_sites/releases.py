@@ -4,7 +4,7 @@ releases.py INDEX SITE_DIR
     For every page path that two consecutive releases both have (releases: the first directory
     of a path when it is a version, in version order), the 3-word-shingle Jaccard of the two
     pages' bodies; prints how many pairs reach 0.9 and how many of those `canon index` put in one
-    cluster. Then, for every duplicate, the share of its body's shingles that its indexed page's
+    cluster. Then, for every duplicate, the share of its body's shingles that its authoritative page's
     body has; prints how many share less than half.
 
 A body is the text of the page's main landmark (the element with role="main") when it has one,
@@ -123,7 +123,7 @@ def main(index, site):
             low += 1
     rate = f"{together / pairs:.3f}" if pairs else "-"
     print(f"consecutive releases with body Jaccard >= 0.9: {pairs} pairs, {together} in one cluster ({rate}); "
-          f"duplicates sharing less than half of their body with their indexed page: {low} of {len(dups)}"
+          f"duplicates sharing less than half of their body with their authoritative page: {low} of {len(dups)}"
           f" ({low / len(dups) if dups else 0:.4f})")
 
 

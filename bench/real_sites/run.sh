@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real documentation sites, one run: `canon index` and omindex side by side on each site (wall
 # time, peak RSS), canon's duplicates, clusters, largest cluster and dedup seconds, the share of
-# clusters of releases whose indexed page is the newest release, recall and body overlap across
+# clusters of releases whose authoritative page is the newest release, recall and body overlap across
 # releases (releases.py), and a random sample of
 # duplicate -> indexed pairs per site to judge by reading (docs/real-sites.md).
 #

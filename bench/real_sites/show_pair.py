@@ -82,7 +82,7 @@ def main():
     only_r = [l for l in rl if l not in set(dl)]
     ratio = difflib.SequenceMatcher(None, dl, rl, autojunk=False).ratio()
     print(f"===== line similarity {ratio:.3f}; lines only in the duplicate: {len(only_d)} of {len(dl)}; "
-          f"only in the indexed page: {len(only_r)} of {len(rl)}")
+          f"only in the authoritative page: {len(only_r)} of {len(rl)}")
     limit = None if full else 25
     for l in only_d[:limit]:
         print("- " + l[:200])

@@ -1,4 +1,4 @@
-/// @file test_representatives.cpp
+/// @file test_authoritative_pages.cpp
 /// @brief Detector::compare() agrees with find_clusters() for every detector; the chain split
 /// on hand-made chains (a table) and against a brute-force oracle on random drifting families.
 #include <doctest/doctest.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dedup/exact_detector.h"
-#include "dedup/representatives.h"
+#include "dedup/authoritative_pages.h"
 #include "dedup/shingles.h"
 #include "dedup/tokenizer.h"
 #include "support/detector_fixtures.h"
@@ -116,7 +116,7 @@ TEST_CASE("exact: compare() over all pairs is exactly the join's pairs") {
   CHECK(!found.empty());
 }
 
-TEST_CASE("chains: kept, or split against the representative (table)") {
+TEST_CASE("chains: kept, or split against the authoritative page (table)") {
   // Windows of 100 distinct words, 40 apart: neighbours have Jaccard 58/138 ≈ 0.42 over
   // 3-word shingles, pages two apart 18/178 ≈ 0.10, three apart 0 (threshold 0.2).
   const std::vector<std::string> texts = {words(0, 100), words(40, 140), words(80, 180), words(120, 220)};
@@ -127,22 +127,22 @@ TEST_CASE("chains: kept, or split against the representative (table)") {
     std::vector<std::optional<std::uint32_t>> canonical;  // empty: none
     ChainPolicy policy;
     std::set<std::vector<std::uint32_t>> clusters;
-    std::vector<std::uint32_t> representative;
+    std::vector<std::uint32_t> authoritative;
     std::size_t split_off;
     unsigned rounds;
   };
   const auto keep = ChainPolicy::kKeep, split = ChainPolicy::kSplit;
   const std::vector<Case> cases = {
       {"keep: one chained cluster", {0.4, 0.3, 0.2, 0.1}, {}, keep, {{0, 1, 2, 3}}, {0, 0, 0, 0}, 0, 1},
-      // A is the representative: B holds, C and D do not and regroup; D holds against C.
+      // A is the authoritative page: B holds, C and D do not and regroup; D holds against C.
       {"split at an end: two clusters, two rounds", {0.4, 0.3, 0.2, 0.1}, {}, split,
        {{0, 1}, {2, 3}}, {0, 0, 2, 2}, 2, 2},
-      // B is the representative: A and C hold, D does not.
+      // B is the authoritative page: A and C hold, D does not.
       {"split in the middle: only the far end leaves", {0.3, 0.4, 0.2, 0.1}, {}, split,
        {{0, 1, 2}, {3}}, {1, 1, 1, 3}, 1, 1},
       // C names A canonical, so A represents {A,B,C}; C fails against A and leaves, taking its
       // vote with it: B (highest PageRank) now represents {A,B} and A is compared with B.
-      {"split changes a canonical representative", {0.2, 0.4, 0.3, 0.0}, {std::nullopt, std::nullopt, 0u, std::nullopt},
+      {"split changes a canonical authoritative page", {0.2, 0.4, 0.3, 0.0}, {std::nullopt, std::nullopt, 0u, std::nullopt},
        split, {{0, 1}, {2, 3}}, {1, 1, 2, 2}, 2, 2},
   };
   for (const Case& c : cases) {
@@ -153,28 +153,28 @@ TEST_CASE("chains: kept, or split against the representative (table)") {
     std::vector<std::string> urls;
     std::vector<AuthorityCandidate> candidates = candidates_with_ranks(c.pagerank, urls);
     for (std::size_t d = 0; d < c.canonical.size(); ++d) candidates[d].canonical = c.canonical[d];
-    const Representatives r =
-        choose_representatives(detector, found, candidates, true, c.policy, canon::dedup::memory_loader(docs));
+    const AuthoritativePages r =
+        choose_authoritative_pages(detector, found, candidates, true, c.policy, canon::dedup::memory_loader(docs));
     CHECK(groups(r.cluster_of) == c.clusters);
-    std::vector<std::uint32_t> representative;
-    for (const Authority& a : r.authority) representative.push_back(a.representative);
-    CHECK(representative == c.representative);
+    std::vector<std::uint32_t> authoritative;
+    for (const Authority& a : r.authority) authoritative.push_back(a.authoritative);
+    CHECK(authoritative == c.authoritative);
     CHECK(r.split_off == c.split_off);
     CHECK(r.rounds == c.rounds);
     for (std::uint32_t d = 0; d < docs.size(); ++d) {
       CAPTURE(d);
-      if (representative[d] == d) {
-        CHECK(r.to_representative[d].similarity == 0.0);
+      if (authoritative[d] == d) {
+        CHECK(r.to_authoritative[d].similarity == 0.0);
         continue;
       }
-      const double exact = jaccard(shingle_set(tokenize(texts[d]), 3), shingle_set(tokenize(texts[representative[d]]), 3));
-      CHECK(r.to_representative[d].similarity == exact);
-      CHECK(r.to_representative[d].near_duplicate == (exact >= DedupOptions{}.threshold));
+      const double exact = jaccard(shingle_set(tokenize(texts[d]), 3), shingle_set(tokenize(texts[authoritative[d]]), 3));
+      CHECK(r.to_authoritative[d].similarity == exact);
+      CHECK(r.to_authoritative[d].near_duplicate == (exact >= DedupOptions{}.threshold));
     }
   }
 }
 
-TEST_CASE("defined_terms: <dt> ids lowercased, sorted, unique; covered when all are the representative's") {
+TEST_CASE("defined_terms: <dt> ids lowercased, sorted, unique; covered when all are the authoritative page's") {
   using canon::dedup::defined_terms;
   using canon::dedup::definitions_covered;
   CHECK(defined_terms(std::vector<std::string>{"term-AOT", "numba.cuda.grid", "", "term-aot"}) ==
@@ -182,24 +182,24 @@ TEST_CASE("defined_terms: <dt> ids lowercased, sorted, unique; covered when all 
   CHECK(defined_terms(std::vector<std::string>{}).empty());
   const struct {
     const char* name;
-    std::vector<std::string> page, representative;
+    std::vector<std::string> page, authoritative;
     bool covered;
   } cases[] = {
       {"nothing defined", {}, {"numba.cuda.grid"}, true},
       {"the same anchors, another case", {"term-aot", "numba.cuda.grid"}, {"numba.cuda.grid", "term-AOT"}, true},
-      {"the representative defines more: a newer release", {"numba.cuda.grid"},
+      {"the authoritative page defines more: a newer release", {"numba.cuda.grid"},
        {"numba.cuda.grid", "numba.cuda.gridsize"}, true},
-      {"a class the representative dropped", {"numba.transforms.MathMixin", "numba.transforms.Foo"},
+      {"a class the authoritative page dropped", {"numba.transforms.MathMixin", "numba.transforms.Foo"},
        {"numba.transforms.Foo"}, false},
-      {"the representative defines nothing", {"term-jit"}, {}, false},
+      {"the authoritative page defines nothing", {"term-jit"}, {}, false},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
-    CHECK(definitions_covered(defined_terms(c.page), defined_terms(c.representative)) == c.covered);
+    CHECK(definitions_covered(defined_terms(c.page), defined_terms(c.authoritative)) == c.covered);
   }
 }
 
-TEST_CASE("split: a near-duplicate that defines an item its representative lacks leaves") {
+TEST_CASE("split: a near-duplicate that defines an item its authoritative page lacks leaves") {
   // Three near-identical pages (Jaccard ≥ 0.9); page 2 defines a class the others do not.
   const std::vector<std::string> texts = {words(0, 100), words(0, 100) + " extra", words(0, 100) + " more"};
   const std::vector<DedupDocument> docs = documents(texts);
@@ -213,8 +213,8 @@ TEST_CASE("split: a near-duplicate that defines an item its representative lacks
   candidates[1].defined = canon::dedup::defined_terms(shared);
   candidates[2].defined = canon::dedup::defined_terms(more);
   for (const ChainPolicy policy : {ChainPolicy::kKeep, ChainPolicy::kSplit}) {
-    const Representatives r =
-        choose_representatives(detector, found, candidates, true, policy, canon::dedup::memory_loader(docs));
+    const AuthoritativePages r =
+        choose_authoritative_pages(detector, found, candidates, true, policy, canon::dedup::memory_loader(docs));
     if (policy == ChainPolicy::kKeep) {
       CHECK(groups(r.cluster_of) == std::set<std::vector<std::uint32_t>>{{0, 1, 2}});
       CHECK(r.split_for_definitions == 0);
@@ -222,7 +222,7 @@ TEST_CASE("split: a near-duplicate that defines an item its representative lacks
       CHECK(groups(r.cluster_of) == std::set<std::vector<std::uint32_t>>{{0, 1}, {2}});
       CHECK(r.split_off == 1);
       CHECK(r.split_for_definitions == 1);
-      CHECK(r.to_representative[2].similarity == 0.0);  // its own representative now
+      CHECK(r.to_authoritative[2].similarity == 0.0);  // its own authoritative page now
     }
   }
 }
@@ -243,18 +243,18 @@ TEST_CASE("split against a brute-force oracle on random drifting families") {
 
     ExactDetector detector(DedupOptions{});
     const Clusters found = find_clusters(detector, docs);
-    const Representatives kept = choose_representatives(detector, found, candidates, true, ChainPolicy::kKeep,
+    const AuthoritativePages kept = choose_authoritative_pages(detector, found, candidates, true, ChainPolicy::kKeep,
                                                          canon::dedup::memory_loader(docs));
     CHECK(kept.cluster_of == found.cluster_of);
     CHECK(kept.split_off == 0);
-    const Representatives split = choose_representatives(detector, found, candidates, true, ChainPolicy::kSplit,
+    const AuthoritativePages split = choose_authoritative_pages(detector, found, candidates, true, ChainPolicy::kSplit,
                                                          canon::dedup::memory_loader(docs));
     for (std::uint32_t d = 0; d < docs.size(); ++d) {
-      const std::uint32_t rep = split.authority[d].representative;
+      const std::uint32_t rep = split.authority[d].authoritative;
       CAPTURE(d);
-      // Every member is a near-duplicate of its representative (the oracle: exact Jaccard)...
+      // Every member is a near-duplicate of its authoritative page (the oracle: exact Jaccard)...
       if (rep != d) CHECK(jaccard(sets[d], sets[rep]) >= DedupOptions{}.threshold);
-      // ...the representative is its cluster's highest PageRank...
+      // ...the authoritative page is its cluster's highest PageRank...
       CHECK(split.cluster_of[d] == split.cluster_of[rep]);
       for (std::uint32_t e = 0; e < docs.size(); ++e) {
         if (split.cluster_of[e] == split.cluster_of[d]) CHECK(pagerank[e] <= pagerank[rep]);

@@ -1,7 +1,7 @@
-/// @file representatives.h
-/// @brief From a detector's clusters to each page's representative (the page indexed for its
+/// @file authoritative_pages.h
+/// @brief From a detector's clusters to each cluster's authoritative page (the page indexed for its
 /// cluster), optionally splitting chained clusters until every member is a near-duplicate of
-/// its representative.
+/// its authoritative page.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +19,7 @@ namespace canon::dedup {
 enum class ChainPolicy {
   /// Keep the detector's clusters (connected components of its verified pairs, single linkage).
   kKeep,
-  /// Check every member against its cluster's representative; the members that are not its
+  /// Check every member against its cluster's authoritative page; the members that are not its
   /// near-duplicates, or that define an item it lacks (definitions_covered), leave the cluster
   /// and regroup among themselves (docs/dedup.md, "Chains").
   kSplit,
@@ -30,40 +30,40 @@ enum class ChainPolicy {
 /// or empty ones. Anchors, not text: a copy's text may change, its markup keeps them. Pure.
 std::vector<std::string> defined_terms(std::span<const std::string> dt_ids);
 
-/// True when every term of `page` is one of `representative`'s: the representative defines
+/// True when every term of `page` is one of `authoritative`'s: the authoritative page defines
 /// everything the page does (it may define more). Both as defined_terms() gives.
-bool definitions_covered(std::span<const std::string> page, std::span<const std::string> representative);
+bool definitions_covered(std::span<const std::string> page, std::span<const std::string> authoritative);
 
-/// Each page's final cluster and representative.
-struct Representatives {
+/// Each page's final cluster and authoritative page.
+struct AuthoritativePages {
   /// Per document: its cluster id, the smallest document index in its cluster.
   std::vector<std::uint32_t> cluster_of;
-  /// Per document: its cluster's representative and why it won (choose_authorities).
+  /// Per document: its cluster's authoritative page and why it won (choose_authorities).
   std::vector<Authority> authority;
-  /// Per document that is not its cluster's representative: the detector's comparison with the
-  /// representative (kKeep: its similarity may be below the detector's threshold; kSplit:
-  /// near_duplicate always holds). A default Comparison for representatives.
-  std::vector<Comparison> to_representative;
+  /// Per document that is not its cluster's authoritative page: the detector's comparison with the
+  /// authoritative page (kKeep: its similarity may be below the detector's threshold; kSplit:
+  /// near_duplicate always holds). A default Comparison for the authoritative pages themselves.
+  std::vector<Comparison> to_authoritative;
   /// kSplit: documents that had to leave the cluster the detector put them in (counted each
   /// time they leave one).
   std::size_t split_off = 0;
-  /// Of split_off, those the detector called near-duplicates of their representative, which
-  /// left because they define an item the representative lacks.
+  /// Of split_off, those the detector called near-duplicates of their authoritative page, which
+  /// left because they define an item the authoritative page lacks.
   std::size_t split_for_definitions = 0;
   /// Rounds of Detector::compare calls (kSplit may need several: a group that leaves a cluster
-  /// has a representative of its own to check against).
+  /// has an authoritative page of its own to check against).
   unsigned rounds = 0;
 };
 
-/// The representatives of `clusters` (a find_clusters() result of `detector`'s current run)
+/// The authoritative pages of `clusters` (a find_clusters() result of `detector`'s current run)
 /// under choose_authorities(candidates, honour_canonical), with `policy` applied to chains.
-/// kSplit repeats, until nothing changes: choose each cluster's representative; compare each
+/// kSplit repeats, until nothing changes: choose each cluster's authoritative page; compare each
 /// member not yet checked against it; members that fail, or whose candidates[].defined are
-/// not covered by the representative's, leave, and regroup by the detector's
+/// not covered by the authoritative page's, leave, and regroup by the detector's
 /// verified pairs among them (components within the old cluster). Every round that splits
 /// makes more clusters, so it ends after at most n rounds (in practice two or three).
 /// REQUIRES: clusters.cluster_of.size() == candidates.size().
-Representatives choose_representatives(Detector& detector, const Clusters& clusters,
+AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
                                        std::span<const AuthorityCandidate> candidates,
                                        bool honour_canonical, ChainPolicy policy,
                                        const DocumentLoader& load);
