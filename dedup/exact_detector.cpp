@@ -62,97 +62,119 @@ std::size_t intersection_size(std::span<const std::uint32_t> a, std::span<const 
   return intersection_size<std::uint32_t>(a, b);
 }
 
-JoinResult ppjoin(std::span<const TokenRecord> records, SetMeasure measure, double threshold,
-                  unsigned threads) {
-  assert(threshold > 0.0 && threshold <= 1.0);
-  const double t = threshold;
-  // Processing order: non-empty records by size, then index. A record is only compared with
-  // records before it, which are no larger.
+namespace {
+
+/// Tokens of a record of `size` tokens that any partner no larger must share one of: a partner
+/// y of x (|y| <= |x|) needs >= t|x| common tokens for either measure, so two qualifying records
+/// share a token among the first |x| - ceil(t|x|) + 1 of x.
+std::size_t prefix_length(std::size_t size, double t) {
+  return size + 1 - std::clamp<std::size_t>(ceil_down(t * static_cast<double>(size)), 1, size);
+}
+
+/// ppjoin's index: the non-empty records in processing order (by size, then index; a record is
+/// only compared with records before it, which are no larger) and the inverted index of their
+/// prefixes.
+struct PrefixIndex {
+  /// Record index at each processing position.
   std::vector<std::uint32_t> order;
+  /// Record size at each processing position (non-decreasing).
+  std::vector<std::size_t> size_at;
+  /// Token -> (processing position, position in record), in increasing processing position.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> postings;
+};
+
+PrefixIndex build_prefix_index(std::span<const TokenRecord> records, double t) {
+  PrefixIndex index;
   for (std::uint32_t i = 0; i < records.size(); ++i) {
-    if (!records[i].empty()) order.push_back(i);
+    if (!records[i].empty()) index.order.push_back(i);
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+  std::stable_sort(index.order.begin(), index.order.end(), [&](std::uint32_t x, std::uint32_t y) {
     return records[x].size() < records[y].size();
   });
-  const std::size_t m = order.size();
-  std::vector<std::size_t> size_at(m);
-  for (std::size_t q = 0; q < m; ++q) size_at[q] = records[order[q]].size();
-  // Any partner y of x (|y| <= |x|) needs >= t|x| common tokens for either measure, so two
-  // qualifying records share a token among the first |x| - ceil(t|x|) + 1 of x.
-  const auto prefix_length = [&](std::size_t size) {
-    return size + 1 - std::clamp<std::size_t>(ceil_down(t * static_cast<double>(size)), 1, size);
-  };
+  const std::size_t m = index.order.size();
+  index.size_at.resize(m);
+  for (std::size_t q = 0; q < m; ++q) index.size_at[q] = records[index.order[q]].size();
   std::uint32_t max_token = 0;
   for (const TokenRecord& r : records) {
     if (!r.empty()) max_token = std::max(max_token, r.back());
   }
-  // The inverted index of all prefixes: token -> (processing position, position in record),
-  // in increasing processing position.
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> postings(
-      m == 0 ? 0 : std::size_t{max_token} + 1);
+  index.postings.resize(m == 0 ? 0 : std::size_t{max_token} + 1);
   for (std::uint32_t q = 0; q < m; ++q) {
-    const TokenRecord& x = records[order[q]];
-    for (std::uint32_t i = 0; i < prefix_length(x.size()); ++i) postings[x[i]].emplace_back(q, i);
+    const TokenRecord& x = records[index.order[q]];
+    for (std::uint32_t i = 0; i < prefix_length(x.size(), t); ++i) index.postings[x[i]].emplace_back(q, i);
   }
+  return index;
+}
 
+/// Compares the record at processing position q with the records before it that survive the
+/// length, prefix and positional filters; appends the pairs at or above `t` to `found` and
+/// returns how many candidates it measured. `s` is this worker's scratch, left clean.
+std::size_t probe_record(const PrefixIndex& index, std::span<const TokenRecord> records, std::uint32_t q,
+                         SetMeasure measure, double t, ProbeScratch& s, std::vector<SimilarPair>& found) {
+  if (s.overlap.empty()) s.overlap.assign(index.order.size(), 0);
+  const TokenRecord& x = records[index.order[q]];
+  const std::size_t sx = x.size();
+  // Length filter: partners before q are no larger; they must hold >= t|x| tokens.
+  const std::size_t min_size = ceil_down(t * static_cast<double>(sx));
+  const auto first_q = static_cast<std::uint32_t>(
+      std::lower_bound(index.size_at.begin(), index.size_at.begin() + q, min_size) - index.size_at.begin());
+  const std::size_t prefix = prefix_length(sx, t);
+  for (std::size_t i = 0; i < prefix; ++i) {
+    const auto& list = index.postings[x[i]];
+    auto it = std::lower_bound(list.begin(), list.end(), std::pair<std::uint32_t, std::uint32_t>{first_q, 0});
+    for (; it != list.end() && it->first < q; ++it) {
+      const auto [y, j] = *it;
+      std::int32_t& overlap = s.overlap[y];
+      if (overlap == ProbeScratch::kPruned) continue;
+      if (overlap == 0) s.touched.push_back(y);
+      // Positional filter: every common token still to come lies after i in x and after j in
+      // y, so the overlap can grow by at most min(|x| - i, |y| - j) including this one.
+      const std::size_t bound = static_cast<std::size_t>(overlap) + std::min(sx - i, index.size_at[y] - j);
+      if (bound >= required_overlap(measure, t, sx, index.size_at[y])) {
+        ++overlap;
+      } else {
+        overlap = ProbeScratch::kPruned;
+      }
+    }
+  }
+  std::size_t candidates = 0;
+  for (const std::uint32_t y : s.touched) {
+    if (s.overlap[y] > 0) {
+      ++candidates;
+      const TokenRecord& other = records[index.order[y]];
+      const double similarity = set_similarity(measure, intersection_size(x, other), sx, other.size());
+      if (similarity >= t) {
+        const std::uint32_t a = std::min(index.order[q], index.order[y]);
+        const std::uint32_t b = std::max(index.order[q], index.order[y]);
+        found.push_back({a, b, similarity});
+      }
+    }
+    s.overlap[y] = 0;
+  }
+  s.touched.clear();
+  return candidates;
+}
+
+}  // namespace
+
+JoinResult ppjoin(std::span<const TokenRecord> records, SetMeasure measure, double threshold,
+                  unsigned threads) {
+  assert(threshold > 0.0 && threshold <= 1.0);
+  const PrefixIndex index = build_prefix_index(records, threshold);
+  const std::size_t m = index.order.size();
   std::vector<std::vector<SimilarPair>> found(m);
   std::vector<std::size_t> candidates(m, 0);
   std::vector<ProbeScratch> scratch(worker_count(m, threads));
   parallel_for(m, threads, [&](std::size_t q, std::size_t worker) {
-    ProbeScratch& s = scratch[worker];
-    if (s.overlap.empty()) s.overlap.assign(m, 0);
-    const TokenRecord& x = records[order[q]];
-    const std::size_t sx = x.size();
-    // Length filter: partners before q are no larger; they must hold >= t|x| tokens.
-    const std::size_t min_size = ceil_down(t * static_cast<double>(sx));
-    const auto first_q = static_cast<std::uint32_t>(
-        std::lower_bound(size_at.begin(), size_at.begin() + static_cast<std::ptrdiff_t>(q),
-                         min_size) - size_at.begin());
-    const std::size_t prefix = prefix_length(sx);
-    for (std::size_t i = 0; i < prefix; ++i) {
-      const auto& list = postings[x[i]];
-      auto it = std::lower_bound(list.begin(), list.end(),
-                                 std::pair<std::uint32_t, std::uint32_t>{first_q, 0});
-      for (; it != list.end() && it->first < q; ++it) {
-        const auto [y, j] = *it;
-        std::int32_t& overlap = s.overlap[y];
-        if (overlap == ProbeScratch::kPruned) continue;
-        if (overlap == 0) s.touched.push_back(y);
-        // Positional filter: every common token still to come lies after i in x and after j in
-        // y, so the overlap can grow by at most min(|x| - i, |y| - j) including this one.
-        const std::size_t bound = static_cast<std::size_t>(overlap) +
-                                  std::min(sx - i, size_at[y] - j);
-        if (bound >= required_overlap(measure, t, sx, size_at[y])) {
-          ++overlap;
-        } else {
-          overlap = ProbeScratch::kPruned;
-        }
-      }
-    }
-    for (const std::uint32_t y : s.touched) {
-      if (s.overlap[y] > 0) {
-        ++candidates[q];
-        const TokenRecord& other = records[order[y]];
-        const double similarity =
-            set_similarity(measure, intersection_size(x, other), sx, other.size());
-        if (similarity >= t) {
-          const std::uint32_t a = std::min(order[q], order[y]), b = std::max(order[q], order[y]);
-          found[q].push_back({a, b, similarity});
-        }
-      }
-      s.overlap[y] = 0;
-    }
-    s.touched.clear();
+    candidates[q] = probe_record(index, records, static_cast<std::uint32_t>(q), measure, threshold,
+                                 scratch[worker], found[q]);
   });
-
   JoinResult result;
   for (std::size_t q = 0; q < m; ++q) {
     result.candidates += candidates[q];
     result.pairs.insert(result.pairs.end(), found[q].begin(), found[q].end());
   }
-  std::sort(result.pairs.begin(), result.pairs.end(),
-            in_document_order);
+  std::sort(result.pairs.begin(), result.pairs.end(), in_document_order);
   return result;
 }
 

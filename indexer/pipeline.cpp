@@ -457,6 +457,15 @@ Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& re
 
 /// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
 /// directory the new index is built in.
+/// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`.
+void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, std::vector<PageRecord>& records,
+                IndexSummary& summary) {
+  const ranking::PageRankResult ranks = ranking::compute_pagerank(site.graph, options);
+  summary.pagerank_iterations = ranks.iterations;
+  summary.pagerank_converged = ranks.converged;
+  for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
+}
+
 Result<IndexSummary> run(const IndexOptions& options, const std::string& base_url, const fs::path& work_dir) {
   IndexSummary summary;
   StageClock clock(summary);
@@ -494,10 +503,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   summary.graph_nodes = site.graph.node_count();
   summary.graph_edges = site.graph.edge_count();
   clock.lap("graph");
-  const ranking::PageRankResult ranks = ranking::compute_pagerank(site.graph, options.pagerank);
-  summary.pagerank_iterations = ranks.iterations;
-  summary.pagerank_converged = ranks.converged;
-  for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
+  rank_pages(site, options.pagerank, records, summary);
   clock.lap("pagerank");
 
   // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text

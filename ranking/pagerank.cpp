@@ -157,6 +157,74 @@ std::vector<std::size_t> split_blocks(const PowerIteration& it, unsigned threads
   return bounds;
 }
 
+/// Sets the uniform start vector, the first contributions and the first teleport share.
+void start_iteration(PowerIteration& it) {
+  const WorkGraph& g = it.graph;
+  const NodeId n = it.n;
+  it.x.assign(n, 1.0 / n);
+  for (std::vector<double>& c : it.contrib) {
+    reserve_huge(c, n);  // gathered at random every iteration
+    c.resize(n);
+  }
+  it.change_part.resize(it.block_count());
+  it.dangling_part.resize(it.block_count());
+  double dangling = 0.0;
+  for (NodeId r = 0; r < n; ++r) {
+    it.contrib[0][g.slot_of_row[r]] = it.x[r] * g.inv_out[r];
+    dangling += g.inv_out[r] == 0.0 ? it.x[r] : 0.0;
+  }
+  it.base = (it.damping * dangling + (1.0 - it.damping)) / n;
+}
+
+/// Iterates until the L1 change falls below the tolerance or max_iterations have run, on
+/// `options.threads` threads; records iterations, last change and convergence in `result`.
+void run_iterations(PowerIteration& it, const PageRankOptions& options, PageRankResult& result) {
+  unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, it.block_count()));
+  const std::vector<std::size_t> bounds = split_blocks(it, threads);
+
+  // Runs on one thread between iterations, while the others wait at the barrier.
+  bool done = false;
+  auto finish_iteration = [&]() noexcept {
+    double change = 0.0, dangling_mass = 0.0;
+    for (std::size_t b = 0; b < it.block_count(); ++b) {
+      change += it.change_part[b];
+      dangling_mass += it.dangling_part[b];
+    }
+    ++result.iterations;
+    result.last_change = change;
+    result.converged = change < options.tolerance;
+    done = result.converged || result.iterations >= options.max_iterations;
+    it.base = (options.damping * dangling_mass + (1.0 - options.damping)) / static_cast<double>(it.n);
+    it.cur ^= 1;
+  };
+  std::barrier sync(threads, finish_iteration);
+  auto worker = [&](unsigned t) {
+    while (true) {
+      it.run_blocks(bounds[t], bounds[t + 1]);
+      sync.arrive_and_wait();
+      if (done) return;
+    }
+  };
+  // A pool that lives for the whole run: one barrier per iteration, no per-iteration spawns.
+  std::vector<std::jthread> pool;
+  pool.reserve(threads - 1);
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+}
+
+/// The sum of `values`, compensated (Neumaier), so that scores renormalised by it sum to 1
+/// within a few ulps even for millions of nodes.
+double compensated_sum(const std::vector<double>& values) {
+  double sum = 0.0, compensation = 0.0;
+  for (const double s : values) {
+    const double t = sum + s;
+    compensation += std::abs(sum) >= std::abs(s) ? (sum - t) + s : (s - t) + sum;
+    sum = t;
+  }
+  return sum + compensation;
+}
+
 /// compute_pagerank(); `owned` (== &graph or null) is released after renumbering.
 PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, LinkGraph* owned) {
   assert(options.damping >= 0.0 && options.damping < 1.0 && options.tolerance > 0.0);
@@ -176,71 +244,18 @@ PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, 
   if (owned != nullptr) {
     const LinkGraph released = std::move(*owned);  // frees the caller's graph here
   }
-  const WorkGraph& g = it.graph;
-  it.x.assign(n, 1.0 / n);
-  for (std::vector<double>& c : it.contrib) {
-    reserve_huge(c, n);  // gathered at random every iteration
-    c.resize(n);
-  }
-  it.change_part.resize(it.block_count());
-  it.dangling_part.resize(it.block_count());
-  double dangling = 0.0;
-  for (NodeId r = 0; r < n; ++r) {
-    it.contrib[0][g.slot_of_row[r]] = it.x[r] * g.inv_out[r];
-    dangling += g.inv_out[r] == 0.0 ? it.x[r] : 0.0;
-  }
-  it.base = (options.damping * dangling + (1.0 - options.damping)) / n;
+  start_iteration(it);
 
   const auto iterating = Clock::now();
   result.setup_seconds = std::chrono::duration<double>(iterating - start).count();
-  if (options.max_iterations > 0) {
-    unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-    threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, it.block_count()));
-    const std::vector<std::size_t> bounds = split_blocks(it, threads);
-
-    // Runs on one thread between iterations, while the others wait at the barrier.
-    bool done = false;
-    auto finish_iteration = [&]() noexcept {
-      double change = 0.0, dangling_mass = 0.0;
-      for (std::size_t b = 0; b < it.block_count(); ++b) {
-        change += it.change_part[b];
-        dangling_mass += it.dangling_part[b];
-      }
-      ++result.iterations;
-      result.last_change = change;
-      result.converged = change < options.tolerance;
-      done = result.converged || result.iterations >= options.max_iterations;
-      it.base = (options.damping * dangling_mass + (1.0 - options.damping)) / n;
-      it.cur ^= 1;
-    };
-    std::barrier sync(threads, finish_iteration);
-    auto worker = [&](unsigned t) {
-      while (true) {
-        it.run_blocks(bounds[t], bounds[t + 1]);
-        sync.arrive_and_wait();
-        if (done) return;
-      }
-    };
-    // A pool that lives for the whole run: one barrier per iteration, no per-iteration spawns.
-    std::vector<std::jthread> pool;
-    pool.reserve(threads - 1);
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-    worker(0);
-  }
+  if (options.max_iterations > 0) run_iterations(it, options, result);
 
   result.iteration_seconds = std::chrono::duration<double>(Clock::now() - iterating).count();
 
-  // Renormalise: the iteration preserves the sum 1 only up to rounding. The sum is compensated
-  // (Neumaier), so that the scores sum to 1 within a few ulps even for millions of nodes.
-  double sum = 0.0, compensation = 0.0;
-  for (const double s : it.x) {
-    const double t = sum + s;
-    compensation += std::abs(sum) >= std::abs(s) ? (sum - t) + s : (s - t) + sum;
-    sum = t;
-  }
-  sum += compensation;
+  // Renormalise: the iteration preserves the sum 1 only up to rounding.
+  const double sum = compensated_sum(it.x);
   result.scores.resize(n);
-  for (NodeId r = 0; r < n; ++r) result.scores[g.old_of_row[r]] = it.x[r] / sum;
+  for (NodeId r = 0; r < n; ++r) result.scores[it.graph.old_of_row[r]] = it.x[r] / sum;
   return result;
 }
 
