@@ -7,6 +7,8 @@
 
 #include <xapian.h>
 
+#include "common/utf8.h"
+
 namespace canon::dedup {
 
 namespace {
@@ -61,19 +63,10 @@ void tokenize_joined(std::string_view text, JoinedWords& out) {
                (lower = kAsciiWord[static_cast<unsigned char>(data[pos])]) != 0);
       continue;
     }
-    // Decoding is local to the sequence at `pos`, so an iterator started here reads what one
-    // started at the beginning of the text would.
-    Xapian::Utf8Iterator it(data + pos, size - pos);
-    const unsigned ch = *it;
-    const std::size_t left = it.left();
-    ++it;
-    const std::size_t length = left - it.left();
-    pos += length;
-    // Utf8Iterator returns each byte of an invalid sequence as the code point of the same value
-    // (0x80-0xFF, some of which are letters); a valid encoding of those takes two bytes, so a
-    // one-byte step tells them apart.
-    const bool invalid_byte = length == 1;
-    if (!invalid_byte && Xapian::Unicode::is_wordchar(ch)) {
+    const Utf8Char decoded = decode_utf8(text, pos);
+    const unsigned ch = decoded.code_point;
+    pos += decoded.length;
+    if (decoded.valid && Xapian::Unicode::is_wordchar(ch)) {
       const std::size_t used = static_cast<std::size_t>(dst - joined.data());
       start_word();
       char utf8[4];

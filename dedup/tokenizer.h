@@ -36,7 +36,7 @@ struct JoinedWords {
 
 /// The same words as tokenize(text), into `out` (cleared first). ASCII bytes take a table
 /// fast path (the same answers as Xapian's tables, tested); other characters go through
-/// Xapian::Utf8Iterator. Never throws except std::bad_alloc.
+/// canon::decode_utf8 (Xapian's decoder). Never throws except std::bad_alloc.
 void tokenize_joined(std::string_view text, JoinedWords& out);
 
 }  // namespace canon::dedup

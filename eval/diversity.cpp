@@ -24,6 +24,7 @@
 #include "eval/synth.h"
 #include "eval/truth.h"
 #include "common/file_io.h"
+#include "common/utf8.h"
 #include "indexer/html_extract.h"
 #include "indexer/index_format.h"
 #include "indexer/page_lines.h"
@@ -64,28 +65,6 @@ bool is_word_code_point(char32_t c) {
   return true;
 }
 
-/// Decodes the UTF-8 code point at `text[i]`, setting `length` to its bytes (1 for an invalid
-/// byte, decoded as U+FFFD).
-char32_t decode_utf8(const std::string& text, std::size_t i, std::size_t& length) {
-  const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
-  const unsigned char b = byte(i);
-  std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > text.size()) {
-    length = 1;
-    return 0xFFFD;
-  }
-  char32_t c = n == 1 ? b : n == 2 ? (b & 0x1F) : n == 3 ? (b & 0x0F) : (b & 0x07);
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) {
-      length = 1;
-      return 0xFFFD;
-    }
-    c = (c << 6) | (byte(i + k) & 0x3F);
-  }
-  length = n;
-  return c;
-}
-
 /// The query words of a title or heading: runs of letters and digits (is_word_code_point),
 /// ASCII lower-cased, without stop words, one-letter words and numbers.
 std::vector<std::string> query_words(const std::string& text) {
@@ -101,14 +80,13 @@ std::vector<std::string> query_words(const std::string& text) {
     word.clear();
   };
   for (std::size_t i = 0; i < text.size();) {
-    std::size_t length = 1;
-    const char32_t c = decode_utf8(text, i, length);
-    if (is_word_code_point(c)) {
-      word.append(text, i, length);
+    const Utf8Char c = decode_utf8(text, i);
+    if (c.valid && is_word_code_point(c.code_point)) {
+      word.append(text, i, c.length);
     } else if (!word.empty()) {
       flush();
     }
-    i += length;
+    i += c.length;
   }
   if (!word.empty()) flush();
   return words;

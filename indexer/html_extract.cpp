@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 
+#include "common/utf8.h"
 #include "indexer/html_rules.h"
 #include "indexer/url.h"
 
@@ -319,35 +320,6 @@ private:
   std::string first_h1_;
 };
 
-/// True when the whole string is valid UTF-8 (no overlongs, surrogates or values > U+10FFFF);
-/// otherwise sets `bad_offset`. Hand-written: 20 lines, and the one place canon needs it.
-bool valid_utf8(std::string_view s, std::size_t& bad_offset) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  for (std::size_t i = 0; i < n;) {
-    const unsigned char c = p[i];
-    std::size_t len = 0;
-    std::uint32_t cp = 0;
-    if (c < 0x80) { ++i; continue; }
-    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
-    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
-    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
-    else { bad_offset = i; return false; }
-    if (i + len > n) { bad_offset = i; return false; }
-    for (std::size_t k = 1; k < len; ++k) {
-      if ((p[i + k] & 0xC0) != 0x80) { bad_offset = i; return false; }
-      cp = (cp << 6) | (p[i + k] & 0x3F);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF)) {
-      bad_offset = i;
-      return false;
-    }
-    i += len;
-  }
-  return true;
-}
-
 }  // namespace
 
 /// The memory of one gumbo parse. gumbo allocates every node, attribute, string and vector
@@ -420,8 +392,7 @@ Status check_page_bytes(std::string_view bytes) {
   if (const std::size_t nul = bytes.find('\0'); nul != std::string_view::npos) {
     return Status::error("binary content (NUL byte at offset " + std::to_string(nul) + ")");
   }
-  std::size_t bad = 0;
-  if (!valid_utf8(bytes, bad)) {
+  if (const std::size_t bad = first_invalid_utf8(bytes); bad != std::string_view::npos) {
     return Status::error("not valid UTF-8 (at byte offset " + std::to_string(bad) + ")");
   }
   return Status::ok_status();

@@ -10,22 +10,12 @@
 
 #include <xapian.h>
 
+#include "common/utf8.h"
 #include "indexer/index_format.h"
 #include "indexer/url.h"
 
 namespace canon::indexer {
 namespace fmt = canon::index_format;
-namespace {
-
-/// The first `max_bytes` of `text`, cut at a UTF-8 character boundary.
-std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return text;
-  std::size_t end = max_bytes;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
-
-}  // namespace
 
 struct PreparedDocument::Rep {
   Xapian::Document doc;

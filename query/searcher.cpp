@@ -10,6 +10,7 @@
 
 #include <xapian.h>
 
+#include "common/utf8.h"
 #include "indexer/index_format.h"
 
 namespace canon::query {
@@ -82,8 +83,7 @@ public:
 /// the snippet of a page the query's words are not in (e.g. they matched its title only).
 std::string leading_text(const std::string& text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return text;
-  std::size_t end = max_bytes;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // UTF-8
+  std::size_t end = utf8_char_start(text, max_bytes);
   if (const std::size_t space = text.rfind(' ', end); space != std::string::npos && space > 0)
     end = space;
   return text.substr(0, end) + "...";
@@ -103,14 +103,6 @@ bool starts_sentence(const std::string& text, std::size_t offset) {
 bool is_word_byte(char c) {
   const auto u = static_cast<unsigned char>(c);
   return u >= 0x80 || std::isalnum(u) || c == '_';
-}
-
-/// Moves `offset` back to the first byte of the UTF-8 character it is in.
-std::size_t char_start(const std::string& text, std::size_t offset) {
-  while (offset > 0 && offset < text.size() &&
-         (static_cast<unsigned char>(text[offset]) & 0xC0) == 0x80)
-    --offset;
-  return offset;
 }
 
 /// Lower-case words whose occurrences in a page's text show where it matches `query`: each
@@ -190,7 +182,7 @@ std::optional<std::pair<std::size_t, std::size_t>> snippet_region(
   std::size_t end = std::min(text.size(), begin + kSnippetRegion);
   if (end < text.size()) {
     const std::size_t space = text.rfind(' ', end);
-    end = space != std::string::npos && space > best_offset ? space : char_start(text, end);
+    end = space != std::string::npos && space > best_offset ? space : utf8_char_start(text, end);
   }
   return std::make_pair(begin, end);
 }

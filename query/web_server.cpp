@@ -19,48 +19,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/utf8.h"
 #include "query/render.h"
 #include "query/searcher.h"
 #include "query/web_page.h"
 
 namespace canon::query {
 namespace {
-
-/// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
-bool is_valid_utf8(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    unsigned char min_second = 0x80;
-    unsigned char max_second = 0xbf;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-      length = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      length = 3;
-      if (c == 0xe0) min_second = 0xa0;  // overlong
-      if (c == 0xed) max_second = 0x9f;  // surrogates
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      length = 4;
-      if (c == 0xf0) min_second = 0x90;  // overlong
-      if (c == 0xf4) max_second = 0x8f;  // above U+10FFFF
-    } else {
-      return false;
-    }
-    if (text.size() - i < length) return false;
-    const auto second = static_cast<unsigned char>(text[i + 1]);
-    if (second < min_second || second > max_second) return false;
-    for (std::size_t k = 2; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if (next < 0x80 || next > 0xbf) return false;
-    }
-    i += length;
-  }
-  return true;
-}
 
 /// Why `query` cannot be searched, or ok.
 Status check_query(const std::string& query) {
