@@ -63,16 +63,13 @@ constexpr const char* kProbeBase = "http://localhost/";
 
 // --- HTML: where the main content's text is, and where the relative links are -------------
 
-// The main-content rules are the extractor's own (indexer/html_rules.h), so that the words
-// edited are the words the detector reads.
+// The main text is walked by the extractor's own walk (indexer::html::walk_main_text), so that
+// the words edited are the words the detector reads.
 using indexer::html::attribute;
 using indexer::html::children_of;
 using indexer::html::find_outermost;
-using indexer::html::is_chrome;
 using indexer::html::is_element;
 using indexer::html::is_html_space;
-using indexer::html::is_inline;
-using indexer::html::is_never_text;
 
 /// Byte offset of `p` in the buffer starting at `base`.
 std::size_t offset_in(const char* base, const char* p) {
@@ -81,9 +78,7 @@ std::size_t offset_in(const char* base, const char* p) {
 
 /// Where a page can be edited: all offsets are bytes of the source file.
 struct PageLayout {
-  /// Just after the last byte of each word of the main content, in document order. A word is
-  /// a run of non-white-space characters of the text as the extractor joins it: inline
-  /// elements (<b>, <a>, ...) do not end a word, other elements do.
+  /// main_text_word_ends() of the page.
   std::vector<std::size_t> word_ends;
   /// Where a copy's relative-link prefix goes: the start of each relative URL attribute value
   /// (or only of <base href> when the page has a relative one; nothing when it has an absolute
@@ -93,45 +88,49 @@ struct PageLayout {
   std::size_t versions_at = 0;
 };
 
-/// Finds the word ends of the main content, walking it as the extractor does.
-class WordFinder {
+/// Finds the word ends of the main content in the source bytes, from the extractor's own walk.
+class WordFinder : public indexer::html::MainTextVisitor {
 public:
-  WordFinder(const char* base, bool inside_main_content, std::vector<std::size_t>& word_ends)
-      : base_(base), inside_main_content_(inside_main_content), word_ends_(word_ends) {}
+  WordFinder(const char* base, std::vector<std::size_t>& word_ends)
+      : base_(base), word_ends_(word_ends) {}
 
-  void collect(const GumboNode* node) {
-    if (node->type == GUMBO_NODE_TEXT) {
-      const GumboStringPiece& source = node->v.text.original_text;
-      // A text node whose source holds markup (it never should) is not edited.
-      if (std::memchr(source.data, '<', source.length) != nullptr) return end_word();
-      const std::size_t begin = offset_in(base_, source.data);
-      for (std::size_t i = 0; i < source.length; ++i) {
-        if (is_html_space(source.data[i])) {
-          end_word();
-        } else {
-          last_ = begin + i + 1;
-        }
-      }
-      return;
+  void text(const GumboNode* node) override {
+    if (node->type == GUMBO_NODE_WHITESPACE) return end_word();
+    const GumboStringPiece& source = node->v.text.original_text;
+    // A CDATA section, or text whose source holds markup gumbo kept as text, is read but not
+    // edited: its words are not the source bytes.
+    if (node->type == GUMBO_NODE_CDATA || std::memchr(source.data, '<', source.length) != nullptr) {
+      return unedited(node->v.text.text);
     }
-    if (node->type == GUMBO_NODE_WHITESPACE || node->type == GUMBO_NODE_CDATA) return end_word();
-    if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_DOCUMENT) return;
-    if (is_never_text(node) || is_chrome(node, inside_main_content_)) return;
-    const bool separates = node->type == GUMBO_NODE_ELEMENT && !is_inline(node);
-    if (separates) end_word();
-    for (const GumboNode* child : children_of(node)) collect(child);
-    if (separates) end_word();
+    const std::size_t begin = offset_in(base_, source.data);
+    for (std::size_t i = 0; i < source.length; ++i) {
+      if (is_html_space(source.data[i])) {
+        end_word();
+      } else {
+        last_ = begin + i + 1;
+      }
+    }
   }
 
+  void word_break() override { end_word(); }
+
+  /// Ends the last word; call after the walk.
   void end_word() {
     if (last_ != kNone) word_ends_.push_back(last_);
     last_ = kNone;
   }
 
 private:
+  /// Text not edited: a word running on into it gets no end here (the extractor's word goes on),
+  /// nor do its own words; a word it ends, or that starts in it and runs on, ends as usual.
+  void unedited(std::string_view text) {
+    if (text.empty()) return;  // the words on either side are one
+    if (is_html_space(text.front())) end_word();
+    last_ = kNone;
+  }
+
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   const char* base_;
-  bool inside_main_content_;
   std::vector<std::size_t>& word_ends_;
   std::size_t last_ = kNone;  // just after the current word's last byte
 };
@@ -190,12 +189,9 @@ PageLayout layout_of(const std::string& html) {
       gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size()),
       [](GumboOutput* o) { gumbo_destroy_output(&kGumboDefaultOptions, o); });
 
-  const indexer::html::MainContent content = indexer::html::find_main_content(output->root);
-  WordFinder words(base, content.inside_main_content, layout.word_ends);
-  for (const GumboNode* root : content.roots) {
-    words.collect(root);
-    words.end_word();
-  }
+  WordFinder words(base, layout.word_ends);
+  indexer::html::walk_main_text(output->root, words);
+  words.end_word();
 
   // Links: a <base href> decides how the others resolve (an empty one names the page itself).
   std::vector<const GumboNode*> bases;
@@ -233,6 +229,14 @@ PageLayout layout_of(const std::string& html) {
   }
   return layout;
 }
+
+}  // namespace
+
+std::vector<std::size_t> main_text_word_ends(const std::string& html) {
+  return layout_of(html).word_ends;
+}
+
+namespace {
 
 // --- paths and text -------------------------------------------------------------------------
 

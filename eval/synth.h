@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "common/status.h"
 #include "eval/wordnet.h"
@@ -77,6 +79,13 @@ struct SynthReport {
   /// OUT_SITE/truth.json.
   std::filesystem::path truth_path;
 };
+
+/// Where a copy of the page `html` can take inserted words: just after the last byte of each
+/// word of its main text, in document order, as offsets into `html`. The words are the ones
+/// indexer::extract_page reads (the same walk, indexer::html::walk_main_text): an insertion
+/// never splits or joins them. Words in text whose source is not plain text (a CDATA section,
+/// markup gumbo keeps as text) have no end, nor has a word running on into such text.
+std::vector<std::size_t> main_text_word_ends(const std::string& html);
 
 /// Builds the near-duplicate site. Fails, leaving an existing OUT_SITE as it was, when the
 /// options are out of range, the source is not a readable directory, the noun list cannot

@@ -280,34 +280,26 @@ private:
   std::string first_marked_title_;
 };
 
-/// Collects the main content's text and headings below the chosen content roots.
-class ContentCollector {
+/// Collects the main content's text, headings and <dt> ids (walk_main_text).
+class ContentCollector : public html::MainTextVisitor {
 public:
-  ContentCollector(ExtractedPage& page, bool inside_main_content)
-      : page_(page), inside_main_content_(inside_main_content) {}
+  explicit ContentCollector(ExtractedPage& page) : page_(page) {}
 
-  void collect(const GumboNode* node) {
-    if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
-        node->type == GUMBO_NODE_CDATA) {
-      append_collapsed(text_, node->v.text.text);
-      return;
-    }
-    if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_DOCUMENT) return;
-    if (is_never_text(node) || is_chrome(node, inside_main_content_)) return;
+  void text(const GumboNode* node) override { append_collapsed(text_, node->v.text.text); }
+
+  void element(const GumboNode* node) override {
     if (const int level = heading_level(node); level > 0) {
       std::string heading = all_text(node);
       if (level == 1 && first_h1_.empty()) first_h1_ = heading;
       if (!heading.empty()) page_.headings.push_back(std::move(heading));
     }
-    if (node->type == GUMBO_NODE_ELEMENT && node->v.element.tag == GUMBO_TAG_DT) {
+    if (node->v.element.tag == GUMBO_TAG_DT) {
       const GumboAttribute* id = gumbo_get_attribute(&node->v.element.attributes, "id");
       if (id != nullptr && id->value[0] != '\0') page_.definition_ids.emplace_back(id->value);
     }
-    const bool separates = node->type == GUMBO_NODE_ELEMENT && !is_inline(node);
-    if (separates) append_collapsed(text_, " ");
-    for (const GumboNode* child : children_of(node)) collect(child);
-    if (separates) append_collapsed(text_, " ");
   }
+
+  void word_break() override { append_collapsed(text_, " "); }
 
   std::string take_text() { return trimmed(std::move(text_)); }
   /// The main content's first <h1> ("" when none).
@@ -315,7 +307,6 @@ public:
 
 private:
   ExtractedPage& page_;
-  bool inside_main_content_;
   std::string text_;
   std::string first_h1_;
 };
@@ -415,9 +406,8 @@ ExtractedPage extract_page(std::string_view html, std::string_view page_url) {
   PageScanner scanner(page, std::string(page_url));
   scanner.scan(output->document);
 
-  const html::MainContent content = html::find_main_content(output->root);
-  ContentCollector collector(page, content.inside_main_content);
-  for (const GumboNode* root : content.roots) collector.collect(root);
+  ContentCollector collector(page);
+  html::walk_main_text(output->root, collector);
   page.main_text = collector.take_text();
   for (const std::string* candidate : {&collector.first_h1(), &scanner.first_h1(), &scanner.first_marked_title()}) {
     if (page.main_heading.empty()) page.main_heading = *candidate;

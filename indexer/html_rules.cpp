@@ -171,4 +171,28 @@ MainContent find_main_content(const GumboNode* root) {
   return content;
 }
 
+namespace {
+
+void walk_below(const GumboNode* node, bool inside_main_content, MainTextVisitor& visitor) {
+  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
+      node->type == GUMBO_NODE_CDATA) {
+    visitor.text(node);
+    return;
+  }
+  if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_DOCUMENT) return;
+  if (is_never_text(node) || is_chrome(node, inside_main_content)) return;
+  if (node->type == GUMBO_NODE_ELEMENT) visitor.element(node);
+  const bool separates = node->type == GUMBO_NODE_ELEMENT && !is_inline(node);
+  if (separates) visitor.word_break();
+  for (const GumboNode* child : children_of(node)) walk_below(child, inside_main_content, visitor);
+  if (separates) visitor.word_break();
+}
+
+}  // namespace
+
+void walk_main_text(const GumboNode* root, MainTextVisitor& visitor) {
+  const MainContent content = find_main_content(root);
+  for (const GumboNode* node : content.roots) walk_below(node, content.inside_main_content, visitor);
+}
+
 }  // namespace canon::indexer::html

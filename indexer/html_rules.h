@@ -1,7 +1,8 @@
 /// @file html_rules.h
-/// @brief Which parts of a gumbo parse tree are a page's main text: the element rules shared by
-/// the extractor (html_extract.cpp) and the near-duplicate site generator (eval/synth.cpp), so
-/// that the words `canon synth` edits are exactly the words the detector reads.
+/// @brief Which parts of a gumbo parse tree are a page's main text, and the one walk of them
+/// (walk_main_text), shared by the extractor (html_extract.cpp) and the near-duplicate site
+/// generator (eval/synth.cpp), so that the words `canon synth` edits are exactly the words the
+/// detector reads.
 ///
 /// The rules (docs/design.md, "Parse"): the main content is the outermost <main>/role=main
 /// elements, else the outermost <article>s, else the whole document; below it, text inside
@@ -70,5 +71,24 @@ struct MainContent {
 
 /// The main content of the tree rooted at `root` (the <html> element or the document).
 MainContent find_main_content(const GumboNode* root);
+
+/// What walk_main_text() reports of a page's main text, in document order.
+class MainTextVisitor {
+public:
+  virtual ~MainTextVisitor() = default;
+  /// A text, white-space or CDATA node of the main text: its words are node->v.text.text.
+  virtual void text(const GumboNode* node) = 0;
+  /// An element of the main text, before its children (headings, <dt> ids).
+  virtual void element(const GumboNode* /*node*/) {}
+  /// A word boundary: an element that is not inline starts or ends here.
+  virtual void word_break() = 0;
+};
+
+/// The one walk of a page's main text, shared by the extractor (the text it indexes) and
+/// `canon synth` (where it inserts words), so that both read the same words: the roots of
+/// find_main_content(root) in order, skipping never-text elements and chrome with everything
+/// below them, comments and processing nodes ignored. Inline elements do not end a word, other
+/// elements do (a break before and after their children); nothing else separates the roots.
+void walk_main_text(const GumboNode* root, MainTextVisitor& visitor);
 
 }  // namespace canon::indexer::html
