@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <sstream>
 #include <unordered_set>
 
@@ -469,6 +470,47 @@ Status write_views(const fs::path& index_dir, const fs::path& none_dir, const fs
   }
 }
 
+/// One way of showing results: no collapsing, query-time or index-time collapse.
+struct DiversityView {
+  std::string mode;
+  query::Searcher* searcher;
+  fs::path dir;
+};
+
+/// Runs every query on every view (views[0]: no collapsing, which also gives each query's
+/// relevant clusters) and adds each view's scores to `sums`; counts the queries that match
+/// something and their relevant clusters.
+Status score_queries(std::span<const DiversityView> views, const DiversityOptions& options, const Labels& labels,
+                     std::vector<DiversityScores>& sums, double& relevant_clusters, std::size_t& scored_queries) {
+  const std::size_t all = std::max<std::size_t>(1, views[0].searcher->document_count());
+  for (const std::string& query : options.queries) {
+    // Relevance: the clusters of every page matching the query, uncollapsed.
+    auto matches = ranking(*views[0].searcher, query, all, labels, views[0].mode);
+    if (!matches.ok()) return matches.status();
+    if (matches->empty()) continue;
+    QueryRelevance relevance;
+    for (std::uint64_t cluster : matches.value()) relevance.cluster_sizes.emplace(cluster, labels.sizes.at(cluster));
+    relevant_clusters += static_cast<double>(relevance.cluster_sizes.size());
+    ++scored_queries;
+    for (std::size_t v = 0; v < views.size(); ++v) {
+      std::vector<std::uint64_t> top;
+      if (v == 0) {
+        top.assign(matches->begin(), matches->begin() + std::min(options.k, matches->size()));
+      } else {
+        auto ranked = ranking(*views[v].searcher, query, options.k, labels, views[v].mode);
+        if (!ranked.ok()) return ranked.status();
+        top = std::move(ranked.value());
+      }
+      const DiversityScores s = score_ranking(top, relevance, options.k, options.alpha);
+      sums[v].dup += s.dup;
+      sums[v].distinct += s.distinct;
+      sums[v].cluster_recall += s.cluster_recall;
+      sums[v].alpha_ndcg += s.alpha_ndcg;
+    }
+  }
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) {
@@ -497,12 +539,7 @@ Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) 
   auto index_open = query::Searcher::open(index_dir);
   if (!index_open.ok()) return index_open.status();
 
-  struct View {
-    std::string mode;
-    query::Searcher* searcher;
-    fs::path dir;
-  };
-  const View views[] = {{"none", none_open.value().get(), none_dir},
+  const DiversityView views[] = {{"none", none_open.value().get(), none_dir},
                         {"query", query_view.get(), options.index_dir},
                         {"index", index_open.value().get(), index_dir}};
 
@@ -513,32 +550,9 @@ Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) 
   evaluation.queries = options.queries;
   std::vector<DiversityScores> sums(std::size(views));
   double relevant_clusters = 0.0;
-  const std::size_t all = std::max<std::size_t>(1, views[0].searcher->document_count());
-  for (const std::string& query : options.queries) {
-    // Relevance: the clusters of every page matching the query, uncollapsed.
-    auto matches = ranking(*views[0].searcher, query, all, labels.value(), views[0].mode);
-    if (!matches.ok()) return matches.status();
-    if (matches->empty()) continue;
-    QueryRelevance relevance;
-    for (std::uint64_t cluster : matches.value())
-      relevance.cluster_sizes.emplace(cluster, labels->sizes.at(cluster));
-    relevant_clusters += static_cast<double>(relevance.cluster_sizes.size());
-    ++evaluation.scored_queries;
-    for (std::size_t v = 0; v < std::size(views); ++v) {
-      std::vector<std::uint64_t> top;
-      if (v == 0) {
-        top.assign(matches->begin(), matches->begin() + std::min(options.k, matches->size()));
-      } else {
-        auto ranked = ranking(*views[v].searcher, query, options.k, labels.value(), views[v].mode);
-        if (!ranked.ok()) return ranked.status();
-        top = std::move(ranked.value());
-      }
-      const DiversityScores s = score_ranking(top, relevance, options.k, options.alpha);
-      sums[v].dup += s.dup;
-      sums[v].distinct += s.distinct;
-      sums[v].cluster_recall += s.cluster_recall;
-      sums[v].alpha_ndcg += s.alpha_ndcg;
-    }
+  if (Status s = score_queries(views, options, labels.value(), sums, relevant_clusters, evaluation.scored_queries);
+      !s.ok()) {
+    return s;
   }
   const double n = static_cast<double>(std::max<std::size_t>(1, evaluation.scored_queries));
   evaluation.mean_relevant_clusters = relevant_clusters / n;
