@@ -1,21 +1,64 @@
 /// @file file_io.cpp
-/// @brief Reading a whole file.
+/// @brief Reading a file with POSIX calls: opened without blocking, checked to be a regular
+/// file on the descriptor that is read (not on the path, which could change in between).
 #include "common/file_io.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace canon {
+namespace {
+
+/// Closes a file descriptor when it goes out of scope.
+class Descriptor {
+public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  int get() const { return fd_; }
+
+private:
+  int fd_;
+};
+
+}  // namespace
+
+Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one.
+  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (fd.get() < 0) return Status::error(std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) return Status::error(std::strerror(errno));
+  if (!S_ISREG(info.st_mode)) return Status::error("not a regular file");
+  FilePrefix file;
+  file.size = static_cast<std::uintmax_t>(info.st_size);
+  const std::size_t wanted = static_cast<std::size_t>(std::min<std::uintmax_t>(file.size, max_bytes));
+  file.bytes.resize(wanted);
+  std::size_t done = 0;
+  while (done < wanted) {
+    const ssize_t n = ::read(fd.get(), file.bytes.data() + done, wanted - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Status::error(std::string("read error: ") + std::strerror(errno));
+    if (n == 0) break;  // the file shrank since fstat
+    done += static_cast<std::size_t>(n);
+  }
+  file.bytes.resize(done);
+  if (done < wanted) file.size = done;
+  return file;
+}
 
 Result<std::string> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error(std::strerror(errno));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return Status::error("read error");
-  return bytes.str();
+  auto file = read_file_prefix(path);
+  if (!file.ok()) return file.status();
+  return std::move(file.value().bytes);
 }
 
 }  // namespace canon

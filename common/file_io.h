@@ -1,17 +1,34 @@
 /// @file file_io.h
-/// @brief Reading a whole file: the one place canon does it.
+/// @brief Reading a file: the one place canon does it.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 
 #include "common/status.h"
 
 namespace canon {
 
-/// The bytes of the file at `path`. On failure the Status says why without naming the file
-/// ("No such file or directory", "read error"), so each caller names it as its message needs
-/// (a page's skip reason in pages.jsonl has its path already).
+/// The first bytes of a file and the size it had when it was read.
+struct FilePrefix {
+  std::string bytes;
+  std::uintmax_t size = 0;
+  /// True when the file held more than was read.
+  bool cut() const { return size > bytes.size(); }
+};
+
+/// Up to `max_bytes` of the regular file at `path`, and its size. A path that is not a regular
+/// file when it is opened (a FIFO, a device, a directory: reading one could block or never end)
+/// is an error, as is a file that cannot be opened or read. On failure the Status says why
+/// without naming the file ("No such file or directory", "not a regular file"), so each caller
+/// names it as its message needs (a page's skip reason in pages.jsonl has its path already).
+Result<FilePrefix> read_file_prefix(const std::filesystem::path& path,
+                                    std::size_t max_bytes = std::numeric_limits<std::size_t>::max());
+
+/// The bytes of the regular file at `path` (read_file_prefix, all of it).
 Result<std::string> read_file(const std::filesystem::path& path);
 
 }  // namespace canon

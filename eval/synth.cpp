@@ -170,16 +170,19 @@ std::size_t value_start(const GumboAttribute* attr, const char* base) {
   return offset_in(base, v.data) + i;
 }
 
-void collect_links(const GumboNode* node, const char* base, std::vector<std::size_t>& out) {
-  if (node->type == GUMBO_NODE_ELEMENT || node->type == GUMBO_NODE_TEMPLATE) {
-    const GumboVector& attrs = node->v.element.attributes;
-    for (unsigned i = 0; i < attrs.length; ++i) {
-      const auto* attr = static_cast<const GumboAttribute*>(attrs.data[i]);
-      if (attr->original_value.length == 0 || !is_url_attribute(node, attr->name)) continue;
-      if (is_relative_path_reference(attr->value)) out.push_back(value_start(attr, base));
+void collect_links(const GumboNode* root, const char* base, std::vector<std::size_t>& out) {
+  const auto enter = [&](const GumboNode* node) {
+    if (node->type == GUMBO_NODE_ELEMENT || node->type == GUMBO_NODE_TEMPLATE) {
+      const GumboVector& attrs = node->v.element.attributes;
+      for (unsigned i = 0; i < attrs.length; ++i) {
+        const auto* attr = static_cast<const GumboAttribute*>(attrs.data[i]);
+        if (attr->original_value.length == 0 || !is_url_attribute(node, attr->name)) continue;
+        if (is_relative_path_reference(attr->value)) out.push_back(value_start(attr, base));
+      }
     }
-  }
-  for (const GumboNode* child : children_of(node)) collect_links(child, base, out);
+    return true;
+  };
+  indexer::html::walk_tree(root, enter, [](const GumboNode*) {});
 }
 
 PageLayout layout_of(const std::string& html) {
@@ -501,9 +504,11 @@ std::vector<std::size_t> eligible_pages(std::vector<SourcePage>& pages) {
   for (std::size_t i = 0; i < pages.size(); ++i) {
     SourcePage& page = pages[i];
     if (probe_urls[i].empty() || url_owner.at(probe_urls[i]) != i) continue;
-    if (!indexer::check_page_bytes(page.bytes).ok()) continue;
+    if (page.bytes.size() > indexer::PageLimits{}.max_page_bytes || !indexer::check_page_bytes(page.bytes).ok()) continue;
     const indexer::ExtractedPage extracted = indexer::extract_page(page.bytes, probe_urls[i]);
-    if (extracted.refresh_url || extracted.robots_noindex) continue;
+    // A page the indexer cuts (past a limit) is no original: synth edits the page's own bytes,
+    // which the indexer would not read as they are.
+    if (extracted.refresh_url || extracted.robots_noindex || !extracted.cuts.empty()) continue;
     page.layout = layout_of(page.bytes);
     if (page.layout.word_ends.empty()) continue;
     eligible.push_back(i);

@@ -66,17 +66,22 @@ int heading_level(const GumboNode* node) {
 }
 
 /// All text below `node`, chrome included (for titles, headings and anchor texts).
-void append_all_text(const GumboNode* node, std::string& out) {
-  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
-      node->type == GUMBO_NODE_CDATA) {
-    append_collapsed(out, node->v.text.text);
-    return;
-  }
-  if (is_never_text(node) && !is_element(node, GUMBO_TAG_TITLE)) return;
-  const bool separates = node->type == GUMBO_NODE_ELEMENT && !is_inline(node);
-  if (separates) append_collapsed(out, " ");
-  for (const GumboNode* child : children_of(node)) append_all_text(child, out);
-  if (separates) append_collapsed(out, " ");
+void append_all_text(const GumboNode* root, std::string& out) {
+  const auto separates = [](const GumboNode* node) { return node->type == GUMBO_NODE_ELEMENT && !is_inline(node); };
+  html::walk_tree(
+      root,
+      [&](const GumboNode* node) {
+        if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE || node->type == GUMBO_NODE_CDATA) {
+          append_collapsed(out, node->v.text.text);
+          return false;
+        }
+        if (is_never_text(node) && !is_element(node, GUMBO_TAG_TITLE)) return false;
+        if (separates(node)) append_collapsed(out, " ");
+        return true;
+      },
+      [&](const GumboNode* node) {
+        if (separates(node)) append_collapsed(out, " ");
+      });
 }
 
 std::string all_text(const GumboNode* node) {
@@ -99,42 +104,46 @@ public:
       auto resolved = resolve_url(page_url_, attribute(bases.front(), "href"));
       if (resolved.ok()) link_base_ = resolved.value();
     }
-    visit(root);
+    html::walk_tree(
+        root, [this](const GumboNode* node) { return enter(node); },
+        [this](const GumboNode* node) {
+          if (node->type != GUMBO_NODE_ELEMENT) return;
+          no_heading_depth_ -= no_heading_.back() ? 1 : 0;
+          no_heading_.pop_back();
+        });
   }
 
 private:
-  void visit(const GumboNode* node) {
-    if (node->type == GUMBO_NODE_ELEMENT) {
-      switch (node->v.element.tag) {
-        case GUMBO_TAG_TITLE:
-          // Like document.title: an inline SVG's <title> is not the page's.
-          if (page_.title.empty() && node->v.element.tag_namespace == GUMBO_NAMESPACE_HTML) {
-            page_.title = all_text(node);
-          }
-          return;
-        case GUMBO_TAG_META:
-          on_meta(node);
-          return;
-        case GUMBO_TAG_LINK:
-          on_link_element(node);
-          return;
-        case GUMBO_TAG_A:
-        case GUMBO_TAG_AREA:
-          on_anchor(node);
-          break;
-        default:
-          break;
-      }
-      // Navigation, asides and hidden text never hold the page's own heading; their links
-      // still count.
-      const bool no_heading = is_chrome(node, /*inside_main_content=*/true) || is_never_text(node);
-      no_heading_depth_ += no_heading ? 1 : 0;
-      if (no_heading_depth_ == 0) note_heading_candidate(node);
-      for (const GumboNode* child : children_of(node)) visit(child);
-      no_heading_depth_ -= no_heading ? 1 : 0;
-      return;
+  /// One node of the walk: false when its children are not looked at.
+  bool enter(const GumboNode* node) {
+    if (node->type != GUMBO_NODE_ELEMENT) return true;
+    switch (node->v.element.tag) {
+      case GUMBO_TAG_TITLE:
+        // Like document.title: an inline SVG's <title> is not the page's.
+        if (page_.title.empty() && node->v.element.tag_namespace == GUMBO_NAMESPACE_HTML) {
+          page_.title = all_text(node);
+        }
+        return false;
+      case GUMBO_TAG_META:
+        on_meta(node);
+        return false;
+      case GUMBO_TAG_LINK:
+        on_link_element(node);
+        return false;
+      case GUMBO_TAG_A:
+      case GUMBO_TAG_AREA:
+        on_anchor(node);
+        break;
+      default:
+        break;
     }
-    for (const GumboNode* child : children_of(node)) visit(child);
+    // Navigation, asides and hidden text never hold the page's own heading; their links
+    // still count.
+    const bool no_heading = is_chrome(node, /*inside_main_content=*/true) || is_never_text(node);
+    no_heading_.push_back(no_heading);
+    no_heading_depth_ += no_heading ? 1 : 0;
+    if (no_heading_depth_ == 0) note_heading_candidate(node);
+    return true;
   }
 
   /// Keeps the first <h1>, and the first element marked as a title, outside navigation and
@@ -276,6 +285,8 @@ private:
   std::string page_url_;
   std::string link_base_;
   int no_heading_depth_ = 0;
+  /// Per open element of the walk: whether it is one that holds no heading.
+  std::vector<char> no_heading_;
   std::string first_h1_;
   std::string first_marked_title_;
 };
@@ -389,9 +400,63 @@ Status check_page_bytes(std::string_view bytes) {
   return Status::ok_status();
 }
 
-ExtractedPage extract_page(std::string_view html, std::string_view page_url) {
+namespace {
+
+/// Cuts `text` to `max_bytes` at a character boundary; true when it was longer.
+bool cut_text(std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return false;
+  text.resize(utf8_prefix(text, max_bytes).size());
+  return true;
+}
+
+/// Applies `limits` to what was taken from the page, noting each cut in page.cuts.
+void apply_limits(ExtractedPage& page, const PageLimits& limits) {
+  const auto note = [&](const std::string& what) { page.cuts.push_back(what); };
+  const std::string title_bytes = std::to_string(limits.max_title_bytes);
+  const std::string attribute_bytes = std::to_string(limits.max_attribute_bytes);
+  if (const std::size_t size = page.title.size(); cut_text(page.title, limits.max_title_bytes)) {
+    note("title: " + std::to_string(size) + " bytes, the first " + title_bytes + " kept");
+  }
+  std::size_t headings = cut_text(page.main_heading, limits.max_title_bytes) ? 1 : 0;
+  for (std::string& heading : page.headings) headings += cut_text(heading, limits.max_title_bytes) ? 1 : 0;
+  if (headings > 0) note("headings: " + std::to_string(headings) + " cut to " + title_bytes + " bytes");
+  std::size_t meta = cut_text(page.meta_description, limits.max_attribute_bytes) ? 1 : 0;
+  meta += cut_text(page.meta_keywords, limits.max_attribute_bytes) ? 1 : 0;
+  if (meta > 0) note("meta: " + std::to_string(meta) + " cut to " + attribute_bytes + " bytes");
+
+  const auto too_long = [&](const std::string& value) { return value.size() > limits.max_attribute_bytes; };
+  std::size_t long_urls = std::erase_if(page.links, [&](const PageLink& link) { return too_long(link.url); });
+  for (std::optional<std::string>* url : {&page.canonical_url, &page.refresh_url}) {
+    if (*url && too_long(**url)) {
+      url->reset();
+      ++long_urls;
+    }
+  }
+  if (long_urls > 0) note("urls: " + std::to_string(long_urls) + " longer than " + attribute_bytes + " bytes ignored");
+  if (const std::size_t links = page.links.size(); links > limits.max_links) {
+    page.links.resize(limits.max_links);
+    note("links: " + std::to_string(links) + ", the first " + std::to_string(limits.max_links) + " followed");
+  }
+  std::size_t anchors = 0;
+  for (PageLink& link : page.links) anchors += cut_text(link.anchor_text, limits.max_title_bytes) ? 1 : 0;
+  if (anchors > 0) note("anchor texts: " + std::to_string(anchors) + " cut to " + title_bytes + " bytes");
+  if (const std::size_t ids = std::erase_if(page.definition_ids, too_long); ids > 0) {
+    note("ids: " + std::to_string(ids) + " longer than " + attribute_bytes + " bytes ignored");
+  }
+}
+
+}  // namespace
+
+ExtractedPage extract_page(std::string_view html, std::string_view page_url, const PageLimits& limits) {
   if (html.starts_with("\xEF\xBB\xBF")) html.remove_prefix(3);
   ExtractedPage page;
+  const NestingLimited nesting = limit_nesting(html, limits.max_nesting);
+  if (nesting.removed_tags > 0) {
+    html = nesting.html;
+    page.cuts.push_back("nesting: elements " + std::to_string(nesting.deepest) + " deep, " +
+                        std::to_string(nesting.removed_tags) + " tags deeper than " +
+                        std::to_string(limits.max_nesting) + " removed");
+  }
   thread_local ParseArena arena;
   GumboOptions options = kGumboDefaultOptions;
   options.allocator = &ParseArena::allocate;
@@ -415,6 +480,7 @@ ExtractedPage extract_page(std::string_view html, std::string_view page_url) {
   if (page.main_heading.empty() && !page.headings.empty()) page.main_heading = page.headings.front();
 
   if (page.title.empty() && !page.headings.empty()) page.title = page.headings.front();
+  apply_limits(page, limits);
   return page;
 }
 

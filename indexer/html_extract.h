@@ -2,14 +2,33 @@
 /// @brief What canon takes from one HTML page (gumbo-parser).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/status.h"
+#include "indexer/html_nesting.h"
 
 namespace canon::indexer {
+
+/// Bounds on what one page may cost (docs/reliability.md, "Limits"). Each default is well
+/// above what the real documentation sites canon was measured on need (the largest page of
+/// five Debian documentation packages: 5.7 MiB and 28,001 links, Javadoc's Uses of String).
+struct PageLimits {
+  /// Bytes of a page file read; the rest is not (the page is cut at a character boundary).
+  std::size_t max_page_bytes = std::size_t{8} << 20;
+  /// Element depth (limit_nesting): deeper start tags are removed, their text kept.
+  std::size_t max_nesting = kDefaultMaxNesting;
+  /// Links of a page followed, in document order.
+  std::size_t max_links = 100'000;
+  /// Bytes kept of the title, the main heading, each heading and each link's anchor text.
+  std::size_t max_title_bytes = 1024;
+  /// Bytes of an attribute canon reads: longer URLs (href, rel=canonical, refresh, base) and
+  /// ids are ignored, longer meta descriptions and keywords cut.
+  std::size_t max_attribute_bytes = 8192;
+};
 
 /// A link found in the page.
 struct PageLink {
@@ -54,6 +73,9 @@ struct ExtractedPage {
   /// <meta http-equiv="refresh" content="N; url=..."> target, resolved, when it names
   /// another URL than the page's own.
   std::optional<std::string> refresh_url;
+  /// What the page's limits cut, one line each ("title: 2000000 bytes, the first 1024 kept"),
+  /// for pages.jsonl's `cut`; empty for nearly every page.
+  std::vector<std::string> cuts;
 };
 
 /// Why a file is not a page canon can read; the message goes into pages.jsonl as `reason`.
@@ -61,8 +83,10 @@ struct ExtractedPage {
 /// Returns ok() for a readable page. A leading UTF-8 byte-order mark is allowed.
 Status check_page_bytes(std::string_view bytes);
 
-/// Parses `html` (which must pass check_page_bytes) fetched from the absolute URL `page_url`.
-/// Never fails on markup: gumbo repairs broken HTML as browsers do.
-ExtractedPage extract_page(std::string_view html, std::string_view page_url);
+/// Parses `html` (which must pass check_page_bytes) fetched from the absolute URL `page_url`,
+/// within `limits` (all but max_page_bytes, which applies to reading the file). Never fails on
+/// markup: gumbo repairs broken HTML as browsers do. Time and memory are linear in the page's
+/// size (the depth gumbo builds is bounded by limits.max_nesting).
+ExtractedPage extract_page(std::string_view html, std::string_view page_url, const PageLimits& limits = {});
 
 }  // namespace canon::indexer

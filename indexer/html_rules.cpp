@@ -173,19 +173,24 @@ MainContent find_main_content(const GumboNode* root) {
 
 namespace {
 
-void walk_below(const GumboNode* node, bool inside_main_content, MainTextVisitor& visitor) {
-  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
-      node->type == GUMBO_NODE_CDATA) {
-    visitor.text(node);
-    return;
-  }
-  if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_DOCUMENT) return;
-  if (is_never_text(node) || is_chrome(node, inside_main_content)) return;
-  if (node->type == GUMBO_NODE_ELEMENT) visitor.element(node);
-  const bool separates = node->type == GUMBO_NODE_ELEMENT && !is_inline(node);
-  if (separates) visitor.word_break();
-  for (const GumboNode* child : children_of(node)) walk_below(child, inside_main_content, visitor);
-  if (separates) visitor.word_break();
+bool separates_words(const GumboNode* node) { return node->type == GUMBO_NODE_ELEMENT && !is_inline(node); }
+
+void walk_below(const GumboNode* root, bool inside_main_content, MainTextVisitor& visitor) {
+  const auto enter = [&](const GumboNode* node) {
+    if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE || node->type == GUMBO_NODE_CDATA) {
+      visitor.text(node);
+      return false;
+    }
+    if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_DOCUMENT) return false;
+    if (is_never_text(node) || is_chrome(node, inside_main_content)) return false;
+    if (node->type == GUMBO_NODE_ELEMENT) visitor.element(node);
+    if (separates_words(node)) visitor.word_break();
+    return true;
+  };
+  const auto leave = [&](const GumboNode* node) {
+    if (separates_words(node)) visitor.word_break();
+  };
+  walk_tree(root, enter, leave);
 }
 
 }  // namespace

@@ -51,15 +51,42 @@ bool is_chrome(const GumboNode* node, bool inside_main_content);
 /// True for inline elements, which do not separate words. REQUIRES: node is an element.
 bool is_inline(const GumboNode* node);
 
+/// Walks the tree below `root` (itself included) in document order, without recursion (how
+/// deep a tree is is the page author's choice): `enter(node)` before a node's children, which
+/// are skipped when it returns false; `leave(node)` after them, for each node entered.
+template <class Enter, class Leave>
+void walk_tree(const GumboNode* root, Enter&& enter, Leave&& leave) {
+  struct Frame {
+    const GumboNode* node;
+    std::size_t next_child;
+  };
+  if (!enter(root)) return;
+  std::vector<Frame> open = {{root, 0}};
+  while (!open.empty()) {
+    const GumboNode* node = open.back().node;
+    const std::span<GumboNode* const> children = children_of(node);
+    if (open.back().next_child < children.size()) {
+      const GumboNode* child = children[open.back().next_child++];
+      if (enter(child)) open.push_back({child, 0});
+    } else {
+      open.pop_back();
+      leave(node);
+    }
+  }
+}
+
 /// Appends the outermost nodes below `node` (itself included) for which `match` holds, in
 /// document order; does not look inside a matching node.
 template <class Match>
 void find_outermost(const GumboNode* node, const Match& match, std::vector<const GumboNode*>& out) {
-  if (match(node)) {
-    out.push_back(node);
-    return;
-  }
-  for (const GumboNode* child : children_of(node)) find_outermost(child, match, out);
+  walk_tree(
+      node,
+      [&](const GumboNode* n) {
+        if (!match(n)) return true;
+        out.push_back(n);
+        return false;
+      },
+      [](const GumboNode*) {});
 }
 
 /// Where a page's main text is: the roots to walk, in document order, and whether they are

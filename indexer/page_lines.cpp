@@ -31,6 +31,7 @@ std::string encode_page_line(const PageLine& page) {
   if (page.redirect_to) j["redirect_to"] = *page.redirect_to;
   if (page.canonical) j["canonical"] = *page.canonical;
   if (page.indexed_for_query_time_collapse) j["indexed_for_query_time_collapse"] = true;
+  if (!page.cut.empty()) j["cut"] = page.cut;
   return j.dump();
 }
 
@@ -69,6 +70,11 @@ Result<PageLine> decode_page_line(std::string_view line) {
   page.canonical = text("canonical");
   const auto collapse = j.find("indexed_for_query_time_collapse");
   page.indexed_for_query_time_collapse = collapse != j.end() && collapse->is_boolean() && collapse->get<bool>();
+  if (const auto cut = j.find("cut"); cut != j.end() && cut->is_array()) {
+    for (const auto& item : *cut) {
+      if (item.is_string()) page.cut.push_back(item.get<std::string>());
+    }
+  }
   if ((page.status == PageStatus::kIndexed || page.status == PageStatus::kDuplicate) &&
       (!page.cluster || !text("authoritative"))) {
     const char* article = page.status == PageStatus::kIndexed ? "an " : "a ";

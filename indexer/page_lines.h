@@ -32,6 +32,7 @@ struct PageLine {
   std::optional<std::string> redirect_to;
   std::optional<std::string> canonical;
   bool indexed_for_query_time_collapse = false;
+  std::vector<std::string> cut;        ///< what the page limits cut; absent when nothing was
 };
 
 /// The line (without its newline) for `page`: a JSON object, keys sorted.

@@ -61,6 +61,7 @@ struct PageRecord {
   std::uint32_t authoritative = kNoRecord; ///< record of the page its cluster is indexed under
   std::string authority_reason;
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
+  std::vector<std::string> cuts;           ///< what the page limits cut (ExtractedPage::cuts)
 };
 
 /// Interns URLs as dense ids, so that records hold links as 4-byte ids. ids() is thread-safe;

@@ -33,6 +33,7 @@
 
 #include "common/build_dir.h"
 #include "common/file_io.h"
+#include "common/utf8.h"
 #include "common/parallel.h"
 #include "common/progress.h"
 #include "dedup/authority.h"
@@ -69,12 +70,19 @@ private:
 };
 
 
-/// Reads and parses one page file; an error is the reason the page is skipped.
-Result<ExtractedPage> read_page(const fs::path& file, const std::string& url) {
-  auto bytes = read_file(file);
-  if (!bytes.ok()) return Status::error("cannot read file: " + bytes.status().message());
-  if (Status readable = check_page_bytes(bytes.value()); !readable.ok()) return readable;
-  return extract_page(bytes.value(), url);
+/// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
+Result<ExtractedPage> read_page(const fs::path& file, const std::string& url, const PageLimits& limits) {
+  auto read = read_file_prefix(file, limits.max_page_bytes);
+  if (!read.ok()) return Status::error("cannot read file: " + read.status().message());
+  FilePrefix& file_bytes = read.value();
+  if (file_bytes.cut()) file_bytes.bytes.resize(utf8_prefix(file_bytes.bytes, limits.max_page_bytes).size());
+  if (Status readable = check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
+  ExtractedPage page = extract_page(file_bytes.bytes, url, limits);
+  if (file_bytes.cut()) {
+    page.cuts.insert(page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
+                                            std::to_string(file_bytes.bytes.size()) + " read");
+  }
+  return page;
 }
 
 /// What the near-duplicate detector sees of a page: views into `page` and `url`.
@@ -132,6 +140,7 @@ PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, 
   line.similarity = r.similarity;
   line.redirect_to = r.redirect_to;
   line.canonical = r.canonical_url;
+  line.cut = r.cuts;
   line.indexed_for_query_time_collapse = index_duplicates && r.status == PageStatus::kDuplicate;
   return line;
 }
@@ -216,11 +225,11 @@ Status first_error(const std::vector<Status>& statuses) {
 class SamplePages {
 public:
   /// Parses the sample's pages that serve their URL on `threads` threads.
-  SamplePages(const SitePlan& plan, unsigned threads)
-      : files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()) {
+  SamplePages(const SitePlan& plan, const PageLimits& limits, unsigned threads)
+      : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()) {
     parallel_for(files_.size(), threads, [&](std::size_t s, std::size_t) {
       const std::uint32_t i = files_[s];
-      if (plan.serves_url(i)) pages_[s] = read_page(plan.files[i].absolute_path, plan.urls[i].value());
+      if (plan.serves_url(i)) pages_[s] = read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
     });
   }
   /// What the detector learns the site's repeated text from: the sample's parsed pages that
@@ -243,10 +252,11 @@ public:
       pages_[at - files_.begin()].reset();
       return page;
     }
-    return read_page(plan.files[i].absolute_path, plan.urls[i].value());
+    return read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
   }
 
 private:
+  const PageLimits& limits_;
   std::vector<std::uint32_t> files_;
   std::vector<std::optional<Result<ExtractedPage>>> pages_;
 };
@@ -280,6 +290,7 @@ Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedu
     return Status::ok_status();
   }
   r.parsed = true;
+  r.cuts = page->cuts;
   r.title = page->title;
   r.heading = page->main_heading;
   r.defined = dedup::defined_terms(page->definition_ids);
@@ -357,10 +368,11 @@ Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::
 
 /// Gives the detector document i again: file i read and parsed anew. A page that changed since
 /// the parse so that it no longer parses is compared as a page without words.
-dedup::DocumentLoader page_loader(const SitePlan& plan, const std::vector<PageRecord>& records) {
-  return [&plan, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
+dedup::DocumentLoader page_loader(const SitePlan& plan, const std::vector<PageRecord>& records,
+                                  const PageLimits& limits) {
+  return [&plan, &records, &limits](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
     const PageRecord& r = records[i];
-    auto page = read_page(plan.files[i].absolute_path, r.url);
+    auto page = read_page(plan.files[i].absolute_path, r.url, limits);
     if (!page.ok()) {
       use(dedup::DedupDocument{r.url, r.title, {}});
       return;
@@ -484,7 +496,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // The detector learns the text the site repeats on many pages from a sample (learn_site).
   detector.value()->reset(static_cast<std::uint32_t>(files.size()));
-  SamplePages sample(plan.value(), threads);
+  SamplePages sample(plan.value(), options.limits, threads);
   detector.value()->learn_site(sample.documents(plan.value()));
   clock.lap("sample");
 
@@ -508,7 +520,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
   // again (to verify a candidate pair) the page is read and parsed again.
-  const dedup::DocumentLoader load_page = page_loader(plan.value(), records);
+  const dedup::DocumentLoader load_page = page_loader(plan.value(), records, options.limits);
   progress.start("near-duplicates", 0);
   const dedup::Clusters clusters = detector.value()->find_clusters(load_page);
   progress.finish();

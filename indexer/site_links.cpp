@@ -18,7 +18,7 @@ std::uint32_t RedirectResolver::find(const std::string& url) const {
 }
 
 std::uint32_t RedirectResolver::follow(std::string& url) const {
-  for (int hop = 0; hop < 20; ++hop) {
+  for (int hop = 0; hop < kMaxHops; ++hop) {
     const std::uint32_t record = find(url);
     if (record == kNoRecord) return kNoRecord;
     const PageRecord& target = records_[record];
@@ -34,9 +34,14 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const
     PageRecord& r = records[i];
     if (!r.parsed) continue;
     if (r.refresh_url) {
-      r.status = PageStatus::kRedirect;
       std::string target = r.url;
-      resolver.follow(target);
+      if (resolver.follow(target) == kNoRecord && resolver.find(target) != kNoRecord) {
+        // Still on a redirect page of the site after every hop: the redirects go round.
+        r.status = PageStatus::kSkipped;
+        r.reason = "redirect loop (or a chain of more than " + std::to_string(RedirectResolver::kMaxHops) + " redirects)";
+        continue;
+      }
+      r.status = PageStatus::kRedirect;
       r.redirect_to = target;
       continue;
     }

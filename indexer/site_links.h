@@ -18,8 +18,11 @@ namespace canon::indexer {
 /// records: they must outlive it, and their URLs and refresh targets must not change.
 class RedirectResolver {
 public:
+  /// Redirects followed from one URL at most.
+  static constexpr int kMaxHops = 20;
+
   explicit RedirectResolver(std::span<const PageRecord> records);
-  /// The record a link to `url` lands on, following redirect pages (chains of up to 20 hops; a
+  /// The record a link to `url` lands on, following redirect pages (chains of up to kMaxHops; a
   /// loop or a longer chain lands nowhere), or kNoRecord; `url` becomes the final URL.
   std::uint32_t follow(std::string& url) const;
   /// The record of the parsed page at `url` itself, or kNoRecord.
@@ -38,7 +41,8 @@ struct SiteGraph {
   std::vector<std::uint32_t> node_records;
 };
 
-/// Marks each parsed redirect page (refresh_url) as a redirect with its final target, gives every
+/// Marks each parsed redirect page (refresh_url) as a redirect with its final target (or as
+/// skipped, when its redirects go round without reaching a page), gives every
 /// other parsed page a node, and links nodes along the records' `links` (UrlIds of `urls`),
 /// through redirects; the records' links are released. Self-links and repeats are dropped.
 SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver);

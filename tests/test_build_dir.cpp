@@ -2,6 +2,7 @@
 /// @brief BuildDirectory: built beside, swapped into place, removed when not committed, stale
 /// builds of dead processes cleaned.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -90,4 +91,29 @@ TEST_CASE("read_file: the bytes, or why not without the path") {
   const auto missing = canon::read_file(dir.path() / "missing");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.status().message() == "No such file or directory");
+}
+
+TEST_CASE("read_file_prefix: the first bytes and the size; never blocks on what is not a file") {
+  canon::testing::TempDir dir;
+  std::ofstream(dir.path() / "page.html", std::ios::binary) << "0123456789";
+  auto whole = canon::read_file_prefix(dir.path() / "page.html");
+  REQUIRE(whole.ok());
+  CHECK(whole->bytes == "0123456789");
+  CHECK(whole->size == 10);
+  CHECK_FALSE(whole->cut());
+  auto first = canon::read_file_prefix(dir.path() / "page.html", 4);
+  REQUIRE(first.ok());
+  CHECK(first->bytes == "0123");
+  CHECK(first->size == 10);
+  CHECK(first->cut());
+
+  // A FIFO with no writer: opening it for reading would wait forever without O_NONBLOCK.
+  REQUIRE(::mkfifo((dir.path() / "fifo.html").c_str(), 0600) == 0);
+  const auto fifo = canon::read_file_prefix(dir.path() / "fifo.html");
+  REQUIRE_FALSE(fifo.ok());
+  CHECK(fifo.status().message() == "not a regular file");
+  fs::create_directory(dir.path() / "dir.html");
+  const auto directory = canon::read_file(dir.path() / "dir.html");
+  REQUIRE_FALSE(directory.ok());
+  CHECK(directory.status().message() == "not a regular file");
 }

@@ -534,3 +534,44 @@ TEST_CASE("check_page_bytes: the message locates the bad byte") {
   CHECK(check_page_bytes("ab\0"s).message().find("offset 2") != std::string::npos);
   CHECK(check_page_bytes("abc\x80").message().find("offset 3") != std::string::npos);
 }
+
+TEST_CASE("page limits: what each one cuts, and the line it leaves in cuts (table)") {
+  canon::indexer::PageLimits small;
+  small.max_title_bytes = 8;
+  small.max_attribute_bytes = 24;
+  small.max_links = 2;
+  small.max_nesting = 3;
+  struct Row {
+    const char* name;
+    std::string html;
+    std::vector<std::string> cuts;
+  };
+  const Row rows[] = {
+      {"nothing to cut", "<title>Short</title><main><h1>Head</h1><p>text</p></main>", {}},
+      {"title, at a character", "<title>caf\xC3\xA9 au lait</title>", {"title: 13 bytes, the first 8 kept"}},
+      {"headings", "<main><h1>A long heading</h1><h2>short</h2><h2>another long one</h2></main>",
+       // the title (the first heading, for want of a <title>), the main heading and two headings
+       {"title: 14 bytes, the first 8 kept", "headings: 3 cut to 8 bytes"}},
+      {"meta", "<meta name=description content='a description longer than the limit'>",
+       {"meta: 1 cut to 24 bytes"}},
+      {"long URLs, canonical included",
+       "<link rel=canonical href='/a-canonical-url-that-is-too-long.html'><a href='/x'>x</a>"
+       "<a href='/a-link-that-is-far-too-long-to-keep.html'>y</a>",
+       {"urls: 2 longer than 24 bytes ignored"}},
+      {"links past the limit", "<a href=/1>1</a><a href=/2>2</a><a href=/3>3</a>", {"links: 3, the first 2 followed"}},
+      {"anchor texts", "<a href=/1>a long anchor text</a>", {"anchor texts: 1 cut to 8 bytes"}},
+      {"ids", "<main><dl><dt id=short>a</dt><dt id=an-id-that-is-far-too-long-to-keep>b</dt></dl></main>",
+       {"ids: 1 longer than 24 bytes ignored"}},
+      {"nesting", "<div><div><div><div><div>deep</div></div></div></div></div>",
+       {"nesting: elements 5 deep, 4 tags deeper than 3 removed"}},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.name);
+    const auto page = extract_page(row.html, "http://localhost/dir/page.html", small);
+    CHECK(page.cuts == row.cuts);
+  }
+  const auto page = extract_page("<title>caf\xC3\xA9 au lait</title>", "http://localhost/", small);
+  CHECK(page.title == "caf\xC3\xA9 au");  // 8 bytes end on a character
+  const auto deep = extract_page("<div><div><div><div><div>deep</div></div></div></div></div>", "http://localhost/", small);
+  CHECK(deep.main_text == "deep");
+}

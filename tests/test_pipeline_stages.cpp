@@ -179,3 +179,23 @@ TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuse
   CHECK(assignment.alternates.at(0)[0].url == "http://s/c");
   CHECK(assignment.alternates.at(0)[0].title == "C");
 }
+
+TEST_CASE("link_pages: redirects that go round are skipped, with the reason; out of the site is a redirect") {
+  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/loop1", "http://s/loop2"),
+                                     page("http://s/loop2", "http://s/loop1"), page("http://s/self", "http://s/self"),
+                                     page("http://s/into-loop", "http://s/loop1"), page("http://s/out", "http://other/x")};
+  UrlIds urls;
+  records[0].links = urls.ids({"http://s/loop1", "http://s/out"});
+  const RedirectResolver resolver(records);
+  const SiteGraph site = link_pages(records, urls, resolver);
+  for (const std::size_t i : {1, 2, 3, 4}) {
+    CAPTURE(records[i].url);
+    CHECK(records[i].status == PageStatus::kSkipped);
+    CHECK(records[i].reason == "redirect loop (or a chain of more than 20 redirects)");
+    CHECK_FALSE(records[i].redirect_to.has_value());
+    CHECK_FALSE(records[i].node.has_value());
+  }
+  CHECK(records[5].status == PageStatus::kRedirect);
+  CHECK(records[5].redirect_to == "http://other/x");
+  CHECK(site.graph.edge_count() == 0);  // a's links land nowhere in the site
+}
