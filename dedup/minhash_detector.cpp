@@ -277,7 +277,8 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
   };
   std::vector<std::size_t> loaded;  // the blocks held now: at most two
   for (const auto& [block_a, block_b, p] : by_blocks) {
-    const auto wanted = [&](std::size_t block) { return block == block_a || block == block_b; };
+    // Copies: clang before 16 cannot capture structured bindings.
+    const auto wanted = [a = block_a, b = block_b](std::size_t block) { return block == a || block == b; };
     for (const std::size_t block : loaded) {
       if (!wanted(block)) drop_block(block);
     }

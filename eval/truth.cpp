@@ -51,10 +51,14 @@ nlohmann::json clusters_json(const Truth& truth) {
 Result<Truth> read_truth(const fs::path& path) {
   auto text = read_whole(path, "truth file");
   if (!text.ok()) return text.status();
-  const nlohmann::json j = nlohmann::json::parse(text.value(), nullptr, /*allow_exceptions=*/false);
+  return parse_truth(text.value(), path.string());
+}
+
+Result<Truth> parse_truth(std::string_view text, const std::string& name) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded())
-    return Status::error("truth file '" + path.string() + "' is not valid JSON");
-  const std::string bad = "truth file '" + path.string() + "': ";
+    return Status::error("truth file '" + name + "' is not valid JSON");
+  const std::string bad = "truth file '" + name + "': ";
   if (!j.is_object() || !j.contains("clusters") || !j["clusters"].is_array()) {
     return Status::error(bad + "expected an object with a \"clusters\" array");
   }

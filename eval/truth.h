@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,9 @@ nlohmann::json clusters_json(const Truth& truth);
 /// members, such as the generator's parameters, are ignored). Fails with a message naming the
 /// file when it is missing, not JSON, shaped otherwise, or breaks check_truth.
 Result<Truth> read_truth(const std::filesystem::path& path);
+
+/// read_truth() of `text`, the contents of the file called `name` (for messages).
+Result<Truth> parse_truth(std::string_view text, const std::string& name);
 
 /// One line of pages.jsonl (indexer/page_lines.h).
 using IndexRecord = indexer::PageLine;

@@ -45,7 +45,9 @@ std::string clean_reference(std::string_view reference) {
 bool parse(ParsedUri& target, std::string text) {
   target.text = std::move(text);
   const char* error_pos = nullptr;
-  if (uriParseSingleUriA(&target.uri, target.text.c_str(), &error_pos) != URI_SUCCESS) return false;
+  // The end is given, not found at a NUL: "http://a/b\0c" is not "http://a/b".
+  const char* first = target.text.data();
+  if (uriParseSingleUriExA(&target.uri, first, first + target.text.size(), &error_pos) != URI_SUCCESS) return false;
   target.parsed = true;
   return true;
 }
@@ -59,6 +61,9 @@ Result<std::string> to_normalized_string(UriUriA& uri) {
   for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (scheme != "http" && scheme != "https") {
     return Status::error("not an http(s) URL");
+  }
+  if (text_of(uri.hostText).empty() && uri.hostData.ip4 == nullptr && uri.hostData.ip6 == nullptr) {
+    return Status::error("an http(s) URL without a host");  // "http:x", "http:?q"
   }
   // uriparser keeps an explicit default port; the same page must have one URL.
   const std::string_view port = text_of(uri.portText);

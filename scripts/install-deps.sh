@@ -9,6 +9,7 @@ packages=(
   liburiparser-dev libxxhash-dev libcpp-httplib-dev doctest-dev wordnet-base
   chromium chromium-driver python3
   xapian-omega xapian-tools
+  clang-14 libfuzzer-14-dev wrk
 )
 
 missing=()

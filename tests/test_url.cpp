@@ -137,7 +137,16 @@ TEST_CASE("normalize_url is resolve_url of a URL against itself") {
       {"mailto:a@example.com", kError, "not http(s)"},
       {"ftp://example.com/", kError, "ftp"},
       {"http://exa<mple.com/", kError, "garbage"},
+      // Found by fuzz_url (crash-823d326e): an http URL without a host was "normalised" by
+      // adding '/' to its query, and again on every pass ("http:?a" -> "http:?a/" -> ...).
+      {"HTTP:?a", kError, "fuzz_url crash-823d326e: http without a host, query only"},
+      {"http:x", kError, "http without a host, path only"},
+      {"http:///a.html", kError, "http with an empty host"},
   };
+  // Found by fuzz_url: a NUL ended the URL where uriparser read it, so what followed it was
+  // silently dropped ("http://a/b\0c" came back as "http://a/b").
+  CHECK_FALSE(normalize_url(std::string("http://a.example/b\0c", 20)).ok());
+  CHECK_FALSE(resolve_url("http://a.example/", std::string("b\0c", 3)).ok());
   for (const Case& c : cases) {
     INFO(str(c.comment) << ": [" << str(c.url) << "]");
     const auto got = normalize_url(c.url);

@@ -1,0 +1,49 @@
+/// @file fuzz_readers.cpp
+/// @brief libFuzzer target: canon's readers of its own and its users' files: `canon rank`'s
+/// edge and node lists, pages.jsonl lines, truth files and the alternates of document data.
+/// The first byte picks the reader; the rest is its input.
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "eval/truth.h"
+#include "indexer/alternates.h"
+#include "indexer/index_format.h"
+#include "indexer/page_lines.h"
+#include "ranking/edge_list.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
+  switch (data[0] % 5) {
+    case 0: {
+      std::istringstream in(input);
+      auto edges = canon::ranking::read_edge_list(in, "fuzz");
+      (void)edges;
+      break;
+    }
+    case 1: {
+      std::istringstream in(input);
+      canon::ranking::NodeNames names;
+      (void)canon::ranking::read_node_list(in, "fuzz", names);
+      break;
+    }
+    case 2: {
+      auto page = canon::indexer::decode_page_line(input);
+      if (page.ok()) {  // what is read back is written the same way again
+        const std::string line = canon::indexer::encode_page_line(page.value());
+        auto again = canon::indexer::decode_page_line(line);
+        if (!again.ok() || canon::indexer::encode_page_line(again.value()) != line) __builtin_trap();
+      }
+      break;
+    }
+    case 3:
+      (void)canon::eval::parse_truth(input, "fuzz");
+      break;
+    default:
+      (void)canon::index_format::decode_alternates(canon::index_format::data_field(input, "canon_alternates"));
+      break;
+  }
+  return 0;
+}
