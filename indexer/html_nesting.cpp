@@ -56,6 +56,44 @@ const NameSet kBreakout = {"b",  "big", "blockquote", "body", "br", "center", "c
 /// Elements of SVG and MathML inside which HTML's rules apply again.
 const NameSet kIntegrationPoint = {"foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"};
 
+/// What the model knows of a tag name, looked up once per name.
+constexpr std::uint32_t kIsVoid = 1u << 0;
+constexpr std::uint32_t kIsNotCounted = 1u << 1;
+constexpr std::uint32_t kIsRawText = 1u << 2;
+constexpr std::uint32_t kIsFormatting = 1u << 3;
+constexpr std::uint32_t kIsScopeBoundary = 1u << 4;
+constexpr std::uint32_t kIsSpecial = 1u << 5;
+constexpr std::uint32_t kIsHeading = 1u << 6;
+constexpr std::uint32_t kIsBreakout = 1u << 7;
+constexpr std::uint32_t kIsIntegrationPoint = 1u << 8;
+constexpr std::uint32_t kIsForeignRoot = 1u << 9;       ///< svg, math
+constexpr std::uint32_t kClosesItsKind = 1u << 10;      ///< a, nobr, button
+constexpr std::uint32_t kIsPlaintext = 1u << 11;
+constexpr std::uint32_t kIsForm = 1u << 12;
+constexpr std::uint32_t kIsListItem = 1u << 13;         ///< li
+constexpr std::uint32_t kIsParagraph = 1u << 14;        ///< p
+
+std::uint32_t flags_of(const std::string& name) {
+  std::uint32_t flags = 0;
+  const auto set = [&](const NameSet& names, std::uint32_t flag) { flags |= names.contains(name) ? flag : 0; };
+  set(kVoid, kIsVoid);
+  set(kNotCounted, kIsNotCounted);
+  set(kRawText, kIsRawText);
+  set(kFormatting, kIsFormatting);
+  set(kScopeBoundary, kIsScopeBoundary);
+  set(kSpecial, kIsSpecial);
+  set(kHeading, kIsHeading);
+  set(kBreakout, kIsBreakout);
+  set(kIntegrationPoint, kIsIntegrationPoint);
+  flags |= name == "svg" || name == "math" ? kIsForeignRoot : 0;
+  flags |= name == "a" || name == "nobr" || name == "button" ? kClosesItsKind : 0;
+  flags |= name == "plaintext" ? kIsPlaintext : 0;
+  flags |= name == "form" ? kIsForm : 0;
+  flags |= name == "li" ? kIsListItem : 0;
+  flags |= name == "p" ? kIsParagraph : 0;
+  return flags;
+}
+
 /// One entry of the model of the stack of open elements.
 struct Open {
   std::uint32_t name;
@@ -71,7 +109,11 @@ struct Open {
 /// The scan's state: the output (once something is removed), the stack model and its indexes.
 class NestingScan {
 public:
-  NestingScan(std::string_view html, std::size_t max_depth) : html_(html), max_depth_(max_depth) {}
+  NestingScan(std::string_view html, std::size_t max_depth) : html_(html), max_depth_(max_depth) {
+    ul_ = intern("ul");
+    ol_ = intern("ol");
+    button_ = intern("button");
+  }
 
   NestingLimited run() {
     std::size_t i = 0;
@@ -117,11 +159,12 @@ private:
     for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
     const std::size_t gt = tag_end(p);
     if (gt == std::string_view::npos) return gt;  // a tag cut by the end of the page
+    const std::uint32_t id = intern(name);
     if (end_tag) {
-      end_tag_named(name, lt, gt + 1);
+      end_tag_named(id, lt, gt + 1);
       return gt + 1;
     }
-    return start_tag_named(name, lt, gt + 1);
+    return start_tag_named(id, lt, gt + 1);
   }
 
   /// The '>' that ends the tag whose attributes start at `p` (quoted values may hold '>'), or
@@ -148,23 +191,23 @@ private:
     }
   }
 
-  /// A start tag `name` spanning [begin, end); returns where scanning goes on.
-  std::size_t start_tag_named(const std::string& name, std::size_t begin, std::size_t end) {
-    if (kVoid.contains(name)) return end;
-    if (name == "plaintext") return std::string_view::npos;
-    if (foreign_ == 0 && kRawText.contains(name)) return raw_text_end(name, end);
-    if (in_foreign_content() && kBreakout.contains(name)) {
+  /// A start tag of name `id` spanning [begin, end); returns where scanning goes on.
+  std::size_t start_tag_named(std::uint32_t id, std::size_t begin, std::size_t end) {
+    const std::uint32_t flags = flags_[id];
+    if (flags & kIsVoid) return end;
+    if (flags & kIsPlaintext) return std::string_view::npos;
+    if (foreign_ == 0 && (flags & kIsRawText)) return raw_text_end(names_[id], end);
+    if ((flags & kIsBreakout) && in_foreign_content()) {
       // The tree builder leaves SVG/MathML: it pops to the nearest HTML element or integration point.
       std::size_t top = stack_.size();
-      while (top > 0 && stack_[top - 1].foreign && !kIntegrationPoint.contains(names_[stack_[top - 1].name])) --top;
+      while (top > 0 && stack_[top - 1].foreign && !(flags_[stack_[top - 1].name] & kIsIntegrationPoint)) --top;
       pop_to(top);
     }
-    const std::uint32_t id = intern(name);
     // Start tags that close an open element of their kind first (so a page of unclosed <a>s or
     // headings stays flat, as the tree builder keeps it).
-    if (name == "a" || name == "nobr" || name == "button") close_formatting_or_top(id);
-    if (kHeading.contains(name) && !stack_.empty() && kHeading.contains(names_[stack_.back().name])) pop_to(stack_.size() - 1);
-    const bool counted = !kNotCounted.contains(name);
+    if (flags & kClosesItsKind) close_formatting_or_top(id);
+    if ((flags & kIsHeading) && !stack_.empty() && (flags_[stack_.back().name] & kIsHeading)) pop_to(stack_.size() - 1);
+    const bool counted = !(flags & kIsNotCounted);
     const bool removed = counted && depth_ >= max_depth_;
     if (removed) remove(begin, end);
     push(Open{id, counted, removed});
@@ -172,23 +215,22 @@ private:
     return end;
   }
 
-  /// An end tag `name` spanning [begin, end).
-  void end_tag_named(const std::string& name, std::size_t begin, std::size_t end) {
-    const auto found = ids_.find(name);
-    if (found == ids_.end() || positions_[found->second].empty()) return;  // nothing to close
-    const std::uint32_t id = found->second;
+  /// An end tag of name `id` spanning [begin, end).
+  void end_tag_named(std::uint32_t id, std::size_t begin, std::size_t end) {
+    if (positions_[id].empty()) return;  // nothing to close
+    const std::uint32_t flags = flags_[id];
     const std::size_t m = positions_[id].back();
     const std::size_t top = stack_.size() - 1;
     if (stack_[m].removed) remove(begin, end);
-    if (kFormatting.contains(name)) {
+    if (flags & kIsFormatting) {
       if (m == top) {
         pop_to(m);
       }  // else: the adoption agency moves the elements above, keeping the depth; so does the model.
       return;
     }
-    if (kSpecial.contains(name)) {
-      if (boundary_below_[top] > static_cast<std::ptrdiff_t>(m) || hidden_by_list_or_button(name, m)) return;
-      if (name == "form" && m != top) {
+    if (flags & kIsSpecial) {
+      if (boundary_below_[top] > static_cast<std::ptrdiff_t>(m) || hidden_by_list_or_button(flags, m)) return;
+      if ((flags & kIsForm) && m != top) {
         take_out(m);
       } else {
         pop_to(m);
@@ -200,13 +242,10 @@ private:
   }
 
   /// </li> looks no further than the nearest <ul>/<ol>, </p> than the nearest <button>.
-  bool hidden_by_list_or_button(const std::string& name, std::size_t m) const {
-    const auto above = [&](std::string_view other) {
-      const auto it = ids_.find(std::string(other));
-      return it != ids_.end() && !positions_[it->second].empty() && positions_[it->second].back() > m;
-    };
-    if (name == "li") return above("ul") || above("ol");
-    if (name == "p") return above("button");
+  bool hidden_by_list_or_button(std::uint32_t flags, std::size_t m) const {
+    const auto above = [&](std::uint32_t other) { return !positions_[other].empty() && positions_[other].back() > m; };
+    if (flags & kIsListItem) return above(ul_) || above(ol_);
+    if (flags & kIsParagraph) return above(button_);
     return false;
   }
 
@@ -241,6 +280,7 @@ private:
     const auto [it, inserted] = ids_.try_emplace(name, static_cast<std::uint32_t>(names_.size()));
     if (inserted) {
       names_.push_back(name);
+      flags_.push_back(flags_of(name));
       positions_.emplace_back();
     }
     return it->second;
@@ -248,20 +288,20 @@ private:
 
   /// True when the current element is an SVG or MathML element other than an integration point.
   bool in_foreign_content() const {
-    return !stack_.empty() && stack_.back().foreign && !kIntegrationPoint.contains(names_[stack_.back().name]);
+    return !stack_.empty() && stack_.back().foreign && !(flags_[stack_.back().name] & kIsIntegrationPoint);
   }
 
   void push(Open open) {
-    open.foreign = names_[open.name] == "svg" || names_[open.name] == "math" || in_foreign_content();
+    const std::uint32_t flags = flags_[open.name];
+    open.foreign = (flags & kIsForeignRoot) || in_foreign_content();
     const std::ptrdiff_t index = static_cast<std::ptrdiff_t>(stack_.size());
-    const std::string& name = names_[open.name];
     const std::ptrdiff_t below = stack_.empty() ? -1 : boundary_below_.back();
     const std::ptrdiff_t special = stack_.empty() ? -1 : special_below_.back();
     stack_.push_back(open);
-    boundary_below_.push_back(kScopeBoundary.contains(name) ? index : below);
-    special_below_.push_back(kSpecial.contains(name) ? index : special);
+    boundary_below_.push_back((flags & kIsScopeBoundary) ? index : below);
+    special_below_.push_back((flags & kIsSpecial) ? index : special);
     positions_[open.name].push_back(static_cast<std::uint32_t>(index));
-    if (name == "svg" || name == "math") ++foreign_;
+    if (flags & kIsForeignRoot) ++foreign_;
     count(open, +1);
   }
 
@@ -274,8 +314,7 @@ private:
       special_below_.pop_back();
       if (open.dead) continue;
       positions_[open.name].pop_back();
-      const std::string& name = names_[open.name];
-      if (name == "svg" || name == "math") --foreign_;
+      if (flags_[open.name] & kIsForeignRoot) --foreign_;
       count(open, -1);
     }
   }
@@ -319,6 +358,9 @@ private:
   std::vector<std::ptrdiff_t> special_below_;
   std::unordered_map<std::string, std::uint32_t> ids_;
   std::vector<std::string> names_;
+  /// Per name: its NameFlags.
+  std::vector<std::uint32_t> flags_;
+  std::uint32_t ul_ = 0, ol_ = 0, button_ = 0;
   /// Per name: the stack indexes of its open elements, innermost last.
   std::vector<std::vector<std::uint32_t>> positions_;
 };
