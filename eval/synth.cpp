@@ -26,6 +26,7 @@
 #include "common/build_dir.h"
 #include "common/file_io.h"
 #include "common/html_escape.h"
+#include "common/percent_encoding.h"
 #include "eval/truth.h"
 #include "indexer/html_extract.h"
 #include "indexer/html_rules.h"
@@ -243,26 +244,6 @@ namespace {
 
 // --- paths and text -------------------------------------------------------------------------
 
-/// Percent-encodes what canon's file-to-URL mapping encodes (all but RFC 3986 pchar and '/').
-std::string encode_path(std::string_view path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
-    const bool keep =
-        std::isalnum(c) ||
-        std::string_view("/-._~!$&'()*+,;=:@").find(static_cast<char>(c)) != std::string_view::npos;
-    if (keep && c < 0x80) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
-
 /// "../" once per directory of `relative_path` ("a/b/c.html" gives "../../").
 std::string up_to_root(std::string_view relative_path) {
   std::string out;
@@ -360,7 +341,7 @@ Splice reroot_link(const std::string& html, std::size_t at, const std::string& o
     }
   }
   std::string prefix = up_to_root(original_path) + "../";
-  for (const std::string& directory : directories) prefix += encode_path(directory) + "/";
+  for (const std::string& directory : directories) prefix += percent_encode(directory, KeepInUrl::kPath) + "/";
   return {at, end - at, escape_html(prefix)};
 }
 
@@ -411,7 +392,7 @@ std::string with_version_links(const SourcePage& page) {
       "<nav class=\"canon-synth-versions\" aria-label=\"Other versions of this page\">";
   for (std::size_t c = 0; c < page.copies.size(); ++c) {
     if (c > 0) nav += " | ";
-    nav += "<a href=\"" + escape_html(up_to_root(page.path) + encode_path(page.copies[c])) + "\">" +
+    nav += "<a href=\"" + escape_html(up_to_root(page.path) + percent_encode(page.copies[c], KeepInUrl::kPath)) + "\">" +
            escape_html(page.copy_link_texts[c]) + "</a>";
   }
   nav += "</nav>\n";

@@ -4,6 +4,8 @@
 
 #include <uriparser/Uri.h>
 
+#include "common/percent_encoding.h"
+
 #include <cctype>
 #include <memory>
 
@@ -91,12 +93,6 @@ Result<std::string> to_normalized_string(UriUriA& uri) {
   return out;
 }
 
-bool is_pchar(unsigned char c) {
-  // RFC 3986: pchar = unreserved / pct-encoded / sub-delims / ":" / "@"
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
-  return std::string_view("-._~!$&'()*+,;=:@").find(static_cast<char>(c)) != std::string_view::npos;
-}
-
 }  // namespace
 
 Result<std::string> resolve_url(std::string_view base, std::string_view reference) {
@@ -135,18 +131,9 @@ std::string strip_index_page(std::string_view url) {
 }
 
 Result<std::string> file_url(std::string_view base_url, std::string_view relative_path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   // "./" keeps a ':' in the first segment ("a:b.html") from reading as a scheme.
-  std::string encoded = relative_path.starts_with('/') ? "" : "./";
-  for (unsigned char c : relative_path) {
-    if (c == '/' || is_pchar(c)) {
-      encoded += static_cast<char>(c);
-    } else {
-      encoded += '%';
-      encoded += kHex[c >> 4];
-      encoded += kHex[c & 15];
-    }
-  }
+  const std::string encoded =
+      (relative_path.starts_with('/') ? "" : "./") + percent_encode(relative_path, KeepInUrl::kPath);
   auto url = resolve_url(base_url, encoded);
   if (!url.ok()) return url.status();
   return strip_index_page(url.value());

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/percent_encoding.h"
+
 namespace canon::query {
 namespace {
 
@@ -200,25 +202,8 @@ std::string highlight_snippet(std::string_view snippet) {
   return out;
 }
 
-std::string url_encode(std::string_view value) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : value) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || u == '-' ||
-        u == '.' || u == '_' || u == '~') {
-      out += c;
-    } else {
-      out += '%';
-      out += kHex[u >> 4];
-      out += kHex[u & 0xf];
-    }
-  }
-  return out;
-}
-
 std::string search_page_url(std::string_view query, std::size_t offset) {
-  std::string url = "/search?q=" + url_encode(query);
+  std::string url = "/search?q=" + percent_encode(query, KeepInUrl::kUnreserved);
   if (offset > 0) url += "&offset=" + std::to_string(offset);
   return url;
 }

@@ -37,10 +37,6 @@ bool is_http_url(std::string_view url);
 /// and a mark still open at the end is closed.
 std::string highlight_snippet(std::string_view snippet);
 
-/// `value` percent-encoded for a URL query component: everything but ALPHA / DIGIT / "-._~"
-/// is %XX-encoded (space as %20).
-std::string url_encode(std::string_view value);
-
 /// The relative URL of a result page: `/search?q=QUERY` plus `&offset=N` when N > 0. Not
 /// HTML-escaped (escape_html() it for an attribute).
 std::string search_page_url(std::string_view query, std::size_t offset);
