@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/pseudo_words.h"
 #include "dedup/detector.h"
 #include "dedup/detector_support.h"
 
@@ -50,22 +51,8 @@ std::uint64_t zipf_rank(std::mt19937_64& rng, std::uint64_t n) {
 
 /// Pronounceable pseudo-words, frequent ones short (as gen_site's).
 std::vector<std::string> make_vocabulary(std::uint64_t seed) {
-  static const char* kOnsets[] = {"b", "br", "c", "ch", "d", "f", "g", "gr", "h", "j", "k", "l", "m",
-                                  "n", "p", "pl", "r", "s", "sh", "st", "t", "tr", "v", "w", "z"};
-  static const char* kVowels[] = {"a", "e", "i", "o", "u", "ai", "ea", "ou"};
-  static const char* kCodas[] = {"", "n", "r", "s", "t", "l", "nd", "st", "m"};
-  std::mt19937_64 rng(seed ^ 0x766f636162756c61ULL);
-  std::vector<std::string> words;
-  for (std::uint64_t r = 0; r < kVocabulary; ++r) {
-    std::string word;
-    const unsigned syllables = 1 + (r > 100) + (r > 3000) + static_cast<unsigned>(rng() % 2);
-    for (unsigned s = 0; s < syllables; ++s) {
-      word += kOnsets[rng() % std::size(kOnsets)];
-      word += kVowels[rng() % std::size(kVowels)];
-      word += kCodas[rng() % std::size(kCodas)];
-    }
-    words.push_back(word + std::to_string(r % 7));  // distinct words
-  }
+  std::vector<std::string> words = canon::bench::pseudo_words(kVocabulary, seed, 100, 3000);
+  for (std::uint64_t r = 0; r < words.size(); ++r) words[r] += std::to_string(r % 7);  // distinct words
   return words;
 }
 

@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/pseudo_words.h"
+
 namespace {
 
 struct Options {
@@ -53,25 +55,7 @@ std::uint64_t zipf_rank(std::mt19937_64& rng, std::uint64_t n) {
 }
 
 std::vector<std::string> make_vocabulary(std::uint64_t size, std::uint64_t seed) {
-  static const char* kOnsets[] = {"b", "br", "c", "ch", "d", "f", "g", "gr", "h", "j", "k", "l", "m",
-                                  "n", "p", "pl", "r", "s", "sh", "st", "t", "tr", "v", "w", "z"};
-  static const char* kVowels[] = {"a", "e", "i", "o", "u", "ai", "ea", "ou"};
-  static const char* kCodas[] = {"", "n", "r", "s", "t", "l", "nd", "st", "m"};
-  std::mt19937_64 rng(seed ^ 0x766f636162756c61ULL);
-  std::vector<std::string> words;
-  words.reserve(size);
-  for (std::uint64_t i = 0; i < size; ++i) {
-    // Frequent words are short, as in natural language.
-    const unsigned syllables = 1 + (i > 200) + (i > 5000) + static_cast<unsigned>(rng() % 2);
-    std::string word;
-    for (unsigned s = 0; s < syllables; ++s) {
-      word += kOnsets[rng() % std::size(kOnsets)];
-      word += kVowels[rng() % std::size(kVowels)];
-      word += kCodas[rng() % std::size(kCodas)];
-    }
-    words.push_back(std::move(word));
-  }
-  return words;
+  return canon::bench::pseudo_words(size, seed, 200, 5000);
 }
 
 std::string page_path(std::uint64_t id) {
