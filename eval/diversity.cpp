@@ -183,7 +183,7 @@ Status write_view(const Xapian::Database& source, const fs::path& index_dir, boo
     for (auto key = source.metadata_keys_begin(); key != source.metadata_keys_end(); ++key)
       out.set_metadata(*key, source.get_metadata(*key));
     out.set_metadata(std::string(fmt::kCollapseMetadataKey),
-                     std::string(fmt::kCollapseAtIndexTime));
+                     std::string(fmt::to_string(fmt::CollapseMode::kIndexTime)));
     out.commit();
     return Status::ok_status();
   } catch (const Xapian::Error& e) {
@@ -540,8 +540,8 @@ Result<DiversityEvaluation> evaluate_diversity(const DiversityOptions& options) 
   if (!index_open.ok()) return index_open.status();
 
   const DiversityView views[] = {{"none", none_open.value().get(), none_dir},
-                        {"query", query_view.get(), options.index_dir},
-                        {"index", index_open.value().get(), index_dir}};
+                        {std::string(fmt::to_string(fmt::CollapseMode::kQueryTime)), query_view.get(), options.index_dir},
+                        {std::string(fmt::to_string(fmt::CollapseMode::kIndexTime)), index_open.value().get(), index_dir}};
 
   DiversityEvaluation evaluation;
   evaluation.k = options.k;

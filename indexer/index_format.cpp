@@ -24,6 +24,16 @@ std::string tail_hash(std::string_view tail) {
 
 }  // namespace
 
+std::string_view to_string(CollapseMode mode) {
+  return mode == CollapseMode::kQueryTime ? kCollapseAtQueryTime : kCollapseAtIndexTime;
+}
+
+std::optional<CollapseMode> parse_collapse_mode(std::string_view text) {
+  if (text == kCollapseAtIndexTime) return CollapseMode::kIndexTime;
+  if (text == kCollapseAtQueryTime) return CollapseMode::kQueryTime;
+  return std::nullopt;
+}
+
 Status check_canon_index(const std::filesystem::path& dir) {
   const IndexLayout index{dir};
   std::error_code ec;

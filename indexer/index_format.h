@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,6 +92,20 @@ std::string data_field(std::string_view data, std::string_view key);
 inline constexpr std::string_view kCollapseMetadataKey = "canon_collapse";
 inline constexpr std::string_view kCollapseAtIndexTime = "index";
 inline constexpr std::string_view kCollapseAtQueryTime = "query";
+
+/// How near-duplicates are collapsed (docs/index-format.md, "Collapse modes").
+enum class CollapseMode {
+  /// Only authoritative pages are documents; their alternates are in their data.
+  kIndexTime,
+  /// Every indexable page is a document with its cluster id in slot 11; search collapses.
+  kQueryTime,
+};
+
+/// The one text form of a mode: kCollapseAtIndexTime or kCollapseAtQueryTime (the database's
+/// metadata, summary.json's parameters.collapse, canon eval diversity's mode names).
+std::string_view to_string(CollapseMode mode);
+/// The mode whose text form is `text`, or nothing.
+std::optional<CollapseMode> parse_collapse_mode(std::string_view text);
 
 /// Omega's limit for boolean terms; longer ones are cut and end in a hash (hash_long_term).
 inline constexpr std::size_t kMaxBooleanTermLength = 240;

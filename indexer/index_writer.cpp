@@ -47,8 +47,7 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::create(const std::string& path
     rep->db = Xapian::WritableDatabase(path, Xapian::DB_CREATE_OR_OVERWRITE);
     rep->db.set_metadata(
         std::string(fmt::kCollapseMetadataKey),
-        std::string(options.collapse == CollapseMode::kQueryTime ? fmt::kCollapseAtQueryTime
-                                                                 : fmt::kCollapseAtIndexTime));
+        std::string(fmt::to_string(options.collapse)));
     return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(rep)));
   } catch (const Xapian::Error& e) {
     return Status::error("cannot create Xapian database at '" + path + "': " + e.get_description());

@@ -14,6 +14,7 @@
 
 #include "common/status.h"
 #include "indexer/alternates.h"
+#include "indexer/index_format.h"
 
 namespace canon::indexer {
 
@@ -68,13 +69,8 @@ private:
 /// A document's id in the database being written.
 using DocumentId = std::uint32_t;
 
-/// How near-duplicates are collapsed (docs/index-format.md, "Collapse modes").
-enum class CollapseMode {
-  /// Only authoritative pages are documents; their alternates are in their data.
-  kIndexTime,
-  /// Every indexable page is a document with its cluster id in slot 11; search collapses.
-  kQueryTime,
-};
+/// How near-duplicates are collapsed (index_format.h).
+using CollapseMode = index_format::CollapseMode;
 
 /// How a database is written.
 struct WriterOptions {

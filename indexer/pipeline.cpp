@@ -195,7 +195,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
         {"tolerance", o.pagerank.tolerance},
         {"max_iterations", o.pagerank.max_iterations},
         {"honour_canonical", o.honour_canonical},
-        {"collapse", o.collapse == CollapseMode::kQueryTime ? "query" : "index"}}},
+        {"collapse", index_format::to_string(o.collapse)}}},
       {"seconds", stages},
   };
 }

@@ -283,12 +283,13 @@ Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& in
     auto rep = std::make_unique<Rep>();
     rep->db = Xapian::Database(xapian_dir.string());
     const std::string collapse = rep->db.get_metadata(std::string(fmt::kCollapseMetadataKey));
-    if (collapse != fmt::kCollapseAtIndexTime && collapse != fmt::kCollapseAtQueryTime) {
+    const std::optional<fmt::CollapseMode> mode = fmt::parse_collapse_mode(collapse);
+    if (!mode) {
       return Status::error("the index at '" + xapian_dir.string() +
                            "' has an unknown collapse mode '" + collapse +
                            "' (rebuild it with this version of canon)");
     }
-    rep->query_time_collapse = collapse == fmt::kCollapseAtQueryTime;
+    rep->query_time_collapse = *mode == fmt::CollapseMode::kQueryTime;
     rep->log_pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticWeightSlot);
     rep->pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticScoreSlot);
 
@@ -341,8 +342,8 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
     SearchResults results;
     results.query = request.query;
     results.offset = request.offset;
-    results.collapse = std::string(rep_->query_time_collapse ? fmt::kCollapseAtQueryTime
-                                                             : fmt::kCollapseAtIndexTime);
+    results.collapse = std::string(
+        fmt::to_string(rep_->query_time_collapse ? fmt::CollapseMode::kQueryTime : fmt::CollapseMode::kIndexTime));
     results.estimated_matches = mset.get_matches_estimated();
     results.matches_lower_bound = mset.get_matches_lower_bound();
     results.matches_upper_bound = mset.get_matches_upper_bound();
