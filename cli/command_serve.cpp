@@ -34,10 +34,15 @@ void add_serve_command(CLI::App& app) {
   CLI::App* serve = app.add_subcommand("serve", "Serve a search page and a JSON API over HTTP");
   serve->add_option("INDEX_DIR", options->index_dir, "Index directory written by `canon index`")
       ->required();
-  serve->add_option("--host", options->host, "Address to listen on")->capture_default_str();
+  serve->add_option("--host", options->host, "Address to listen on (the default serves this machine only)")
+      ->capture_default_str();
   serve->add_option("--port", options->port, "Port to listen on (0: any free port)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
+  serve->add_option("--max-connections", options->max_connections,
+                    "Connections served at once, a thread each; more wait")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65536));
   serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
 
   serve->callback([options] {
@@ -46,8 +51,9 @@ void add_serve_command(CLI::App& app) {
     if (!server.ok()) fail(server.status());
     query::WebServer& web = *server.value();
     // One write, so that a script reading stderr never sees half the line.
-    const std::string serving =
-        "canon: serving " + options->index_dir.string() + " at " + web.url() + "\n";
+    const bool loopback = options->host == "127.0.0.1" || options->host == "::1" || options->host == "localhost";
+    const std::string serving = "canon: serving " + options->index_dir.string() + " at " + web.url() + "\n" +
+                                (loopback ? "canon: only this machine can connect (--host 0.0.0.0 serves others)\n" : "");
     std::cerr << serving << std::flush;
 
     std::jthread watcher([&web, signals](std::stop_token stop) {

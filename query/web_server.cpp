@@ -11,6 +11,8 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <cstring>
 #include <iostream>
 #include <mutex>
@@ -127,6 +129,57 @@ private:
   std::vector<std::unique_ptr<Searcher>> idle_;
 };
 
+/// Lets at most `limit` searches run at once, the others wait their turn in arrival order.
+/// Searches are CPU work: with one running per thread of a connection, a few hundred of them
+/// shared the cores, each took hundreds of times longer and the unluckiest timed out; in
+/// arrival order each waits for those before it only (docs/benchmarks.md, "canon serve under
+/// load"). It also bounds the Searchers open at once.
+class SearchQueue {
+public:
+  explicit SearchQueue(std::size_t limit) : limit_(std::max<std::size_t>(1, limit)) {}
+
+  /// Holds a place among the running searches for its lifetime.
+  class Turn {
+  public:
+    explicit Turn(SearchQueue& queue) : queue_(queue) {
+      std::unique_lock<std::mutex> lock(queue_.mutex_);
+      if (queue_.running_ < queue_.limit_ && queue_.waiting_.empty()) {
+        ++queue_.running_;
+        return;
+      }
+      Waiter me;
+      queue_.waiting_.push_back(&me);
+      me.woken.wait(lock, [&] { return me.granted; });  // the place was handed over
+    }
+    ~Turn() {
+      std::lock_guard<std::mutex> lock(queue_.mutex_);
+      if (queue_.waiting_.empty()) {
+        --queue_.running_;
+        return;
+      }
+      Waiter* next = queue_.waiting_.front();  // only the next in line is woken
+      queue_.waiting_.pop_front();
+      next->granted = true;
+      next->woken.notify_one();
+    }
+    Turn(const Turn&) = delete;
+    Turn& operator=(const Turn&) = delete;
+
+  private:
+    SearchQueue& queue_;
+  };
+
+private:
+  struct Waiter {
+    std::condition_variable woken;
+    bool granted = false;
+  };
+  const std::size_t limit_;
+  std::mutex mutex_;
+  std::size_t running_ = 0;
+  std::deque<Waiter*> waiting_;
+};
+
 /// A search's result or the HTTP status and message to answer with.
 struct Outcome {
   int status = 200;
@@ -136,8 +189,9 @@ struct Outcome {
 };
 
 /// Runs `request` (or, with an empty query, only counts the documents) on a pooled Searcher.
-Outcome run_search(SearcherPool& pool, const SearchRequest& request) {
+Outcome run_search(SearcherPool& pool, SearchQueue& queue, const SearchRequest& request) {
   Outcome outcome;
+  const SearchQueue::Turn turn(queue);
   auto lease = pool.acquire();
   if (!lease.ok()) {
     outcome.status = 503;
@@ -193,15 +247,18 @@ std::string printable(std::string_view text) {
 }  // namespace
 
 struct WebServer::Rep {
-  explicit Rep(const WebServerOptions& opts) : options(opts), pool(opts.index_dir) {}
+  explicit Rep(const WebServerOptions& opts)
+      : options(opts), pool(opts.index_dir), queue(std::max(2u, std::thread::hardware_concurrency())) {}
 
   void handle_page(const httplib::Request& request, httplib::Response& response);
   void handle_api(const httplib::Request& request, httplib::Response& response);
 
   WebServerOptions options;
   SearcherPool pool;
+  SearchQueue queue;
   httplib::Server server;
   int port = 0;
+  int listening_fd = -1;
   std::atomic<bool> stop_requested{false};
   std::atomic<bool> run_active{false};
   std::mutex log_mutex;
@@ -229,7 +286,7 @@ void WebServer::Rep::handle_page(const httplib::Request& request, httplib::Respo
   search.limit = kPageSize + 1;  // one more tells whether there is a next page
   search.highlight_start = std::string(kHighlightStart);
   search.highlight_end = std::string(kHighlightEnd);
-  Outcome outcome = run_search(pool, search);
+  Outcome outcome = run_search(pool, queue, search);
   if (outcome.status != 200) {
     page.error = outcome.error;
     return send_html(response, outcome.status, render_search_page(page));
@@ -260,7 +317,7 @@ void WebServer::Rep::handle_api(const httplib::Request& request, httplib::Respon
   search.query = *query;
   search.limit = limit.value();
   search.offset = offset.value();
-  const Outcome outcome = run_search(pool, search);
+  const Outcome outcome = run_search(pool, queue, search);
   if (outcome.status != 200) return send_json_error(response, outcome.status, outcome.error);
   send_json(response, 200, to_json(outcome.results));
 }
@@ -285,17 +342,22 @@ Result<std::unique_ptr<WebServer>> WebServer::create(const WebServerOptions& opt
 
   Rep* r = rep.get();
   httplib::Server& server = rep->server;
-  server.set_default_headers(
-      {{"Content-Security-Policy", kContentSecurityPolicy}, {"X-Content-Type-Options", "nosniff"}});
+  server.set_default_headers({{"Content-Security-Policy", kContentSecurityPolicy},
+                              {"X-Content-Type-Options", "nosniff"},
+                              {"Referrer-Policy", "no-referrer"}});
+  // One thread per connection served (httplib's default is the number of cores, at least 8,
+  // and 64 keep-alive clients held them all: the others timed out).
+  server.new_task_queue = [n = options.max_connections] { return new httplib::ThreadPool(n); };
   server.set_read_timeout(5);
   server.set_write_timeout(5);
   // Idle keep-alive connections hold a worker and delay stop() by up to this long.
   server.set_keep_alive_timeout(2);
   server.set_payload_max_length(64 * 1024);  // no route takes a body
   // httplib's default sets SO_REUSEPORT, which would let a second server share the port.
-  server.set_socket_options([](socket_t sock) {
+  server.set_socket_options([r](socket_t sock) {  // the listening socket only
     int yes = 1;
     ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    r->listening_fd = sock;
   });
   using httplib::Request;
   using httplib::Response;
@@ -328,6 +390,12 @@ Result<std::unique_ptr<WebServer>> WebServer::create(const WebServerOptions& opt
   rep->port = options.port == 0
                   ? server.bind_to_any_port(options.host)
                   : (server.bind_to_port(options.host, options.port) ? options.port : -1);
+  if (rep->port >= 0 && rep->listening_fd >= 0) {
+    // httplib listens with a backlog of 5: a burst of connections (a load test, a page of
+    // users) overflowed it, and each dropped connection waited a second for its SYN to be sent
+    // again. Listening again on the socket raises the backlog.
+    ::listen(rep->listening_fd, SOMAXCONN);
+  }
   if (rep->port < 0) {
     const int error = errno;
     std::string message = "cannot listen on " + options.host + ":" + std::to_string(options.port);

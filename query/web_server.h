@@ -8,7 +8,8 @@
 /// valid UTF-8, holds control characters or is longer than kMaxQueryBytes, a limit outside
 /// 1..100 or an offset outside 0..10000 (digits only), a malformed query. Every response
 /// carries a Content-Security-Policy that allows no script and `X-Content-Type-Options:
-/// nosniff`.
+/// nosniff` and `Referrer-Policy: no-referrer` (a result's site does not learn the query).
+/// Up to max_connections connections are served at once, one thread each; more wait.
 #pragma once
 
 #include <cstddef>
@@ -41,6 +42,9 @@ struct WebServerOptions {
   int port = 8080;
   /// One line per request on stderr.
   bool verbose = false;
+  /// Connections served at once (one thread each; a keep-alive connection holds its thread
+  /// until it closes: after 5 requests or 2 s idle); later ones wait to be served.
+  std::size_t max_connections = 512;
 };
 
 /// An HTTP server bound to its port, serving one index. Searches run on httplib's worker

@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -134,7 +137,30 @@ void check_security_headers(const httplib::Response& response) {
   CHECK(response.get_header_value("Content-Security-Policy") ==
         "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
   CHECK(response.get_header_value("X-Content-Type-Options") == "nosniff");
+  CHECK(response.get_header_value("Referrer-Policy") == "no-referrer");
 }
+
+/// A TCP connection to 127.0.0.1:port that sends nothing (closed with the object).
+class IdleConnection {
+public:
+  explicit IdleConnection(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = fd_ >= 0 && ::connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+  }
+  ~IdleConnection() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  IdleConnection(const IdleConnection&) = delete;
+  IdleConnection& operator=(const IdleConnection&) = delete;
+  bool connected() const { return connected_; }
+
+private:
+  int fd_;
+  bool connected_ = false;
+};
 
 }  // namespace
 
@@ -334,6 +360,24 @@ TEST_CASE(
     if (i % 2 == 0) CHECK_FALSE(json::parse(response.body, nullptr, false).is_discarded());
   }
   CHECK(server.get("/api/search?q=kestrel").status == 200);
+}
+
+TEST_CASE("64 connections that send nothing do not keep another client waiting") {
+  // httplib's default pool has a thread per core (at least 8): eight silent connections held
+  // every thread until their read timeout (5 s), the next eight after them, and so on, so a
+  // client behind 64 of them waited 40 s. Now each connection has a thread of its own.
+  RunningServer server(test_index());
+  std::vector<std::unique_ptr<IdleConnection>> idle;
+  for (int i = 0; i < 64; ++i) {
+    idle.push_back(std::make_unique<IdleConnection>(server.port()));
+    REQUIRE(idle.back()->connected());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the server has taken them all
+  auto client = server.client();
+  client.set_read_timeout(3);  // a thousand times a search's time here; far less than 40 s
+  const auto result = client.Get("/api/search?q=kestrel&limit=3");
+  REQUIRE_MESSAGE(result, httplib::to_string(result.error()));
+  CHECK(result->status == 200);
 }
 
 TEST_CASE("concurrent requests get their own answers") {
