@@ -42,7 +42,7 @@ Result<BuildDirectory> BuildDirectory::create(const fs::path& destination, std::
   fs::path path = parent / (prefix + std::to_string(getpid()));
   fs::remove_all(path, ec);
   if (!fs::create_directory(path, ec)) {
-    return Status::error("cannot create '" + path.string() + "': " + (ec ? ec.message() : "it exists"));
+    return Status::io_error("cannot create '" + path.string() + "': " + (ec ? ec.message() : "it exists"));
   }
   return BuildDirectory(std::move(path), target);
 }
@@ -62,14 +62,14 @@ Status BuildDirectory::commit() {
   std::error_code ec;
   if (fs::exists(destination_, ec)) {
     if (renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, destination_.c_str(), RENAME_EXCHANGE) != 0) {
-      return Status::error("cannot replace '" + destination_.string() + "': " + std::strerror(errno));
+      return Status::io_error("cannot replace '" + destination_.string() + "': " + std::strerror(errno));
     }
     done_ = true;
     fs::remove_all(path_, ec);  // now the previous contents
     return Status::ok_status();
   }
   fs::rename(path_, destination_, ec);
-  if (ec) return Status::error("cannot move '" + path_.string() + "' to '" + destination_.string() + "': " + ec.message());
+  if (ec) return Status::io_error("cannot move '" + path_.string() + "' to '" + destination_.string() + "': " + ec.message());
   done_ = true;
   return Status::ok_status();
 }

@@ -34,10 +34,12 @@ private:
 Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one.
   const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
-  if (fd.get() < 0) return Status::error(std::strerror(errno));
+  if (fd.get() < 0) {
+    return errno == ENOENT ? Status::not_found(std::strerror(errno)) : Status::io_error(std::strerror(errno));
+  }
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) return Status::error(std::strerror(errno));
-  if (!S_ISREG(info.st_mode)) return Status::error("not a regular file");
+  if (::fstat(fd.get(), &info) != 0) return Status::io_error(std::strerror(errno));
+  if (!S_ISREG(info.st_mode)) return Status::failed_precondition("not a regular file");
   FilePrefix file;
   file.size = static_cast<std::uintmax_t>(info.st_size);
   const std::size_t wanted = static_cast<std::size_t>(std::min<std::uintmax_t>(file.size, max_bytes));
@@ -46,7 +48,7 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size
   while (done < wanted) {
     const ssize_t n = ::read(fd.get(), file.bytes.data() + done, wanted - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Status::error(std::string("read error: ") + std::strerror(errno));
+    if (n < 0) return Status::io_error(std::string("read error: ") + std::strerror(errno));
     if (n == 0) break;  // the file shrank since fstat
     done += static_cast<std::size_t>(n);
   }

@@ -14,30 +14,65 @@
 
 namespace canon {
 
-/// Success, or an error with a human-readable message. Cheap to copy when ok.
-class Status {
+/// What kind of failure a Status is, for callers that decide by it (an HTTP status, an exit
+/// code, whether to try again) rather than by its text.
+enum class StatusCode {
+  kOk,
+  /// The caller's input is wrong: a bad option, a malformed query, an unreadable page.
+  kInvalidArgument,
+  /// A file or directory the call needs does not exist.
+  kNotFound,
+  /// A directory is not what the call needs (not a canon index, not replaceable).
+  kFailedPrecondition,
+  /// Reading or writing failed (a full disk, a read-only directory, an I/O error).
+  kIoError,
+  /// Data canon wrote earlier is damaged or of another format.
+  kCorruption,
+  /// Anything else.
+  kInternal,
+};
+
+/// "ok", "invalid argument", "not found", "failed precondition", "I/O error", "corruption",
+/// "internal".
+const char* to_string(StatusCode code);
+
+/// Success, or an error with a code and a human-readable message. Cheap to copy when ok.
+/// [[nodiscard]]: a Status (or Result) that nobody looks at is a bug the compiler reports.
+class [[nodiscard]] Status {
 public:
   /// The success value.
   static Status ok_status() { return Status(); }
   /// A failure; `message` is shown to the user as it is.
-  static Status error(std::string message) { return Status(std::move(message), true); }
+  static Status error(std::string message, StatusCode code = StatusCode::kInvalidArgument) {
+    return Status(std::move(message), code);
+  }
+  static Status not_found(std::string message) { return error(std::move(message), StatusCode::kNotFound); }
+  static Status io_error(std::string message) { return error(std::move(message), StatusCode::kIoError); }
+  static Status corruption(std::string message) { return error(std::move(message), StatusCode::kCorruption); }
+  static Status failed_precondition(std::string message) {
+    return error(std::move(message), StatusCode::kFailedPrecondition);
+  }
+  static Status internal(std::string message) { return error(std::move(message), StatusCode::kInternal); }
 
-  bool ok() const { return !failed_; }
+  bool ok() const { return code_ == StatusCode::kOk; }
   explicit operator bool() const { return ok(); }
+  StatusCode code() const { return code_; }
   /// Empty when ok().
   const std::string& message() const { return message_; }
 
 private:
   Status() = default;
-  Status(std::string message, bool failed) : message_(std::move(message)), failed_(failed) {}
+  Status(std::string message, StatusCode code) : message_(std::move(message)), code_(code) {
+    assert(code != StatusCode::kOk && "an error needs a code other than kOk");
+  }
   std::string message_;
-  bool failed_ = false;
+  StatusCode code_ = StatusCode::kOk;
 };
 
 /// Either a T or a failed Status.
 /// REQUIRES: value() only when ok(); status() is meaningful only when !ok().
 template <class T>
-class Result {
+class [[nodiscard]] Result {
 public:
   Result(T value) : state_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
   Result(Status error) : state_(std::move(error)) {  // NOLINT(google-explicit-constructor)

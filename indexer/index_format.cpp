@@ -38,22 +38,22 @@ Status check_canon_index(const std::filesystem::path& dir) {
   const IndexLayout index{dir};
   std::error_code ec;
   if (!std::filesystem::exists(dir, ec)) {
-    return Status::error("index '" + dir.string() + "' does not exist (build it with `canon index`)");
+    return Status::not_found("index '" + dir.string() + "' does not exist (build it with `canon index`)");
   }
   if (!std::filesystem::is_directory(dir, ec)) {
-    return Status::error("'" + dir.string() + "' is not a canon index (not a directory)");
+    return Status::failed_precondition("'" + dir.string() + "' is not a canon index (not a directory)");
   }
   if (!std::filesystem::is_directory(index.xapian(), ec)) {
-    return Status::error("'" + dir.string() + "' is not a canon index (no xapian/ inside)");
+    return Status::failed_precondition("'" + dir.string() + "' is not a canon index (no xapian/ inside)");
   }
   try {
     const Xapian::Database db(index.xapian().string());
     if (db.get_metadata(std::string(kCollapseMetadataKey)).empty()) {
-      return Status::error("'" + dir.string() +
+      return Status::failed_precondition("'" + dir.string() +
                            "' is not a canon index (its xapian/ database was not written by canon; rebuild it with `canon index`)");
     }
   } catch (const Xapian::Error& e) {
-    return Status::error("cannot open the index at '" + index.xapian().string() + "': " + e.get_description());
+    return Status::corruption("cannot open the index at '" + index.xapian().string() + "': " + e.get_description());
   }
   return Status::ok_status();
 }

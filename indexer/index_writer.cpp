@@ -50,7 +50,7 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::create(const std::string& path
         std::string(fmt::to_string(options.collapse)));
     return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(rep)));
   } catch (const Xapian::Error& e) {
-    return Status::error("cannot create Xapian database at '" + path + "': " + e.get_description());
+    return Status::io_error("cannot create Xapian database at '" + path + "': " + e.get_description());
   }
 }
 
@@ -61,7 +61,7 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::open(const std::string& path, 
     rep->db = Xapian::WritableDatabase(path, Xapian::DB_OPEN);
     return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(rep)));
   } catch (const Xapian::Error& e) {
-    return Status::error("cannot open Xapian database at '" + path + "': " + e.get_description());
+    return Status::io_error("cannot open Xapian database at '" + path + "': " + e.get_description());
   }
 }
 
@@ -166,7 +166,7 @@ Result<DocumentId> IndexWriter::add(PreparedDocument document) {
   try {
     return rep_->db.add_document(prepared.doc);
   } catch (const Xapian::Error& e) {
-    rep_->status = Status::error("cannot index " + prepared.url + ": " + e.get_description());
+    rep_->status = Status::io_error("cannot index " + prepared.url + ": " + e.get_description());
     return rep_->status;
   }
 }
@@ -206,7 +206,7 @@ Status IndexWriter::set_cluster_fields(DocumentId id, const ClusterFields& field
     }
     rep_->db.replace_document(id, doc);
   } catch (const Xapian::Error& e) {
-    rep_->status = Status::error("cannot update document " + std::to_string(id) + ": " + e.get_description());
+    rep_->status = Status::io_error("cannot update document " + std::to_string(id) + ": " + e.get_description());
   }
   return rep_->status;
 }
@@ -216,7 +216,7 @@ Status IndexWriter::remove(DocumentId id) {
   try {
     rep_->db.delete_document(id);
   } catch (const Xapian::Error& e) {
-    rep_->status = Status::error("cannot delete document " + std::to_string(id) + ": " + e.get_description());
+    rep_->status = Status::io_error("cannot delete document " + std::to_string(id) + ": " + e.get_description());
   }
   return rep_->status;
 }
@@ -230,7 +230,7 @@ Status IndexWriter::add(const IndexedPage& page) {
   try {
     id = rep_->db.replace_document(prepared.unique_term, prepared.doc);
   } catch (const Xapian::Error& e) {
-    rep_->status = Status::error("cannot index " + prepared.url + ": " + e.get_description());
+    rep_->status = Status::io_error("cannot index " + prepared.url + ": " + e.get_description());
     return rep_->status;
   }
   return set_cluster_fields(id, page);
@@ -242,7 +242,7 @@ Status IndexWriter::finish() {
     rep_->db.commit();
     rep_->db.close();
   } catch (const Xapian::Error& e) {
-    rep_->status = Status::error("cannot commit the Xapian database: " + e.get_description());
+    rep_->status = Status::io_error("cannot commit the Xapian database: " + e.get_description());
   }
   return rep_->status;
 }
@@ -255,7 +255,7 @@ Status merge_databases(std::span<const std::string> sources, const std::string& 
     all.compact(destination, Xapian::DBCOMPACT_MULTIPASS);
     return Status::ok_status();
   } catch (const Xapian::Error& e) {
-    return Status::error("cannot merge the Xapian databases into '" + destination + "': " + e.get_description());
+    return Status::io_error("cannot merge the Xapian databases into '" + destination + "': " + e.get_description());
   }
 }
 

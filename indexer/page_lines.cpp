@@ -91,7 +91,7 @@ Result<std::vector<PageLine>> read_page_lines(const std::filesystem::path& index
     return Status::error("the canon index '" + index_dir.string() + "' has no pages.jsonl (a view derived by `canon eval diversity` has none)");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot read '" + path.string() + "': " + std::strerror(errno));
+  if (!in) return Status::io_error("cannot read '" + path.string() + "': " + std::strerror(errno));
   std::vector<PageLine> pages;
   std::size_t number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -101,7 +101,7 @@ Result<std::vector<PageLine>> read_page_lines(const std::filesystem::path& index
     if (!page.ok()) return Status::error("'" + path.string() + "' line " + std::to_string(number) + ": " + page.status().message());
     pages.push_back(std::move(page.value()));
   }
-  if (in.bad()) return Status::error("cannot read '" + path.string() + "': read error");
+  if (in.bad()) return Status::io_error("cannot read '" + path.string() + "': read error");
   return pages;
 }
 

@@ -116,7 +116,7 @@ Status check_replaceable(const fs::path& out_dir) {
   }
   if (fs::is_empty(out_dir, ec)) return Status::ok_status();
   if (Status index = index_format::check_canon_index(out_dir); !index.ok()) {
-    return Status::error(index.message() + "; refusing to replace it");
+    return Status::failed_precondition(index.message() + "; refusing to replace it");
   }
   return Status::ok_status();
 }
@@ -155,7 +155,7 @@ class LineWriter {
   /// Flushes and closes; an error if any write failed.
   Status close() {
     out_.close();
-    if (!out_) return Status::error("cannot write '" + path_.string() + "'");
+    if (!out_) return Status::io_error("cannot write '" + path_.string() + "': " + std::strerror(errno));
     return Status::ok_status();
   }
 

@@ -111,7 +111,7 @@ Result<SiteListing> walk_site(const fs::path& site_dir) {
   const fs::path root = fs::canonical(site_dir, ec);
   if (ec) return Status::error("cannot open site directory '" + site_dir.string() + "': " + ec.message());
   fs::directory_iterator probe(root, ec);
-  if (ec) return Status::error("cannot read site directory '" + site_dir.string() + "': " + ec.message());
+  if (ec) return Status::io_error("cannot read site directory '" + site_dir.string() + "': " + ec.message());
   Walker walker(root);
   walker.walk(root, "");
   walker.walk_linked_dirs();

@@ -285,7 +285,7 @@ Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& in
     const std::string collapse = rep->db.get_metadata(std::string(fmt::kCollapseMetadataKey));
     const std::optional<fmt::CollapseMode> mode = fmt::parse_collapse_mode(collapse);
     if (!mode) {
-      return Status::error("the index at '" + xapian_dir.string() +
+      return Status::corruption("the index at '" + xapian_dir.string() +
                            "' has an unknown collapse mode '" + collapse +
                            "' (rebuild it with this version of canon)");
     }
@@ -304,7 +304,7 @@ Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& in
     parser.add_boolean_prefix("path", (new PathFieldProcessor)->release());
     return std::unique_ptr<Searcher>(new Searcher(std::move(rep)));
   } catch (const Xapian::Error& e) {
-    return Status::error("cannot open the index at '" + xapian_dir.string() +
+    return Status::corruption("cannot open the index at '" + xapian_dir.string() +
                          "': " + e.get_description());
   }
 }
@@ -377,7 +377,7 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
   } catch (const Xapian::QueryParserError& e) {
     return Status::error("malformed query: " + e.get_msg());
   } catch (const Xapian::Error& e) {
-    return Status::error("search failed: " + e.get_description());
+    return Status::io_error("search failed: " + e.get_description());
   }
 }
 

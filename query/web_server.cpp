@@ -205,10 +205,10 @@ Outcome run_search(SearcherPool& pool, SearchQueue& queue, const SearchRequest& 
     if (results.ok()) {
       outcome.results = std::move(results).value();
     } else {
-      // The Searcher reports bad queries, and "search failed: ..." for Xapian errors (a
-      // damaged or replaced database): those are the server's fault, not the user's.
+      // A bad query is the user's (400); a Xapian error (a damaged or replaced database) is
+      // the server's.
       const std::string& message = results.status().message();
-      healthy = !message.starts_with("search failed");
+      healthy = results.status().code() == StatusCode::kInvalidArgument;
       outcome.status = healthy ? 400 : 500;
       outcome.error = message;
     }

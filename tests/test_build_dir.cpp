@@ -112,6 +112,8 @@ TEST_CASE("read_file_prefix: the first bytes and the size; never blocks on what 
   const auto fifo = canon::read_file_prefix(dir.path() / "fifo.html");
   REQUIRE_FALSE(fifo.ok());
   CHECK(fifo.status().message() == "not a regular file");
+  CHECK(fifo.status().code() == canon::StatusCode::kFailedPrecondition);
+  CHECK(canon::read_file(dir.path() / "missing").status().code() == canon::StatusCode::kNotFound);
   fs::create_directory(dir.path() / "dir.html");
   const auto directory = canon::read_file(dir.path() / "dir.html");
   REQUIRE_FALSE(directory.ok());

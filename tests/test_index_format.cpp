@@ -34,6 +34,13 @@ TEST_CASE("check_canon_index: a directory whose xapian/ database canon wrote, an
 
   canon::testing::make_empty_canon_index(dir.path() / "index");
   CHECK(fmt::check_canon_index(dir.path() / "index").ok());
+
+  // Callers decide by code, not by text.
+  using canon::StatusCode;
+  CHECK(fmt::check_canon_index(dir.path() / "missing").code() == StatusCode::kNotFound);
+  CHECK(fmt::check_canon_index(dir.path()).code() == StatusCode::kFailedPrecondition);
+  CHECK(fmt::check_canon_index(dir.path() / "other").code() == StatusCode::kFailedPrecondition);
+  CHECK(fmt::check_canon_index(dir.path() / "broken").code() == StatusCode::kCorruption);
 }
 
 TEST_CASE("index layout: every file of an index named in one place") {
