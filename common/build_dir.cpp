@@ -11,6 +11,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "common/fault_injection.h"
+
 namespace canon {
 namespace fs = std::filesystem;
 namespace {
@@ -65,6 +67,7 @@ Status BuildDirectory::commit() {
       return Status::io_error("cannot replace '" + destination_.string() + "': " + std::strerror(errno));
     }
     done_ = true;
+    fault_point("replaced");  // the new contents in place, the previous ones not yet removed
     fs::remove_all(path_, ec);  // now the previous contents
     return Status::ok_status();
   }

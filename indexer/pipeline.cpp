@@ -32,6 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/build_dir.h"
+#include "common/fault_injection.h"
 #include "common/file_io.h"
 #include "common/utf8.h"
 #include "common/parallel.h"
@@ -58,7 +59,9 @@ namespace {
 class StageClock {
 public:
   explicit StageClock(IndexSummary& summary) : summary_(summary) {}
+  /// Ends `stage`: its time is recorded (and a crash test may kill the run here).
   void lap(std::string stage) {
+    fault_point(stage);
     const auto now = std::chrono::steady_clock::now();
     summary_.stage_seconds.emplace_back(std::move(stage), std::chrono::duration<double>(now - last_).count());
     last_ = now;
@@ -577,6 +580,7 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   LineWriter summary_file(index_format::IndexLayout{work.path()}.summary());
   summary_file.write(summary_json(summary.value(), options).dump(2));
   if (Status written = summary_file.close(); !written.ok()) return written;
+  fault_point("swap");  // everything written, the old index not yet replaced
   if (Status moved = work.commit(); !moved.ok()) return moved;
   return summary;
 }
