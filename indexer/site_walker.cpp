@@ -1,10 +1,12 @@
 /// @file site_walker.cpp
-/// @brief Recursive, link-safe walk of a site directory.
+/// @brief Link-safe walk of a site directory (depth-first, without recursion: how deep a site's
+/// directories go is its author's choice).
 #include "indexer/site_walker.h"
 
 #include <algorithm>
 #include <set>
 #include <system_error>
+#include <vector>
 
 namespace canon::indexer {
 namespace fs = std::filesystem;
@@ -23,7 +25,24 @@ class Walker {
 public:
   explicit Walker(fs::path root) : root_(std::move(root)) {}
 
+  /// Walks `dir` and everything below it, in sorted order, depth first.
   void walk(const fs::path& dir, const std::string& relative_dir) {
+    open_directory(dir, relative_dir);
+    while (!open_.empty()) {
+      OpenDirectory& top = open_.back();
+      if (top.next == top.entries.size()) {
+        open_.pop_back();
+        continue;
+      }
+      // Copies: visit() may open a directory below, which grows open_.
+      const fs::directory_entry entry = top.entries[top.next++];
+      const std::string relative = top.relative;
+      visit(entry, relative);
+    }
+  }
+
+  /// Reads `dir`'s entries (sorted) to be visited next, unless it was seen already.
+  void open_directory(const fs::path& dir, const std::string& relative_dir) {
     std::error_code ec;
     const fs::path real_dir = fs::canonical(dir, ec);
     if (ec || !visited_dirs_.insert(real_dir).second) return;  // link loop or seen already
@@ -39,7 +58,7 @@ public:
     }
     if (ec) listing_.skipped.push_back({relative_dir, "cannot read directory: " + ec.message()});
     std::sort(entries.begin(), entries.end());
-    for (const auto& entry : entries) visit(entry, relative_dir);
+    open_.push_back({std::move(entries), 0, relative_dir});
   }
 
   /// Walks the directories reached through links, after everything reachable without them.
@@ -79,7 +98,7 @@ private:
     if (is_dir && is_link) {
       linked_dirs_.push_back({relative, entry.path()});  // after the real tree: real paths win
     } else if (is_dir) {
-      walk(entry.path(), relative);
+      open_directory(entry.path(), relative);
     } else if (fs::is_regular_file(status)) {
       listing_.files.push_back({relative, entry.path()});
     } else {
@@ -87,7 +106,15 @@ private:
     }
   }
 
+  /// A directory being walked: its entries and the next one to visit.
+  struct OpenDirectory {
+    std::vector<fs::directory_entry> entries;
+    std::size_t next = 0;
+    std::string relative;
+  };
+
   fs::path root_;
+  std::vector<OpenDirectory> open_;
   std::set<fs::path> visited_dirs_;
   std::vector<SiteFile> linked_dirs_;
   SiteListing listing_;

@@ -276,3 +276,16 @@ TEST_CASE("walk_site records an unreadable subdirectory as skipped") {
   REQUIRE_MESSAGE(reason.has_value(), show_skipped(listing));
   CHECK(reason->find("cannot read") != std::string::npos);
 }
+
+TEST_CASE("walk_site: 1,000 nested directories are walked (no recursion per level)") {
+  TempDir dir;
+  std::string relative;
+  for (int level = 0; level < 1000; ++level) relative += "d/";  // within PATH_MAX
+  fs::create_directories(dir.path() / relative);
+  write_file(dir.path() / relative / "deep.html");
+  write_file(dir.path() / "top.html");
+  const auto listing = walk_ok(dir.path());
+  REQUIRE(listing.files.size() == 2);
+  CHECK(listing.files[0].relative_path == relative + "deep.html");
+  CHECK(listing.files[1].relative_path == "top.html");
+}
