@@ -362,6 +362,25 @@ TEST_CASE(
   CHECK(server.get("/api/search?q=kestrel").status == 200);
 }
 
+TEST_CASE("oversized requests get 4xx: a long request line, a long header, a body") {
+  RunningServer server(test_index());
+  auto client = server.client();
+  const std::string long_query(10'000, 'a');
+  auto uri = client.Get(("/search?q=" + long_query).c_str());
+  REQUIRE(uri);
+  CHECK(uri->status == 414);  // the request line is past 8 KiB
+  auto header = client.Get("/search?q=kestrel", {{"X-Padding", long_query}});
+  REQUIRE(header);
+  CHECK(header->status == 400);  // a header line past 8 KiB
+  auto query = client.Get(("/search?q=" + std::string(2'000, 'a')).c_str());
+  REQUIRE(query);
+  CHECK(query->status == 400);  // canon's own limit: 1,024 bytes of query
+  auto body = client.Post("/api/search", std::string(100'000, 'x'), "text/plain");
+  REQUIRE(body);
+  CHECK(body->status >= 400);
+  CHECK(body->status < 500);
+}
+
 TEST_CASE("64 connections that send nothing do not keep another client waiting") {
   // httplib's default pool has a thread per core (at least 8): eight silent connections held
   // every thread until their read timeout (5 s), the next eight after them, and so on, so a
