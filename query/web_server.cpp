@@ -2,6 +2,8 @@
 /// @brief `canon serve`: routes, parameter checks, a pool of per-thread Searchers, httplib.
 #include "query/web_server.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -357,6 +359,11 @@ Result<std::unique_ptr<WebServer>> WebServer::create(const WebServerOptions& opt
   server.set_socket_options([r](socket_t sock) {  // the listening socket only
     int yes = 1;
     ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    // A connection is handed to a thread only once it has sent something: clients that
+    // connect and say nothing stay with the kernel (dropped after a few seconds) instead of
+    // holding a thread each.
+    int seconds = 5;
+    ::setsockopt(sock, IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds);
     r->listening_fd = sock;
   });
   using httplib::Request;
