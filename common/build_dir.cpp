@@ -60,8 +60,37 @@ BuildDirectory::~BuildDirectory() {
   fs::remove_all(path_, ec);
 }
 
+namespace {
+
+/// fsync()s `path` (a file or a directory); an error names it.
+Status sync_path(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::io_error("cannot open '" + path.string() + "' to sync it: " + std::strerror(errno));
+  const int synced = ::fsync(fd);
+  const int error = errno;
+  ::close(fd);
+  if (synced != 0) return Status::io_error("cannot sync '" + path.string() + "': " + std::strerror(error));
+  return Status::ok_status();
+}
+
+/// fsync()s every file and directory below `root`, and `root`: what the swap puts in place is
+/// on disk before it becomes the destination, so a power cut leaves the old contents or the
+/// whole new ones.
+Status sync_tree(const fs::path& root) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_symlink(ec)) continue;
+    if (Status s = sync_path(it->path()); !s.ok()) return s;
+  }
+  if (ec) return Status::io_error("cannot list '" + root.string() + "' to sync it: " + ec.message());
+  return sync_path(root);
+}
+
+}  // namespace
+
 Status BuildDirectory::commit() {
   std::error_code ec;
+  if (Status synced = sync_tree(path_); !synced.ok()) return synced;
   if (fs::exists(destination_, ec)) {
     if (renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, destination_.c_str(), RENAME_EXCHANGE) != 0) {
       return Status::io_error("cannot replace '" + destination_.string() + "': " + std::strerror(errno));
@@ -69,12 +98,12 @@ Status BuildDirectory::commit() {
     done_ = true;
     fault_point("replaced");  // the new contents in place, the previous ones not yet removed
     fs::remove_all(path_, ec);  // now the previous contents
-    return Status::ok_status();
+    return sync_path(destination_.parent_path().empty() ? "." : destination_.parent_path());
   }
   fs::rename(path_, destination_, ec);
   if (ec) return Status::io_error("cannot move '" + path_.string() + "' to '" + destination_.string() + "': " + ec.message());
   done_ = true;
-  return Status::ok_status();
+  return sync_path(destination_.parent_path().empty() ? "." : destination_.parent_path());
 }
 
 }  // namespace canon

@@ -11,9 +11,9 @@
 
 namespace canon {
 
-/// PARENT/.NAME.TAG-PID beside the destination PARENT/NAME. commit() puts it in place: an atomic
-/// exchange (renameat2 RENAME_EXCHANGE) with an existing destination, which is then removed,
-/// else a rename. Destroyed uncommitted, it is removed with what it holds. Move-only.
+/// PARENT/.NAME.TAG-PID beside the destination PARENT/NAME. commit() puts it in place: everything
+/// in it is synced to disk, then an atomic exchange (renameat2 RENAME_EXCHANGE) with an existing
+/// destination, which is then removed, else a rename; then PARENT is synced. Destroyed uncommitted, it is removed with what it holds. Move-only.
 class BuildDirectory {
 public:
   /// Creates the directory beside `destination` (and the destination's parent when missing),
