@@ -19,8 +19,10 @@ targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_html fuzz_url fuzz_readers fuzz_query fuzz_web)
 command -v clang++-14 >/dev/null || { echo "fuzz: needs clang-14 and libfuzzer-14-dev (apt-get install clang-14 libfuzzer-14-dev)" >&2; exit 1; }
 
-CXX=clang++-14 CANON_BUILD_DIR=build-fuzz CANON_BUILD_TYPE=RelWithDebInfo scripts/build.sh \
+# Only the targets (and the libraries they link), not the canon executable.
+CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCANON_FUZZ=ON -DCANON_BUILD_TESTS=OFF -DCANON_BUILD_BENCH=OFF >/dev/null
+cmake --build build-fuzz --target "${targets[@]}" >/dev/null
 
 status=0
 for target in "${targets[@]}"; do
