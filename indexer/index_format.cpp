@@ -34,7 +34,7 @@ std::optional<CollapseMode> parse_collapse_mode(std::string_view text) {
   return std::nullopt;
 }
 
-Status check_canon_index(const std::filesystem::path& dir) {
+Result<Xapian::Database> open_canon_index(const std::filesystem::path& dir) {
   const IndexLayout index{dir};
   std::error_code ec;
   if (!std::filesystem::exists(dir, ec)) {
@@ -47,15 +47,20 @@ Status check_canon_index(const std::filesystem::path& dir) {
     return Status::failed_precondition("'" + dir.string() + "' is not a canon index (no xapian/ inside)");
   }
   try {
-    const Xapian::Database db(index.xapian().string());
+    Xapian::Database db(index.xapian().string());
     if (db.get_metadata(std::string(kCollapseMetadataKey)).empty()) {
       return Status::failed_precondition("'" + dir.string() +
                            "' is not a canon index (its xapian/ database was not written by canon; rebuild it with `canon index`)");
     }
+    return db;
   } catch (const Xapian::Error& e) {
     return Status::corruption("cannot open the index at '" + index.xapian().string() + "': " + e.get_description());
   }
-  return Status::ok_status();
+}
+
+Status check_canon_index(const std::filesystem::path& dir) {
+  auto db = open_canon_index(dir);
+  return db.ok() ? Status::ok_status() : db.status();
 }
 
 std::string hash_long_term(std::string_view term, std::size_t max_length) {

@@ -43,6 +43,10 @@ struct IndexLayout {
 /// replaces a directory. Ok, or an error saying what `dir` lacks; never throws.
 Status check_canon_index(const std::filesystem::path& dir);
 
+/// check_canon_index(), returning the database it opened (for readers that go on to use it:
+/// the index is opened once).
+Result<Xapian::Database> open_canon_index(const std::filesystem::path& dir);
+
 /// Omega's value slots. Slot 0: last-modified time of the page's file as a 4-byte big-endian
 /// time_t (what Omega's date-range filters read); slot 2: the file's size in bytes,
 /// Xapian::sortable_serialise'd. (Omega's slot 1, the MD5 of the file, is not written.)

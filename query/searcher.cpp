@@ -277,11 +277,12 @@ Searcher::Searcher(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 Searcher::~Searcher() = default;
 
 Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& index_dir) {
-  if (Status index = fmt::check_canon_index(index_dir); !index.ok()) return index;
+  auto db = fmt::open_canon_index(index_dir);
+  if (!db.ok()) return db.status();
   const auto xapian_dir = fmt::IndexLayout{index_dir}.xapian();
   try {
     auto rep = std::make_unique<Rep>();
-    rep->db = Xapian::Database(xapian_dir.string());
+    rep->db = std::move(db).value();
     const std::string collapse = rep->db.get_metadata(std::string(fmt::kCollapseMetadataKey));
     const std::optional<fmt::CollapseMode> mode = fmt::parse_collapse_mode(collapse);
     if (!mode) {
