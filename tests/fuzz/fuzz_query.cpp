@@ -1,7 +1,6 @@
 /// @file fuzz_query.cpp
 /// @brief libFuzzer target: a query through Xapian's query parser and canon's search (title
 /// matches, snippets, alternates) over an index of sample_site built once at start-up.
-#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -10,19 +9,13 @@
 #include <memory>
 #include <string>
 
-#include "indexer/pipeline.h"
 #include "query/searcher.h"
+#include "tests/fuzz/sample_index.h"
 
 namespace {
 
 std::unique_ptr<canon::query::Searcher> open_sample_index() {
-  const std::filesystem::path index =
-      std::filesystem::temp_directory_path() / ("canon-fuzz-query-" + std::to_string(getpid()));
-  canon::indexer::IndexOptions options;
-  options.site_dir = std::filesystem::path(CANON_SOURCE_DIR) / "sample_site";
-  options.out_dir = index;
-  options.show_progress = false;
-  if (!canon::indexer::index_site(options).ok()) std::abort();
+  const std::filesystem::path index = canon::fuzz::index_sample_site("query");
   auto searcher = canon::query::Searcher::open(index);
   if (!searcher.ok()) std::abort();
   std::error_code ec;

@@ -17,8 +17,8 @@
 #include <string>
 #include <thread>
 
-#include "indexer/pipeline.h"
 #include "query/web_server.h"
+#include "tests/fuzz/sample_index.h"
 
 namespace {
 
@@ -26,23 +26,20 @@ struct Served {
   std::unique_ptr<canon::query::WebServer> server;
   std::thread thread;
   int port = 0;
+  std::filesystem::path index;  // removed at exit
   Served() = default;
   Served(Served&&) = default;
   ~Served() {  // at exit, after the last input
     if (server) server->stop();
     if (thread.joinable()) thread.join();
+    std::error_code ec;
+    if (!index.empty()) std::filesystem::remove_all(index, ec);
   }
 };
 
 Served& serve_sample_index() {
   static Served served = [] {
-    const std::filesystem::path index =
-        std::filesystem::temp_directory_path() / ("canon-fuzz-web-" + std::to_string(getpid()));
-    canon::indexer::IndexOptions options;
-    options.site_dir = std::filesystem::path(CANON_SOURCE_DIR) / "sample_site";
-    options.out_dir = index;
-    options.show_progress = false;
-    if (!canon::indexer::index_site(options).ok()) std::abort();
+    const std::filesystem::path index = canon::fuzz::index_sample_site("web");
     canon::query::WebServerOptions web;
     web.index_dir = index;
     web.port = 0;
@@ -51,6 +48,7 @@ Served& serve_sample_index() {
     Served s;
     s.server = std::move(server.value());
     s.port = s.server->port();
+    s.index = index;
     s.thread = std::thread([server = s.server.get()] { (void)server->run(); });
     return s;
   }();
