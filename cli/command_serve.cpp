@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -40,9 +41,21 @@ void add_serve_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
   serve->add_option("--max-connections", options->max_connections,
-                    "Connections served at once, a thread each; more wait")
+                    "Connections open at once; past it a connection is answered 503")
       ->capture_default_str()
-      ->check(CLI::Range(1, 65536));
+      ->check(CLI::Range(1, 1'000'000));
+  serve->add_option("--max-connections-per-client", options->max_connections_per_client,
+                    "Connections open at once from one address; past it 503")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  serve->add_option_function<double>(
+            "--request-timeout",
+            [options](double seconds) {
+              options->request_timeout = std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+            },
+            "Seconds a client has to send a request (or read an answer) before it is disconnected")
+      ->default_str("10")
+      ->check(CLI::Range(0.1, 3600.0));
   serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
 
   serve->callback([options] {

@@ -1,240 +1,55 @@
 /// @file web_server.cpp
-/// @brief `canon serve`: routes, parameter checks, a pool of per-thread Searchers, httplib.
+/// @brief `canon serve`'s network side: accepting, per-client limits, deadlines, HTTP/1.1
+/// (Boost.Beast), and handing each request to SearchRoutes on the search pool.
+///
+/// Why Beast rather than cpp-httplib (which served until issue 16): httplib gives each
+/// connection a thread until it closes and has no per-connection deadline, so clients sending
+/// a byte a second held every thread. An event loop holds no thread per connection; Beast puts a
+/// deadline on each read and write (tcp_stream::expires_after).
 #include "query/web_server.h"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 
-#include <httplib.h>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <chrono>
-#include <condition_variable>
-#include <deque>
-#include <cstring>
+#include <array>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <thread>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "common/utf8.h"
-#include "query/render.h"
-#include "query/searcher.h"
-#include "query/web_page.h"
+#include <unordered_map>
 
 namespace canon::query {
 namespace {
 
-/// Why `query` cannot be searched, or ok.
-Status check_query(const std::string& query) {
-  if (query.size() > kMaxQueryBytes) {
-    return Status::error("the query is too long (at most " + std::to_string(kMaxQueryBytes) +
-                         " bytes)");
-  }
-  if (!is_valid_utf8(query)) return Status::error("the query is not valid UTF-8");
-  const bool has_control = std::any_of(query.begin(), query.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7f;
-  });
-  if (has_control) return Status::error("the query contains control characters");
-  return Status::ok_status();
-}
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = boost::asio::ip::tcp;
 
-bool is_blank(const std::string& text) {
-  return std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t'; });
-}
+/// What a connection past the limits is told before it is closed.
+constexpr std::string_view kTooManyConnections =
+    "HTTP/1.1 503 Service Unavailable\r\n"
+    "Content-Type: text/plain; charset=utf-8\r\n"
+    "Content-Length: 42\r\n"
+    "Retry-After: 1\r\n"
+    "Connection: close\r\n"
+    "\r\n"
+    "Too many connections; try again shortly.\r\n";
 
-/// The first value of query parameter `name`, or null when it is absent.
-const std::string* find_param(const httplib::Request& request, const std::string& name) {
-  const auto it = request.params.find(name);
-  return it == request.params.end() ? nullptr : &it->second;
-}
-
-/// Parameter `name` as a whole number in [min, max]; `fallback` when absent.
-Result<std::size_t> parse_count(const httplib::Request& request, const std::string& name,
-                                std::size_t fallback, std::size_t min, std::size_t max) {
-  const std::string* text = find_param(request, name);
-  if (text == nullptr) return fallback;
-  const Status bad = Status::error(name + " must be a whole number from " + std::to_string(min) +
-                                   " to " + std::to_string(max));
-  if (text->empty() || text->size() > 9) return bad;  // 9 digits cannot overflow
-  std::size_t value = 0;
-  for (const char c : *text) {
-    if (c < '0' || c > '9') return bad;
-    value = value * 10 + static_cast<std::size_t>(c - '0');
-  }
-  if (value < min || value > max) return bad;
-  return value;
-}
-
-/// Identifies the directory at a path, so that a rebuilt index (a new directory swapped in
-/// under the same name) is noticed.
-struct DirIdentity {
-  dev_t device = 0;
-  ino_t inode = 0;
-  bool operator==(const DirIdentity&) const = default;
-};
-
-DirIdentity identify(const std::filesystem::path& dir) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0) return {};
-  return {st.st_dev, st.st_ino};
-}
-
-/// Idle Searchers for httplib's worker threads: a request takes one (opening a new one when
-/// none is idle) and gives it back, so there are at most as many as workers. Searchers of a
-/// replaced index are dropped.
-class SearcherPool {
-public:
-  explicit SearcherPool(std::filesystem::path index_dir) : index_dir_(std::move(index_dir)) {}
-
-  struct Lease {
-    std::unique_ptr<Searcher> searcher;
-    DirIdentity identity;
-  };
-
-  Result<Lease> acquire() {
-    const DirIdentity current = identify(index_dir_);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!(current == identity_)) {
-        idle_.clear();
-        identity_ = current;
-      }
-      if (!idle_.empty()) {
-        Lease lease{std::move(idle_.back()), current};
-        idle_.pop_back();
-        return lease;
-      }
-    }
-    auto opened = Searcher::open(index_dir_);
-    if (!opened.ok()) return opened.status();
-    return Lease{std::move(opened).value(), current};
-  }
-
-  /// Gives a searcher back; `healthy` false drops it (it failed in a way a new one may not).
-  void release(Lease lease, bool healthy) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (healthy && lease.identity == identity_) idle_.push_back(std::move(lease.searcher));
-  }
-
-private:
-  const std::filesystem::path index_dir_;
-  std::mutex mutex_;
-  DirIdentity identity_;
-  std::vector<std::unique_ptr<Searcher>> idle_;
-};
-
-/// Lets at most `limit` searches run at once, the others wait their turn in arrival order.
-/// Searches are CPU work: with one running per thread of a connection, a few hundred of them
-/// shared the cores, each took hundreds of times longer and the unluckiest timed out; in
-/// arrival order each waits for those before it only (docs/benchmarks.md, "canon serve under
-/// load"). It also bounds the Searchers open at once.
-class SearchQueue {
-public:
-  explicit SearchQueue(std::size_t limit) : limit_(std::max<std::size_t>(1, limit)) {}
-
-  /// Holds a place among the running searches for its lifetime.
-  class Turn {
-  public:
-    explicit Turn(SearchQueue& queue) : queue_(queue) {
-      std::unique_lock<std::mutex> lock(queue_.mutex_);
-      if (queue_.running_ < queue_.limit_ && queue_.waiting_.empty()) {
-        ++queue_.running_;
-        return;
-      }
-      Waiter me;
-      queue_.waiting_.push_back(&me);
-      me.woken.wait(lock, [&] { return me.granted; });  // the place was handed over
-    }
-    ~Turn() {
-      std::lock_guard<std::mutex> lock(queue_.mutex_);
-      if (queue_.waiting_.empty()) {
-        --queue_.running_;
-        return;
-      }
-      Waiter* next = queue_.waiting_.front();  // only the next in line is woken
-      queue_.waiting_.pop_front();
-      next->granted = true;
-      next->woken.notify_one();
-    }
-    Turn(const Turn&) = delete;
-    Turn& operator=(const Turn&) = delete;
-
-  private:
-    SearchQueue& queue_;
-  };
-
-private:
-  struct Waiter {
-    std::condition_variable woken;
-    bool granted = false;
-  };
-  const std::size_t limit_;
-  std::mutex mutex_;
-  std::size_t running_ = 0;
-  std::deque<Waiter*> waiting_;
-};
-
-/// A search's result or the HTTP status and message to answer with.
-struct Outcome {
-  int status = 200;
-  std::string error;
-  SearchResults results;
-  std::size_t document_count = 0;
-};
-
-/// Runs `request` (or, with an empty query, only counts the documents) on a pooled Searcher.
-Outcome run_search(SearcherPool& pool, SearchQueue& queue, const SearchRequest& request) {
-  Outcome outcome;
-  const SearchQueue::Turn turn(queue);
-  auto lease = pool.acquire();
-  if (!lease.ok()) {
-    outcome.status = 503;
-    outcome.error = "the index is not available: " + lease.status().message();
-    return outcome;
-  }
-  outcome.document_count = lease->searcher->document_count();
-  bool healthy = true;
-  if (!request.query.empty()) {
-    auto results = lease->searcher->search(request);
-    if (results.ok()) {
-      outcome.results = std::move(results).value();
-    } else {
-      // A bad query is the user's (400); a Xapian error (a damaged or replaced database) is
-      // the server's.
-      const std::string& message = results.status().message();
-      healthy = results.status().code() == StatusCode::kInvalidArgument;
-      outcome.status = healthy ? 400 : 500;
-      outcome.error = message;
-    }
-  }
-  pool.release(std::move(lease).value(), healthy);
-  return outcome;
-}
-
-void send_html(httplib::Response& response, int status, const std::string& html) {
-  response.status = status;
-  response.set_content(html, "text/html; charset=utf-8");
-}
-
-void send_json(httplib::Response& response, int status, const nlohmann::json& json) {
-  response.status = status;
-  // Crawled text is UTF-8-checked at index time; should anything slip through, replace it
-  // rather than throw.
-  response.set_content(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                       "application/json; charset=utf-8");
-}
-
-void send_json_error(httplib::Response& response, int status, const std::string& message) {
-  send_json(response, status, nlohmann::json{{"error", message}});
-}
+/// After an answer that ends the connection, the longest the server reads (and drops) what the
+/// client still sends, so that closing with unread bytes does not reset the connection before
+/// the client has read the answer (nginx's "lingering close").
+constexpr std::chrono::milliseconds kLingerTime{2'000};
 
 /// `text` with control characters replaced by '?', for a log line on a terminal.
 std::string printable(std::string_view text) {
@@ -246,82 +61,228 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-}  // namespace
+/// Searches: one thread per core (at least 2).
+unsigned search_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
 
-struct WebServer::Rep {
-  explicit Rep(const WebServerOptions& opts)
-      : options(opts), pool(opts.index_dir), queue(std::max(2u, std::thread::hardware_concurrency())) {}
-
-  void handle_page(const httplib::Request& request, httplib::Response& response);
-  void handle_api(const httplib::Request& request, httplib::Response& response);
-
-  WebServerOptions options;
-  SearcherPool pool;
-  SearchQueue queue;
-  httplib::Server server;
-  int port = 0;
-  int listening_fd = -1;
-  std::atomic<bool> stop_requested{false};
-  std::atomic<bool> run_active{false};
-  std::mutex log_mutex;
-};
-
-void WebServer::Rep::handle_page(const httplib::Request& request, httplib::Response& response) {
-  SearchPage page;
-  const std::string* query = find_param(request, "q");
-  if (query != nullptr) {
-    if (Status ok = check_query(*query); !ok.ok()) {
-      page.error = ok.message();
-      return send_html(response, 400, render_search_page(page));
-    }
-    if (!is_blank(*query)) page.query = *query;
-  }
-  const auto offset = parse_count(request, "offset", 0, 0, kMaxOffset);
-  if (!offset.ok()) {
-    page.error = offset.status().message();
-    return send_html(response, 400, render_search_page(page));
-  }
-
-  SearchRequest search;
-  search.query = page.query;
-  search.offset = offset.value();
-  search.limit = kPageSize + 1;  // one more tells whether there is a next page
-  search.highlight_start = std::string(kHighlightStart);
-  search.highlight_end = std::string(kHighlightEnd);
-  Outcome outcome = run_search(pool, queue, search);
-  if (outcome.status != 200) {
-    page.error = outcome.error;
-    return send_html(response, outcome.status, render_search_page(page));
-  }
-  page.document_count = outcome.document_count;
-  if (!page.query.empty()) {
-    SearchResults& results = outcome.results;
-    page.has_next = results.hits.size() > kPageSize && search.offset + kPageSize <= kMaxOffset;
-    if (results.hits.size() > kPageSize) results.hits.resize(kPageSize);
-    page.results = &results;
-  }
-  send_html(response, 200, render_search_page(page));
+/// Raises the soft limit on open files towards `wanted` (at most the hard limit).
+void raise_open_file_limit(std::size_t wanted) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  const auto target = std::min<rlim_t>(static_cast<rlim_t>(wanted), limit.rlim_max);
+  if (limit.rlim_cur >= target) return;
+  limit.rlim_cur = target;
+  ::setrlimit(RLIMIT_NOFILE, &limit);
 }
 
-void WebServer::Rep::handle_api(const httplib::Request& request, httplib::Response& response) {
-  const std::string* query = find_param(request, "q");
-  if (query == nullptr || query->empty()) {
-    return send_json_error(response, 400, "missing query: give one as q=WORDS");
+/// The server's state: the limits and counts, the routes, the event loop and the search pool.
+struct ServerCore {
+  explicit ServerCore(const WebServerOptions& opts)
+      : options(opts), routes(opts.index_dir), searches(search_threads()) {}
+  ~ServerCore() {
+    // Searches not started are dropped, the running ones finish; their answers are then
+    // dropped with the event loop's queue.
+    searches.stop();
+    searches.join();
   }
-  if (Status ok = check_query(*query); !ok.ok())
-    return send_json_error(response, 400, ok.message());
-  const auto limit = parse_count(request, "limit", 10, 1, kMaxApiLimit);
-  if (!limit.ok()) return send_json_error(response, 400, limit.status().message());
-  const auto offset = parse_count(request, "offset", 0, 0, kMaxOffset);
-  if (!offset.ok()) return send_json_error(response, 400, offset.status().message());
 
-  SearchRequest search;
-  search.query = *query;
-  search.limit = limit.value();
-  search.offset = offset.value();
-  const Outcome outcome = run_search(pool, queue, search);
-  if (outcome.status != 200) return send_json_error(response, outcome.status, outcome.error);
-  send_json(response, 200, to_json(outcome.results));
+  /// Takes the connection, or answers 503 and closes it when its client or the server is at
+  /// its limit. Event-loop thread only (as are the counts).
+  void admit(tcp::socket socket);
+  /// A connection of `client` closed.
+  void forget(const std::string& client);
+  void accept_next();
+  void log(std::string line) {
+    if (!options.verbose) return;
+    line += '\n';
+    const std::lock_guard<std::mutex> lock(log_mutex);
+    std::cerr << line << std::flush;
+  }
+
+  WebServerOptions options;
+  SearchRoutes routes;
+  std::mutex log_mutex;
+  std::size_t open_connections = 0;
+  std::unordered_map<std::string, std::size_t> connections_per_client;
+  int port = 0;
+  // The event loop's objects after what the connections refer to: the loop is destroyed
+  // first, and with it the connections (they live in its queued handlers).
+  asio::io_context loop{1};
+  tcp::acceptor acceptor{loop};
+  asio::steady_timer accept_pause{loop};
+  asio::thread_pool searches;
+};
+
+/// One connection: read a request, search on the pool, write the answer, again while the
+/// client keeps the connection alive. Lives in the handlers it has queued.
+class Connection : public std::enable_shared_from_this<Connection> {
+public:
+  Connection(ServerCore& server, tcp::socket socket, std::string client)
+      : server_(server), stream_(std::move(socket)), client_(std::move(client)) {}
+  ~Connection() { server_.forget(client_); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  void start() { read_request(); }
+
+private:
+  void read_request() {
+    parser_.emplace();
+    parser_->header_limit(kMaxHeaderBytes);
+    parser_->body_limit(kMaxBodyBytes);
+    stream_.expires_after(server_.options.request_timeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code error, std::size_t) {
+                       self->on_request(error);
+                     });
+  }
+
+  void on_request(beast::error_code error) {
+    if (error == http::error::header_limit) {
+      // Nothing of the header is consumed until it is whole: the buffer starts with the line.
+      const std::string_view received(static_cast<const char*>(buffer_.data().data()),
+                                      buffer_.size());
+      const bool line_too_long = received.find("\r\n") == std::string_view::npos;
+      return answer(line_too_long ? plain_answer(414, "The request line is too long.")
+                                  : plain_answer(431, "The request's headers are too long."),
+                    "", false, /*keep_alive=*/false);
+    }
+    if (error == http::error::body_limit) {
+      return answer(plain_answer(413, "The request's body is too long."), "", false, false);
+    }
+    if (error && error.category() == http::make_error_code(http::error::bad_target).category() &&
+        error != http::error::end_of_stream && error != http::error::partial_message) {
+      return answer(plain_answer(400, "The request could not be read."), "", false, false);
+    }
+    if (error) return;  // closed, reset, or past its deadline: the socket is closed with us
+
+    const http::request<http::string_body>& request = parser_->get();
+    const bool head = request.method() == http::verb::head;
+    if (request.method() != http::verb::get && !head) {
+      return answer(plain_answer(405, "Only GET and HEAD are served."),
+                    std::string(request.method_string()) + " " + std::string(request.target()),
+                    false, false);
+    }
+    const bool keep_alive = request.keep_alive();
+    std::string target(request.target());
+    version_ = request.version();
+    // Searches are CPU work: on the pool, one per core in arrival order, so that the event
+    // loop keeps reading and writing meanwhile.
+    asio::post(server_.searches, [self = shared_from_this(), target = std::move(target), head,
+                                  keep_alive]() mutable {
+      HttpAnswer result = self->server_.routes.answer(target);
+      asio::post(self->stream_.get_executor(),
+                 [self, result = std::move(result), target = std::move(target), head,
+                  keep_alive]() mutable {
+                   self->answer(std::move(result), (head ? "HEAD " : "GET ") + target, head,
+                                keep_alive);
+                 });
+    });
+  }
+
+  /// Writes `result` (headers only for HEAD), then reads the next request or closes.
+  /// `request` is the request's method and target, for the log ("" when unreadable).
+  void answer(HttpAnswer result, std::string_view request, bool head, bool keep_alive) {
+    server_.log(client_ + " " + printable(request) + " " + std::to_string(result.status));
+    response_ = {};
+    response_.version(version_);
+    response_.result(static_cast<unsigned>(result.status));
+    response_.set(http::field::content_type, result.content_type);
+    response_.set("Content-Security-Policy", kContentSecurityPolicy);
+    response_.set("X-Content-Type-Options", "nosniff");
+    response_.set("Referrer-Policy", "no-referrer");
+    if (result.status == 405) response_.set(http::field::allow, "GET, HEAD");
+    response_.body() = std::move(result.body);
+    response_.keep_alive(keep_alive);
+    response_.prepare_payload();
+    if (head) response_.body().clear();  // Content-Length stays that of the GET
+    stream_.expires_after(server_.options.request_timeout);
+    http::async_write(stream_, response_,
+                      [self = shared_from_this(), keep_alive](beast::error_code error, std::size_t) {
+                        if (error) return;
+                        if (keep_alive) return self->read_request();
+                        self->linger();
+                      });
+  }
+
+  /// Ends the connection: no more writes, then what the client still sends is dropped until
+  /// it closes too or kLingerTime passes.
+  void linger() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.expires_after(kLingerTime);
+    drain();
+  }
+
+  void drain() {
+    stream_.async_read_some(asio::buffer(drained_),
+                            [self = shared_from_this()](beast::error_code error, std::size_t) {
+                              if (!error) self->drain();
+                            });
+  }
+
+  ServerCore& server_;
+  beast::tcp_stream stream_;
+  const std::string client_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  unsigned version_ = 11;
+  http::response<http::string_body> response_;
+  std::array<char, 4096> drained_{};
+};
+
+}  // namespace
+
+struct WebServer::Rep : ServerCore {
+  using ServerCore::ServerCore;
+};
+
+void ServerCore::admit(tcp::socket socket) {
+  beast::error_code error;
+  const tcp::endpoint peer = socket.remote_endpoint(error);
+  if (error) return;  // already gone
+  std::string client = peer.address().to_string();
+  std::size_t& from_client = connections_per_client[client];
+  if (open_connections >= options.max_connections ||
+      from_client >= options.max_connections_per_client) {
+    if (from_client == 0) connections_per_client.erase(client);
+    log("refused a connection of " + client + ": too many connections");
+    // No waiting on this client: what it sent so far is read (closing a socket with unread
+    // bytes would reset the connection, and the answer with it), the answer fits the socket's
+    // send buffer, and the connection is closed.
+    socket.non_blocking(true, error);
+    std::array<char, 4096> unread;
+    for (int reads = 0; reads < 16 && socket.receive(asio::buffer(unread), 0, error) > 0; ++reads) {
+    }
+    socket.send(asio::buffer(kTooManyConnections.data(), kTooManyConnections.size()), 0, error);
+    socket.shutdown(tcp::socket::shutdown_send, error);
+    socket.close(error);
+    return;
+  }
+  ++from_client;
+  ++open_connections;
+  socket.set_option(tcp::no_delay(true), error);  // answers are written whole
+  std::make_shared<Connection>(*this, std::move(socket), std::move(client))->start();
+}
+
+void ServerCore::forget(const std::string& client) {
+  --open_connections;
+  const auto it = connections_per_client.find(client);
+  if (it != connections_per_client.end() && --it->second == 0) connections_per_client.erase(it);
+}
+
+void ServerCore::accept_next() {
+  acceptor.async_accept([this](beast::error_code error, tcp::socket socket) {
+    if (error == asio::error::operation_aborted || !acceptor.is_open()) return;
+    if (error) {
+      // Out of file descriptors, or the like: wait for connections to close, then go on.
+      log("accepting a connection failed: " + error.message());
+      accept_pause.expires_after(std::chrono::milliseconds(100));
+      accept_pause.async_wait([this](beast::error_code) { accept_next(); });
+      return;
+    }
+    admit(std::move(socket));
+    accept_next();
+  });
 }
 
 WebServer::WebServer(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
@@ -330,89 +291,57 @@ WebServer::~WebServer() {
   if (rep_) stop();
 }
 
+namespace {
+
+/// Opens, binds and listens on the first address of `host` that takes `port`; the error of the
+/// last one tried when none does.
+beast::error_code listen(tcp::acceptor& acceptor, asio::io_context& loop, const std::string& host,
+                         int port) {
+  tcp::resolver resolver(loop);
+  beast::error_code error;
+  const auto addresses = resolver.resolve(host, std::to_string(port),
+                                          tcp::resolver::passive | tcp::resolver::numeric_service,
+                                          error);
+  if (error) return error;
+  for (const auto& address : addresses) {
+    beast::error_code ignored;
+    acceptor.close(ignored);
+    if (acceptor.open(address.endpoint().protocol(), error)) continue;
+    // Lets a restarted server bind while old connections linger in TIME_WAIT (never shares a
+    // port that a live server holds: that would be SO_REUSEPORT).
+    acceptor.set_option(tcp::acceptor::reuse_address(true), ignored);
+    if (acceptor.bind(address.endpoint(), error)) continue;
+    // A connection is taken only once it has sent something: clients that connect and say
+    // nothing stay with the kernel, and count against no limit.
+    const int seconds = 5;
+    ::setsockopt(acceptor.native_handle(), IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds);
+    if (acceptor.listen(SOMAXCONN, error)) continue;
+    return {};
+  }
+  if (!error) error = asio::error::host_not_found;
+  return error;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<WebServer>> WebServer::create(const WebServerOptions& options) {
   if (options.port < 0 || options.port > 65535) {
     return Status::error("port " + std::to_string(options.port) + " is not in 0..65535");
   }
+  if (options.max_connections == 0 || options.max_connections_per_client == 0) {
+    return Status::error("the connection limits must be at least 1");
+  }
   auto rep = std::make_unique<Rep>(options);
   // Fail now, with the Searcher's message, when the index cannot be read.
-  {
-    auto lease = rep->pool.acquire();
-    if (!lease.ok()) return lease.status();
-    rep->pool.release(std::move(lease).value(), true);
-  }
+  if (Status ok = rep->routes.check_index(); !ok.ok()) return ok;
+  // A socket per connection, and the index's files for each search thread.
+  raise_open_file_limit(options.max_connections + 64 + 16 * search_threads());
 
-  Rep* r = rep.get();
-  httplib::Server& server = rep->server;
-  server.set_default_headers({{"Content-Security-Policy", kContentSecurityPolicy},
-                              {"X-Content-Type-Options", "nosniff"},
-                              {"Referrer-Policy", "no-referrer"}});
-  // One thread per connection served (httplib's default is the number of cores, at least 8,
-  // and 64 keep-alive clients held them all: the others timed out).
-  server.new_task_queue = [n = options.max_connections] { return new httplib::ThreadPool(n); };
-  server.set_read_timeout(5);
-  server.set_write_timeout(5);
-  // Idle keep-alive connections hold a worker and delay stop() by up to this long.
-  server.set_keep_alive_timeout(2);
-  server.set_payload_max_length(64 * 1024);  // no route takes a body
-  // httplib's default sets SO_REUSEPORT, which would let a second server share the port.
-  server.set_socket_options([r](socket_t sock) {  // the listening socket only
-    int yes = 1;
-    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    // A connection is handed to a thread only once it has sent something: clients that
-    // connect and say nothing stay with the kernel (dropped after a few seconds) instead of
-    // holding a thread each.
-    int seconds = 5;
-    ::setsockopt(sock, IPPROTO_TCP, TCP_DEFER_ACCEPT, &seconds, sizeof seconds);
-    r->listening_fd = sock;
-  });
-  using httplib::Request;
-  using httplib::Response;
-  const auto page = [r](const Request& req, Response& res) { r->handle_page(req, res); };
-  const auto api = [r](const Request& req, Response& res) { r->handle_api(req, res); };
-  server.Get("/", page).Get("/search", page).Get("/api/search", api);
-  // Called for every status >= 400: only fill in the bodies httplib leaves empty.
-  server.set_error_handler(
-      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
-        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-        res.set_content(res.status == 404 ? "Not found.\n" : "The request could not be served.\n",
-                        "text/plain; charset=utf-8");
-        return httplib::Server::HandlerResponse::Handled;
-      }));
-  server.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
-        res.status = 500;
-        res.set_content("Internal error.\n", "text/plain; charset=utf-8");
-      });
-  if (options.verbose) {
-    server.set_logger([r](const httplib::Request& req, const httplib::Response& res) {
-      const std::string line =
-          printable(req.method + " " + req.target) + " " + std::to_string(res.status) + "\n";
-      std::lock_guard<std::mutex> lock(r->log_mutex);
-      std::cerr << line << std::flush;
-    });
+  if (const beast::error_code error = listen(rep->acceptor, rep->loop, options.host, options.port)) {
+    return Status::error("cannot listen on " + options.host + ":" + std::to_string(options.port) +
+                         ": " + error.message());
   }
-
-  errno = 0;
-  rep->port = options.port == 0
-                  ? server.bind_to_any_port(options.host)
-                  : (server.bind_to_port(options.host, options.port) ? options.port : -1);
-  if (rep->port >= 0 && rep->listening_fd >= 0) {
-    // httplib listens with a backlog of 5: a burst of connections (a load test, a page of
-    // users) overflowed it, and each dropped connection waited a second for its SYN to be sent
-    // again. Listening again on the socket raises the backlog.
-    ::listen(rep->listening_fd, SOMAXCONN);
-  }
-  if (rep->port < 0) {
-    const int error = errno;
-    std::string message = "cannot listen on " + options.host + ":" + std::to_string(options.port);
-    if (error == EADDRINUSE || error == EACCES || error == EADDRNOTAVAIL) {
-      message += ": " + std::string(std::strerror(error));
-    } else {
-      message += " (is the port in use, or the host not an address of this machine?)";
-    }
-    return Status::error(message);
-  }
+  rep->port = rep->acceptor.local_endpoint().port();
   return std::unique_ptr<WebServer>(new WebServer(std::move(rep)));
 }
 
@@ -425,27 +354,15 @@ std::string WebServer::url() const {
 }
 
 Status WebServer::run() {
-  rep_->run_active = true;
-  // stop() sets stop_requested before it looks at run_active, and this looks at
-  // stop_requested after setting run_active: one of the two sees the other.
-  if (rep_->stop_requested) {
-    rep_->run_active = false;
-    return Status::ok_status();
+  rep_->accept_next();
+  try {
+    rep_->loop.run();  // until stop()
+  } catch (const std::exception& error) {
+    return Status::internal(std::string("the server stopped: ") + error.what());
   }
-  const bool ok = rep_->server.listen_after_bind();
-  const bool stopped = rep_->stop_requested;
-  rep_->run_active = false;
-  if (!ok && !stopped) return Status::error("the server stopped: accepting connections failed");
   return Status::ok_status();
 }
 
-void WebServer::stop() {
-  rep_->stop_requested = true;
-  // httplib's stop() only acts once it is listening: wait for run() to get there (or leave).
-  while (rep_->run_active && !rep_->server.is_running()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  rep_->server.stop();
-}
+void WebServer::stop() { rep_->loop.stop(); }
 
 }  // namespace canon::query

@@ -1,32 +1,38 @@
 /// @file web_server.h
-/// @brief `canon serve`: the search page and the JSON API over HTTP (cpp-httplib).
+/// @brief `canon serve`: the search page and the JSON API (web_routes.h) over HTTP/1.1
+/// (Boost.Beast on Boost.Asio).
 ///
-/// Routes (docs/design.md, "Web front end"):
-///   GET /, GET /search?q=&offset=   the HTML search page (web_page.h), 10 results a page
-///   GET /api/search?q=&limit=&offset=   query::to_json(results); {"error": "..."} with 400
-/// Bad input is answered with 400 and a message: a missing or empty q (API), a q that is not
-/// valid UTF-8, holds control characters or is longer than kMaxQueryBytes, a limit outside
-/// 1..100 or an offset outside 0..10000 (digits only), a malformed query. Every response
-/// carries a Content-Security-Policy that allows no script and `X-Content-Type-Options:
-/// nosniff` and `Referrer-Policy: no-referrer` (a result's site does not learn the query).
-/// Up to max_connections connections are served at once, one thread each; more wait.
+/// One network thread serves every connection, waiting on none of them: a connection that is
+/// open and sends nothing, or a byte a second, costs a socket and a buffer, not a thread.
+/// Searches run on a pool of one thread per core, in arrival order. What a client may hold:
+///   - max_connections open at once, max_connections_per_client from one address; a
+///     connection past either is answered 503 and closed at once;
+///   - request_timeout to send a whole request, from when the server starts reading it (for a
+///     kept-alive connection, from the end of the previous answer): past it the connection is
+///     closed; the same to read an answer;
+///   - a request line and headers of at most kMaxHeaderBytes (414 when the request line alone
+///     is longer, else 431) and a body of at most kMaxBodyBytes (413; no route takes one);
+///   - GET and HEAD only (405).
+/// Every answer carries a Content-Security-Policy that allows no script,
+/// `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer` (a result's site does
+/// not learn the query). docs/reliability.md, "canon serve".
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <string>
 
 #include "common/status.h"
+#include "query/web_routes.h"
 
 namespace canon::query {
 
-/// Longest query accepted, in bytes.
-inline constexpr std::size_t kMaxQueryBytes = 1024;
-/// Largest `limit` of /api/search.
-inline constexpr std::size_t kMaxApiLimit = 100;
-/// Largest `offset` of /api/search and /search.
-inline constexpr std::size_t kMaxOffset = 10000;
+/// Largest request line and headers, in bytes.
+inline constexpr std::size_t kMaxHeaderBytes = 8 * 1024;
+/// Largest request body, in bytes.
+inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
 
 /// The value of the Content-Security-Policy header.
 inline constexpr const char* kContentSecurityPolicy =
@@ -42,21 +48,23 @@ struct WebServerOptions {
   int port = 8080;
   /// One line per request on stderr.
   bool verbose = false;
-  /// Connections served at once (one thread each; a keep-alive connection holds its thread
-  /// until it closes: after 5 requests or 2 s idle); later ones wait to be served.
-  std::size_t max_connections = 512;
+  /// Connections open at once.
+  std::size_t max_connections = 1024;
+  /// Connections open at once from one client address.
+  std::size_t max_connections_per_client = 256;
+  /// Time to send a request, or to read an answer.
+  std::chrono::milliseconds request_timeout{10'000};
 };
 
-/// An HTTP server bound to its port, serving one index. Searches run on httplib's worker
-/// threads, each with a Searcher of its own (Searchers are not thread-safe); when the index is
-/// rebuilt in place (`canon index` swaps INDEX_DIR), later requests use the new one.
+/// An HTTP server bound to its port, serving one index.
 class WebServer {
 public:
   /// Opens the index (failing with the Searcher's message when it cannot be read) and binds
   /// the listening socket (failing when the address cannot be used, e.g. the port is taken).
-  /// Connections are queued from here on; run() serves them.
+  /// Raises the process's open-file limit towards what max_connections needs. Connections are
+  /// queued from here on; run() serves them.
   static Result<std::unique_ptr<WebServer>> create(const WebServerOptions& options);
-  /// REQUIRES: run() is not running (stop() it and join its thread first).
+  /// Closes every connection. REQUIRES: run() is not running (stop() it and join its thread).
   ~WebServer();
   WebServer(const WebServer&) = delete;
   WebServer& operator=(const WebServer&) = delete;
@@ -66,7 +74,7 @@ public:
   /// `http://HOST:PORT/` (IPv6 hosts in brackets).
   std::string url() const;
 
-  /// Serves requests until stop(). Fails when the server stops for another reason. Call once.
+  /// Serves requests on the calling thread until stop(). Call once.
   Status run();
   /// Makes run() return (or return at once if it has not started). Thread-safe; not
   /// async-signal-safe (call it from a thread that waits for signals, not a signal handler).

@@ -1,0 +1,67 @@
+/// @file web_routes.h
+/// @brief What `canon serve` answers to a GET, apart from the network: the routes, their
+/// parameter checks and a pool of Searchers. Testable without a socket (web_server.h carries
+/// the answers over HTTP).
+///
+/// Routes (docs/design.md, "Web front end"):
+///   GET /, GET /search?q=&offset=   the HTML search page (web_page.h), 10 results a page
+///   GET /api/search?q=&limit=&offset=   query::to_json(results); {"error": "..."} with 400
+///   anything else                   404
+/// Bad input is answered with 400 and a message: a missing or empty q (API), a q that is not
+/// valid UTF-8, holds control characters or is longer than kMaxQueryBytes, a limit outside
+/// 1..100 or an offset outside 0..10000 (digits only), a malformed query. The first of
+/// repeated parameters counts.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace canon::query {
+
+/// Longest query accepted, in bytes.
+inline constexpr std::size_t kMaxQueryBytes = 1024;
+/// Largest `limit` of /api/search.
+inline constexpr std::size_t kMaxApiLimit = 100;
+/// Largest `offset` of /api/search and /search.
+inline constexpr std::size_t kMaxOffset = 10000;
+
+/// An answer before it is sent: the server adds the other headers.
+struct HttpAnswer {
+  int status = 200;
+  /// The Content-Type header.
+  std::string content_type;
+  std::string body;
+};
+
+/// A short text/plain answer (`message` and a newline): errors of the server itself.
+HttpAnswer plain_answer(int status, std::string_view message);
+
+/// The routes over one index. Thread-safe: answer() runs on many threads at once, each search on
+/// a Searcher of its own from a pool (Searchers are not thread-safe; the pool holds at most as
+/// many as searches ever ran at once). When the index is rebuilt in place (`canon index` swaps
+/// INDEX_DIR), later searches use the new one.
+class SearchRoutes {
+public:
+  explicit SearchRoutes(std::filesystem::path index_dir);
+  ~SearchRoutes();
+  SearchRoutes(const SearchRoutes&) = delete;
+  SearchRoutes& operator=(const SearchRoutes&) = delete;
+
+  /// Opens a Searcher: fails with its message when the index cannot be read.
+  Status check_index();
+
+  /// The answer to a GET of `target`, the request line's path and query string as sent
+  /// ("/search?q=kestrel"). Never throws; a failed search is a 500 or 503 answer.
+  HttpAnswer answer(std::string_view target);
+
+private:
+  struct Rep;
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace canon::query
