@@ -3,7 +3,7 @@
 ///
 /// Each add_X_command adds a CLI11 subcommand whose callback does the work through the stage
 /// libraries. On failure a callback prints "canon: MESSAGE" to stderr (fail()) and exits
-/// with status 1 through CLI::RuntimeError.
+/// through CLI::RuntimeError with the status exit_code() gives the error's code.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,7 +12,12 @@
 
 namespace canon::cli {
 
-/// Prints "canon: MESSAGE" to stderr and throws CLI::RuntimeError(1).
+/// The exit status for a failure of `code`, one per code so that scripts decide by it
+/// (README, "Exit status"): invalid argument 1, not found 2, failed precondition 3, I/O error 4,
+/// corruption 5, aborted 6 (the site changed while it was read: run again), internal 7.
+int exit_code(StatusCode code);
+
+/// Prints "canon: MESSAGE" to stderr and throws CLI::RuntimeError(exit_code(status.code())).
 [[noreturn]] void fail(const Status& status);
 
 void add_index_command(CLI::App& app);

@@ -6,9 +6,23 @@
 
 namespace canon::cli {
 
+int exit_code(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return 0;
+    case StatusCode::kInvalidArgument: return 1;
+    case StatusCode::kNotFound: return 2;
+    case StatusCode::kFailedPrecondition: return 3;
+    case StatusCode::kIoError: return 4;
+    case StatusCode::kCorruption: return 5;
+    case StatusCode::kAborted: return 6;
+    case StatusCode::kInternal: return 7;
+  }
+  return 7;
+}
+
 void fail(const Status& status) {
   std::cerr << "canon: " << status.message() << "\n";
-  throw CLI::RuntimeError(1);
+  throw CLI::RuntimeError(exit_code(status.code()));
 }
 
 }  // namespace canon::cli

@@ -25,11 +25,13 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <mutex>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
+#include <xxhash.h>
 
 #include "common/build_dir.h"
 #include "common/fault_injection.h"
@@ -58,10 +60,12 @@ namespace {
 
 class StageClock {
 public:
-  explicit StageClock(IndexSummary& summary) : summary_(summary) {}
+  StageClock(IndexSummary& summary, const std::function<void(std::string_view)>& after_stage)
+      : summary_(summary), after_stage_(after_stage) {}
   /// Ends `stage`: its time is recorded (and a crash test may kill the run here).
   void lap(std::string stage) {
     fault_point(stage);
+    if (after_stage_) after_stage_(stage);
     const auto now = std::chrono::steady_clock::now();
     summary_.stage_seconds.emplace_back(std::move(stage), std::chrono::duration<double>(now - last_).count());
     last_ = now;
@@ -69,23 +73,32 @@ public:
 
 private:
   IndexSummary& summary_;
+  const std::function<void(std::string_view)>& after_stage_;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
 
+/// A page file as parsed, and a hash of the bytes it was parsed from: the detector reads the
+/// file again later, and a file that changed in between must not be compared on new text.
+struct ParsedFile {
+  ExtractedPage page;
+  std::uint64_t bytes_hash = 0;
+};
+
 /// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
-Result<ExtractedPage> read_page(const fs::path& file, const std::string& url, const PageLimits& limits) {
+Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const PageLimits& limits) {
   auto read = read_file_prefix(file, limits.max_page_bytes);
   if (!read.ok()) return Status::error("cannot read file: " + read.status().message());
   FilePrefix& file_bytes = read.value();
   if (file_bytes.cut()) file_bytes.bytes.resize(utf8_prefix(file_bytes.bytes, limits.max_page_bytes).size());
   if (Status readable = check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
-  ExtractedPage page = extract_page(file_bytes.bytes, url, limits);
+  ParsedFile parsed{extract_page(file_bytes.bytes, url, limits),
+                    XXH3_64bits(file_bytes.bytes.data(), file_bytes.bytes.size())};
   if (file_bytes.cut()) {
-    page.cuts.insert(page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
-                                            std::to_string(file_bytes.bytes.size()) + " read");
+    parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
+                                                          std::to_string(file_bytes.bytes.size()) + " read");
   }
-  return page;
+  return parsed;
 }
 
 /// What the near-duplicate detector sees of a page: views into `page` and `url`.
@@ -241,17 +254,17 @@ public:
     std::vector<dedup::DedupDocument> docs;
     for (std::size_t s = 0; s < files_.size(); ++s) {
       const auto& page = pages_[s];
-      if (!page || !page->ok() || (*page)->refresh_url || (*page)->robots_noindex) continue;
-      docs.push_back(dedup_document(page->value(), plan.urls[files_[s]].value()));
+      if (!page || !page->ok() || (*page)->page.refresh_url || (*page)->page.robots_noindex) continue;
+      docs.push_back(dedup_document(page->value().page, plan.urls[files_[s]].value()));
     }
     return docs;
   }
   /// File i's page, moved out when the sample parsed it (each is taken once, by the thread
   /// parsing file i), else read and parsed now.
-  Result<ExtractedPage> take(const SitePlan& plan, std::size_t i) {
+  Result<ParsedFile> take(const SitePlan& plan, std::size_t i) {
     const auto at = std::lower_bound(files_.begin(), files_.end(), i);
     if (at != files_.end() && *at == i && pages_[at - files_.begin()]) {
-      Result<ExtractedPage> page = std::move(*pages_[at - files_.begin()]);
+      Result<ParsedFile> page = std::move(*pages_[at - files_.begin()]);
       pages_[at - files_.begin()].reset();
       return page;
     }
@@ -261,7 +274,7 @@ public:
 private:
   const PageLimits& limits_;
   std::vector<std::uint32_t> files_;
-  std::vector<std::optional<Result<ExtractedPage>>> pages_;
+  std::vector<std::optional<Result<ParsedFile>>> pages_;
 };
 
 /// Stage 2's output: a record per file (then per path the walk skipped), and the URL ids the
@@ -287,11 +300,13 @@ Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedu
     r.reason = "same URL as " + plan.files[plan.url_owner[i]].relative_path;
     return Status::ok_status();
   }
-  auto page = sample.take(plan, i);
-  if (!page.ok()) {
-    r.reason = page.status().message();
+  auto file = sample.take(plan, i);
+  if (!file.ok()) {
+    r.reason = file.status().message();
     return Status::ok_status();
   }
+  r.bytes_hash = file->bytes_hash;
+  ExtractedPage* page = &file->page;
   r.parsed = true;
   r.cuts = page->cuts;
   r.title = page->title;
@@ -316,7 +331,7 @@ Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedu
     return Status::ok_status();
   }
   r.status = PageStatus::kIndexed;  // until its cluster says otherwise
-  detector.add(static_cast<std::uint32_t>(i), dedup_document(page.value(), r.url));
+  detector.add(static_cast<std::uint32_t>(i), dedup_document(*page, r.url));
   r.in_dedup = true;
   auto docid = writer.add(IndexWriter::prepare({r.url, std::move(page->title), std::move(page->meta_description),
                                                 std::move(page->meta_keywords), std::move(page->headings), page->main_heading,
@@ -369,18 +384,45 @@ Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::
   return site;
 }
 
-/// Gives the detector document i again: file i read and parsed anew. A page that changed since
-/// the parse so that it no longer parses is compared as a page without words.
+/// The pages whose file changed or went between the parse and a later re-read. Thread-safe.
+class ChangedFiles {
+public:
+  void add(std::uint32_t record) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    records_.push_back(record);
+  }
+  /// Ok when no file changed; else why the run cannot go on (StatusCode::kAborted).
+  Status status(const std::vector<PageRecord>& records) const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (records_.empty()) return Status::ok_status();
+    const std::uint32_t first = *std::min_element(records_.begin(), records_.end());
+    const std::size_t count = std::set<std::uint32_t>(records_.begin(), records_.end()).size();
+    return Status::aborted(std::to_string(count) + " page file(s) changed or went while canon index ran (" +
+                           records[first].path +
+                           " first): the index would not hold the text its duplicates were judged on. "
+                           "Nothing was replaced; run canon index again.");
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::vector<std::uint32_t> records_;
+};
+
+/// Gives the detector document i again: file i read and parsed anew. A file whose bytes are no
+/// longer those parsed (changed, gone, unreadable) is noted in `changed` and given as a page
+/// without words, which nothing is merged with; the run then stops (run()).
 dedup::DocumentLoader page_loader(const SitePlan& plan, const std::vector<PageRecord>& records,
-                                  const PageLimits& limits) {
-  return [&plan, &records, &limits](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
+                                  const PageLimits& limits, ChangedFiles& changed) {
+  return [&plan, &records, &limits, &changed](std::uint32_t i,
+                                              const std::function<void(const dedup::DedupDocument&)>& use) {
     const PageRecord& r = records[i];
-    auto page = read_page(plan.files[i].absolute_path, r.url, limits);
-    if (!page.ok()) {
+    auto file = read_page(plan.files[i].absolute_path, r.url, limits);
+    if (!file.ok() || file->bytes_hash != r.bytes_hash) {
+      changed.add(i);
       use(dedup::DedupDocument{r.url, r.title, {}});
       return;
     }
-    use(dedup_document(page.value(), r.url));
+    use(dedup_document(file->page, r.url));
   };
 }
 
@@ -483,7 +525,7 @@ void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, 
 
 Result<IndexSummary> run(const IndexOptions& options, const std::string& base_url, const fs::path& work_dir) {
   IndexSummary summary;
-  StageClock clock(summary);
+  StageClock clock(summary, options.after_stage);
   Progress progress(options.show_progress);
   const unsigned threads = resolve_thread_count(options.threads);
   dedup::DedupOptions dedup_options = options.dedup;
@@ -523,12 +565,14 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
   // again (to verify a candidate pair) the page is read and parsed again.
-  const dedup::DocumentLoader load_page = page_loader(plan.value(), records, options.limits);
+  ChangedFiles changed;
+  const dedup::DocumentLoader load_page = page_loader(plan.value(), records, options.limits, changed);
   progress.start("near-duplicates", 0);
   const dedup::Clusters clusters = detector.value()->find_clusters(load_page);
   progress.finish();
   summary.candidates_examined = clusters.candidates_examined;
   summary.near_duplicate_pairs = clusters.pairs.size();
+  if (Status unchanged = changed.status(records); !unchanged.ok()) return unchanged;
   clock.lap("dedup");
 
   // 5. The page each cluster is indexed under.
@@ -540,6 +584,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   summary.split_for_definitions = chosen.split_for_definitions;
   const ClusterAssignment assignment = assign_clusters(records, chosen);
   summary.duplicate_clusters = assignment.duplicate_clusters;
+  if (Status unchanged = changed.status(records); !unchanged.ok()) return unchanged;
   clock.lap("authority");
 
   // 6. The search index.

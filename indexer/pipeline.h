@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 #include "dedup/detector.h"
@@ -44,6 +46,9 @@ struct IndexOptions {
   std::size_t chunk_files = 0;
   /// Progress lines on stderr (only shown on a terminal).
   bool show_progress = true;
+  /// Called as each stage ends, with its name as in summary.json's stage times, on the calling
+  /// thread. For tests that act between stages (change a file after the parse); may be empty.
+  std::function<void(std::string_view stage)> after_stage;
 };
 
 /// What a run did; also written as summary.json.

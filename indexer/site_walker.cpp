@@ -133,10 +133,10 @@ bool is_page_file_name(std::string_view name) {
 Result<SiteListing> walk_site(const fs::path& site_dir) {
   std::error_code ec;
   if (!fs::is_directory(site_dir, ec)) {
-    return Status::error("site directory '" + site_dir.string() + "' does not exist or is not a directory");
+    return Status::not_found("site directory '" + site_dir.string() + "' does not exist or is not a directory");
   }
   const fs::path root = fs::canonical(site_dir, ec);
-  if (ec) return Status::error("cannot open site directory '" + site_dir.string() + "': " + ec.message());
+  if (ec) return Status::io_error("cannot open site directory '" + site_dir.string() + "': " + ec.message());
   fs::directory_iterator probe(root, ec);
   if (ec) return Status::io_error("cannot read site directory '" + site_dir.string() + "': " + ec.message());
   Walker walker(root);

@@ -6,11 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <iterator>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -279,6 +281,62 @@ TEST_CASE("a failed run leaves the previous index in place; a foreign directory 
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().message().find("not a canon index") != std::string::npos);
   CHECK(fs::exists(dir.path() / "precious" / "notes.txt"));
+}
+
+TEST_CASE("a page file that changes or goes between the parse and its re-read stops the run") {
+  // The detector reads near-duplicate candidates again to verify them; a file that is no longer
+  // what was parsed would be judged on text the index does not hold. The run stops instead
+  // (StatusCode::kAborted: run again), and the previous index stays as it was.
+  const std::vector<std::string> vocabulary = {"apple", "pear",  "orchard", "harvest", "tree",   "branch", "leaf",
+                                                "root",  "soil",  "water",   "frost",   "bloom",  "seed",   "prune",
+                                                "graft", "cider", "press",   "ripe",    "autumn", "market"};
+  std::string words;
+  std::minstd_rand random(7);
+  for (int i = 0; i < 200; ++i) words += vocabulary[random() % vocabulary.size()] + " ";
+  const auto page = [&](const std::string& title, const std::string& extra) {
+    return "<title>" + title + "</title><main><p>" + words + extra + "</p></main>";
+  };
+  for (const bool remove : {false, true}) {
+    CAPTURE(remove);
+    canon::testing::TempDir dir;
+    dir.write("site/a.html", page("Apples", "crisp"));
+    dir.write("site/b.html", page("Apples", "crisp tart"));
+    for (int other = 0; other < 8; ++other) {  // other pages: the pair's text is its own, not the site's
+      std::string text;
+      for (int i = 0; i < 120; ++i) text += "topic" + std::to_string(other) + "w" + std::to_string(i) + " ";
+      dir.write("site/other" + std::to_string(other) + ".html",
+                "<title>Other " + std::to_string(other) + "</title><main><p>" + text + "</p></main>");
+    }
+    const fs::path out = dir.path() / "index";
+    auto first = canon::indexer::index_site(options_for(dir.path() / "site", out));
+    REQUIRE(first.ok());
+    REQUIRE(first->near_duplicate_pairs == 1);  // the pair is verified, so read again
+    const auto before = read_pages(out);
+
+    IndexOptions options = options_for(dir.path() / "site", out);
+    std::vector<std::string> stages;
+    options.after_stage = [&](std::string_view stage) {
+      stages.emplace_back(stage);
+      if (stage != "parse") return;
+      if (remove) {
+        fs::remove(dir.path() / "site/a.html");
+      } else {
+        dir.write("site/a.html", page("Pears", "now a page about pears"));
+      }
+    };
+    auto failed = canon::indexer::index_site(options);
+    REQUIRE_FALSE(failed.ok());
+    CHECK(failed.status().code() == canon::StatusCode::kAborted);
+    CHECK(failed.status().message().find("1 page file(s) changed or went") != std::string::npos);
+    CHECK(failed.status().message().find("(a.html first)") != std::string::npos);
+    CHECK(std::find(stages.begin(), stages.end(), "dedup") == stages.end());  // stopped there
+    CHECK(read_pages(out) == before);
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+      CHECK(entry.path().filename().string().find(".building-") == std::string::npos);
+    }
+    // Run again on the site as it now is: it succeeds.
+    CHECK(canon::indexer::index_site(options_for(dir.path() / "site", out)).ok());
+  }
 }
 
 TEST_CASE("small sites: URL clashes, redirect chains and loops, nofollow, bad base URL") {
