@@ -14,7 +14,7 @@ namespace canon::cli {
 
 /// The exit status for a failure of `code`, one per code so that scripts decide by it
 /// (README, "Exit status"): invalid argument 1, not found 2, failed precondition 3, I/O error 4,
-/// corruption 5, aborted 6 (the site changed while it was read: run again), internal 7.
+/// corruption 5, internal 6.
 int exit_code(StatusCode code);
 
 /// Prints "canon: MESSAGE" to stderr and throws CLI::RuntimeError(exit_code(status.code())).

@@ -14,10 +14,9 @@ int exit_code(StatusCode code) {
     case StatusCode::kFailedPrecondition: return 3;
     case StatusCode::kIoError: return 4;
     case StatusCode::kCorruption: return 5;
-    case StatusCode::kAborted: return 6;
-    case StatusCode::kInternal: return 7;
+    case StatusCode::kInternal: return 6;
   }
-  return 7;
+  return 6;
 }
 
 void fail(const Status& status) {

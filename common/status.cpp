@@ -12,7 +12,6 @@ const char* to_string(StatusCode code) {
     case StatusCode::kFailedPrecondition: return "failed precondition";
     case StatusCode::kIoError: return "I/O error";
     case StatusCode::kCorruption: return "corruption";
-    case StatusCode::kAborted: return "aborted";
     case StatusCode::kInternal: return "internal";
   }
   return "internal";

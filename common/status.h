@@ -28,15 +28,12 @@ enum class StatusCode {
   kIoError,
   /// Data canon wrote earlier is damaged or of another format.
   kCorruption,
-  /// The input changed while it was read (a page file between the parse and a re-read):
-  /// nothing was written, and running again may succeed.
-  kAborted,
   /// Anything else.
   kInternal,
 };
 
 /// "ok", "invalid argument", "not found", "failed precondition", "I/O error", "corruption",
-/// "aborted", "internal".
+/// "internal".
 const char* to_string(StatusCode code);
 
 /// Success, or an error with a code and a human-readable message. Cheap to copy when ok.
@@ -55,7 +52,6 @@ public:
   static Status failed_precondition(std::string message) {
     return error(std::move(message), StatusCode::kFailedPrecondition);
   }
-  static Status aborted(std::string message) { return error(std::move(message), StatusCode::kAborted); }
   static Status internal(std::string message) { return error(std::move(message), StatusCode::kInternal); }
 
   bool ok() const { return code_ == StatusCode::kOk; }

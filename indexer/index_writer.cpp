@@ -17,17 +17,6 @@
 namespace canon::indexer {
 namespace fmt = canon::index_format;
 
-struct PreparedDocument::Rep {
-  Xapian::Document doc;
-  std::string url;
-  std::string unique_term;
-};
-
-PreparedDocument::PreparedDocument(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
-PreparedDocument::~PreparedDocument() = default;
-PreparedDocument::PreparedDocument(PreparedDocument&&) noexcept = default;
-PreparedDocument& PreparedDocument::operator=(PreparedDocument&&) noexcept = default;
-
 struct IndexWriter::Rep {
   Xapian::WritableDatabase db;
   WriterOptions options;
@@ -54,17 +43,6 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::create(const std::string& path
   }
 }
 
-Result<std::unique_ptr<IndexWriter>> IndexWriter::open(const std::string& path, WriterOptions options) {
-  try {
-    auto rep = std::make_unique<Rep>();
-    rep->options = options;
-    rep->db = Xapian::WritableDatabase(path, Xapian::DB_OPEN);
-    return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(rep)));
-  } catch (const Xapian::Error& e) {
-    return Status::io_error("cannot open Xapian database at '" + path + "': " + e.get_description());
-  }
-}
-
 namespace {
 
 /// This thread's TermGenerator: one per thread, because a TermGenerator is not thread-safe and
@@ -84,9 +62,8 @@ constexpr Xapian::termpos kAlternateTitlesPosition = 10'000'000;
 
 }  // namespace
 
-PreparedDocument IndexWriter::prepare(const PageContent& page) {
-  auto prepared = std::make_unique<PreparedDocument::Rep>();
-  Xapian::Document& doc = prepared->doc;
+std::string IndexWriter::prepare(const PageContent& page) {
+  Xapian::Document doc;
   Xapian::TermGenerator& terms = term_generator();
   terms.set_document(doc);
   terms.set_termpos(0);
@@ -121,9 +98,7 @@ PreparedDocument IndexWriter::prepare(const PageContent& page) {
   terms.increase_termpos(100);
   terms.index_text(page.main_text);
 
-  prepared->url = page.url;
-  prepared->unique_term = fmt::url_term(page.url);
-  doc.add_boolean_term(prepared->unique_term);
+  doc.add_boolean_term(fmt::url_term(page.url));
   doc.add_boolean_term(fmt::hash_long_term(std::string(fmt::kHostPrefix) + url_host(page.url)));
   for (const std::string& term : fmt::path_terms(url_path(page.url))) doc.add_boolean_term(term);
   doc.add_boolean_term(std::string(fmt::kMimeTypePrefix) + "text/html");
@@ -147,7 +122,7 @@ PreparedDocument IndexWriter::prepare(const PageContent& page) {
   // The text MSet::snippet() picks the best passage from; capped to keep documents small.
   fmt::add_data_line(data, fmt::kDataText, utf8_prefix(page.main_text, 16 * 1024));
   doc.set_data(data);
-  return PreparedDocument(std::move(prepared));
+  return doc.serialise();
 }
 
 /// Refuses a second URL whose (cut and hashed) unique term equals an earlier URL's.
@@ -159,81 +134,65 @@ Status IndexWriter::check_unique_term(const std::string& unique_term, const std:
   return rep_->status;
 }
 
-Result<DocumentId> IndexWriter::add(PreparedDocument document) {
+namespace {
+
+/// Gives `doc` its static score, cluster id, alternates and authoritative page.
+void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, const WriterOptions& options) {
+  // A collapsed page stays findable by its own title through the page that stands for it:
+  // each alternate's title is searchable on this document, as a title and as text, after a gap
+  // so that no phrase spans two titles (docs/index-format.md, "Alternates").
+  if (!fields.alternates.empty() && options.collapse == CollapseMode::kIndexTime) {
+    Xapian::TermGenerator& terms = term_generator();
+    terms.set_document(doc);
+    terms.set_termpos(kAlternateTitlesPosition);
+    for (const fmt::Alternate& alt : fields.alternates) {
+      terms.index_text(alt.title, 1, std::string(fmt::kTitlePrefix));
+      terms.index_text(alt.title, 5);  // weighted as the page's own title: another name of it
+      if (std::string exact = fmt::exact_title_term(alt.title); !exact.empty()) doc.add_term(exact);
+      terms.increase_termpos(100);
+    }
+  }
+  doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(fields.cluster_pagerank));
+  doc.add_value(fmt::kClusterSlot, fmt::cluster_value(fields.cluster_id));
+  const double static_weight = std::log1p(options.pagerank_scale * std::max(fields.cluster_pagerank, 0.0));
+  doc.add_value(fmt::kStaticWeightSlot, Xapian::sortable_serialise(static_weight));
+  if (!fields.alternates.empty() || !fields.authoritative_url.empty()) {
+    std::string data = doc.get_data();
+    if (!fields.alternates.empty()) {
+      fmt::add_data_line(data, fmt::kDataAlternates, fmt::encode_alternates(fields.alternates));
+    }
+    if (!fields.authoritative_url.empty()) fmt::add_data_line(data, fmt::kDataAuthoritative, fields.authoritative_url);
+    doc.set_data(data);
+  }
+}
+
+}  // namespace
+
+Result<DocumentId> IndexWriter::add(const std::string& url, const std::string& prepared, const ClusterFields& fields) {
   if (!rep_->status.ok()) return rep_->status;
-  PreparedDocument::Rep& prepared = *document.rep_;
-  if (Status unique = check_unique_term(prepared.unique_term, prepared.url); !unique.ok()) return unique;
+  if (Status unique = check_unique_term(fmt::url_term(url), url); !unique.ok()) return unique;
   try {
-    return rep_->db.add_document(prepared.doc);
+    Xapian::Document doc = Xapian::Document::unserialise(prepared);
+    add_cluster_fields(doc, fields, rep_->options);
+    return rep_->db.add_document(doc);
   } catch (const Xapian::Error& e) {
-    rep_->status = Status::io_error("cannot index " + prepared.url + ": " + e.get_description());
+    rep_->status = Status::io_error("cannot index " + url + ": " + e.get_description());
     return rep_->status;
   }
-}
-
-Status IndexWriter::set_cluster_fields(DocumentId id, const ClusterFields& fields) {
-  if (!rep_->status.ok()) return rep_->status;
-  try {
-    // Read back from this database, changed in values and data (and, with alternates, their
-    // titles' terms): Xapian then leaves the rest of the document's terms and positions alone.
-    Xapian::Document doc = rep_->db.get_document(id);
-    // A collapsed page stays findable by its own title through the page that stands for it:
-    // each alternate's title is searchable on this document, as a title and as text, after a gap
-    // so that no phrase spans two titles (docs/index-format.md, "Alternates").
-    if (!fields.alternates.empty() && rep_->options.collapse == CollapseMode::kIndexTime) {
-      Xapian::TermGenerator& terms = term_generator();
-      terms.set_document(doc);
-      terms.set_termpos(kAlternateTitlesPosition);
-      for (const fmt::Alternate& alt : fields.alternates) {
-        terms.index_text(alt.title, 1, std::string(fmt::kTitlePrefix));
-        terms.index_text(alt.title, 5);  // weighted as the page's own title: another name of it
-        if (std::string exact = fmt::exact_title_term(alt.title); !exact.empty()) doc.add_term(exact);
-        terms.increase_termpos(100);
-      }
-    }
-    doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(fields.cluster_pagerank));
-    doc.add_value(fmt::kClusterSlot, fmt::cluster_value(fields.cluster_id));
-    const double static_weight =
-        std::log1p(rep_->options.pagerank_scale * std::max(fields.cluster_pagerank, 0.0));
-    doc.add_value(fmt::kStaticWeightSlot, Xapian::sortable_serialise(static_weight));
-    if (!fields.alternates.empty() || !fields.authoritative_url.empty()) {
-      std::string data = doc.get_data();
-      if (!fields.alternates.empty()) {
-        fmt::add_data_line(data, fmt::kDataAlternates, fmt::encode_alternates(fields.alternates));
-      }
-      if (!fields.authoritative_url.empty()) fmt::add_data_line(data, fmt::kDataAuthoritative, fields.authoritative_url);
-      doc.set_data(data);
-    }
-    rep_->db.replace_document(id, doc);
-  } catch (const Xapian::Error& e) {
-    rep_->status = Status::io_error("cannot update document " + std::to_string(id) + ": " + e.get_description());
-  }
-  return rep_->status;
-}
-
-Status IndexWriter::remove(DocumentId id) {
-  if (!rep_->status.ok()) return rep_->status;
-  try {
-    rep_->db.delete_document(id);
-  } catch (const Xapian::Error& e) {
-    rep_->status = Status::io_error("cannot delete document " + std::to_string(id) + ": " + e.get_description());
-  }
-  return rep_->status;
 }
 
 Status IndexWriter::add(const IndexedPage& page) {
   if (!rep_->status.ok()) return rep_->status;
-  PreparedDocument document = prepare(page);
-  const PreparedDocument::Rep& prepared = *document.rep_;
-  if (Status unique = check_unique_term(prepared.unique_term, prepared.url); !unique.ok()) return unique;
-  DocumentId id = 0;
+  const std::string unique_term = fmt::url_term(page.url);
+  if (Status unique = check_unique_term(unique_term, page.url); !unique.ok()) return unique;
   try {
-    id = rep_->db.replace_document(prepared.unique_term, prepared.doc);
+    Xapian::Document doc = Xapian::Document::unserialise(prepare(page));
+    add_cluster_fields(doc, page, rep_->options);
+    rep_->db.replace_document(unique_term, doc);
   } catch (const Xapian::Error& e) {
-    rep_->status = Status::io_error("cannot index " + prepared.url + ": " + e.get_description());
-    return rep_->status;
+    rep_->status = Status::io_error("cannot index " + page.url + ": " + e.get_description());
   }
-  return set_cluster_fields(id, page);
+  return rep_->status;
 }
 
 Status IndexWriter::finish() {

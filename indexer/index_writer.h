@@ -51,21 +51,6 @@ struct ClusterFields {
 /// One document of the index, whole.
 struct IndexedPage : PageContent, ClusterFields {};
 
-/// A page's document without its cluster fields (terms, boolean terms, data), built by
-/// IndexWriter::prepare on any thread and handed to IndexWriter::add on the writer's thread.
-class PreparedDocument {
-public:
-  ~PreparedDocument();
-  PreparedDocument(PreparedDocument&&) noexcept;
-  PreparedDocument& operator=(PreparedDocument&&) noexcept;
-
-private:
-  friend class IndexWriter;
-  struct Rep;
-  explicit PreparedDocument(std::unique_ptr<Rep> rep);
-  std::unique_ptr<Rep> rep_;
-};
-
 /// A document's id in the database being written.
 using DocumentId = std::uint32_t;
 
@@ -85,13 +70,13 @@ struct WriterOptions {
 /// writers on different databases may run on different threads.
 /// Errors are sticky: after a failed call, later calls fail with the same status.
 ///
-/// Two ways in. add(IndexedPage) writes a whole document. `canon index` instead writes each
-/// page as soon as it is parsed, before the site's link graph and clusters exist: prepare()
-/// and add(PreparedDocument) on a parse thread, into a database per chunk of the site; later
-/// it reopens each chunk database (open()) to call set_cluster_fields() or remove() for every
-/// added document (index-time collapse removes the duplicates), and merge_databases() joins
-/// the chunks. Setting the cluster fields rewrites only the document's values and data, not
-/// its terms (Xapian's replace_document shortcut for a document read from the same database).
+/// Two ways in. add(IndexedPage) writes a whole document. `canon index` instead prepares each
+/// page's document as soon as it is parsed (prepare(), on a parse thread), before the site's
+/// link graph and clusters exist, and keeps it in its page store (page_store.h); once they do,
+/// it adds the documents of the pages it indexes, each with its cluster fields
+/// (add(url, prepared, fields)), into a database per chunk of the site, and merge_databases()
+/// joins the chunks. Each document is written once, with its final fields; a duplicate that is
+/// not indexed is never written.
 ///
 /// Batching: nothing is committed before finish(), except that Xapian commits by itself after
 /// every XAPIAN_FLUSH_THRESHOLD added documents (environment variable, default 10000), which
@@ -103,22 +88,18 @@ public:
   /// metadata (index_format::kCollapseMetadataKey).
   static Result<std::unique_ptr<IndexWriter>> create(const std::string& path,
                                                      WriterOptions options = {});
-  /// Opens a database written by IndexWriter (and finished) to change its documents.
-  static Result<std::unique_ptr<IndexWriter>> open(const std::string& path, WriterOptions options = {});
   ~IndexWriter();
 
-  /// Builds the page's document: terms with positions, Omega's data lines, file values.
+  /// Builds the page's document without its cluster fields (terms with positions, Omega's
+  /// data lines, file values) and returns it serialised (Xapian::Document::serialise).
   /// Thread-safe (a static function of its argument). Never fails.
-  static PreparedDocument prepare(const PageContent& page);
-  /// Adds a prepared document; returns its id. Fails if two different URLs get one hashed URL
-  /// term. REQUIRES: the page's URL was not added to this database before.
-  Result<DocumentId> add(PreparedDocument document);
-  /// Gives an added document its static score, cluster id, alternates and authoritative page.
-  Status set_cluster_fields(DocumentId id, const ClusterFields& fields);
-  /// Deletes an added document.
-  Status remove(DocumentId id);
-  /// prepare + add + set_cluster_fields, except that re-adding a URL replaces its document
-  /// (keyed on the page's unique URL term).
+  static std::string prepare(const PageContent& page);
+  /// Adds the page at `url` from its prepared() document and its cluster fields: the
+  /// document's one write. Returns its id. Fails if two different URLs get one hashed URL
+  /// term, or `prepared` is not a serialised document. REQUIRES: `url` was not added before.
+  Result<DocumentId> add(const std::string& url, const std::string& prepared, const ClusterFields& fields);
+  /// prepare + add, except that re-adding a URL replaces its document (keyed on the page's
+  /// unique URL term).
   Status add(const IndexedPage& page);
   /// Commits and closes the database; returns the first error seen, if any.
   Status finish();

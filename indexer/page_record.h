@@ -52,7 +52,7 @@ struct PageRecord {
   std::optional<std::string> refresh_url;  ///< as the page says
   std::optional<std::string> redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
-  std::uint32_t docid = 0;                 ///< in its chunk's database; 0: not added
+  std::uint64_t store_offset = 0;          ///< in its chunk's page store, when in_dedup
   std::optional<ranking::NodeId> node;     ///< in the link graph
   bool in_dedup = false;                   ///< handed to the detector (document = record index)
   double pagerank = 0.0;
@@ -62,7 +62,7 @@ struct PageRecord {
   std::string authority_reason;
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
   std::vector<std::string> cuts;           ///< what the page limits cut (ExtractedPage::cuts)
-  /// XXH3 of the bytes parsed: a later re-read of the file (the detector's) must find the same.
+  /// XXH3 of the bytes parsed: what the page store will key a re-index on (issue 17).
   std::uint64_t bytes_hash = 0;
 };
 

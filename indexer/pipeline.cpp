@@ -46,6 +46,7 @@
 #include "indexer/html_extract.h"
 #include "indexer/index_format.h"
 #include "indexer/index_writer.h"
+#include "indexer/page_store.h"
 #include "indexer/page_lines.h"
 #include "indexer/page_record.h"
 #include "indexer/site_links.h"
@@ -113,6 +114,26 @@ dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string
     (url_host(link.url) == host ? doc.same_site_anchors : doc.other_site_anchors).push_back(link.anchor_text);
   }
   return doc;
+}
+
+/// What the run keeps of a parsed page (page_store.h): its texts for the detector, and its
+/// document prepared from them. Takes the page's texts over.
+StoredPage stored_page(ExtractedPage&& page, const std::string& url, const fs::path& file) {
+  PageContent content{url, std::move(page.title), std::move(page.meta_description), std::move(page.meta_keywords),
+                      std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), file};
+  StoredPage stored;
+  stored.document = IndexWriter::prepare(content);
+  stored.title = std::move(content.title);
+  stored.text = std::move(content.main_text);
+  stored.headings = std::move(content.headings);
+  stored.main_heading = std::move(content.main_heading);
+  stored.meta_keywords = std::move(content.meta_keywords);
+  stored.meta_description = std::move(content.meta_description);
+  const std::string host = url_host(url);  // anchors split by host: dedup knows no URLs
+  for (PageLink& link : page.links) {
+    (url_host(link.url) == host ? stored.same_site_anchors : stored.other_site_anchors).push_back(std::move(link.anchor_text));
+  }
+  return stored;
 }
 
 /// The site is parsed in chunks of consecutive files, each written by one thread into a
@@ -222,7 +243,12 @@ struct ChunkLayout {
   std::size_t files = 0;
   std::size_t files_per_chunk = 1;
   std::size_t count() const { return (files + files_per_chunk - 1) / files_per_chunk; }
+  /// The chunk's Xapian database.
   std::string path(std::size_t chunk) const { return (dir / std::to_string(chunk)).string(); }
+  /// The chunk's page store (page_store.h).
+  fs::path store(std::size_t chunk) const { return dir / (std::to_string(chunk) + ".store"); }
+  /// The chunk file `i` is in.
+  std::size_t chunk_of(std::size_t i) const { return i / files_per_chunk; }
   /// [first, end) of the files of `chunk`.
   std::size_t first(std::size_t chunk) const { return chunk * files_per_chunk; }
   std::size_t end(std::size_t chunk) const { return std::min(files, (chunk + 1) * files_per_chunk); }
@@ -288,7 +314,7 @@ struct ParsedSite {
 /// i) and adds its document to `writer`. A page that cannot be parsed is recorded as skipped;
 /// only a failure to write the index is an error.
 Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedup::Detector& detector,
-                  UrlIds& url_ids, IndexWriter& writer, PageRecord& r) {
+                  UrlIds& url_ids, PageStoreWriter& store, PageRecord& r) {
   r.path = plan.files[i].relative_path;
   r.status = PageStatus::kSkipped;
   if (!plan.urls[i].ok()) {
@@ -331,22 +357,21 @@ Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedu
     return Status::ok_status();
   }
   r.status = PageStatus::kIndexed;  // until its cluster says otherwise
-  detector.add(static_cast<std::uint32_t>(i), dedup_document(*page, r.url));
+  const StoredPage stored = stored_page(std::move(*page), r.url, plan.files[i].absolute_path);
+  detector.add(static_cast<std::uint32_t>(i), stored.dedup_view(r.url));
   r.in_dedup = true;
-  auto docid = writer.add(IndexWriter::prepare({r.url, std::move(page->title), std::move(page->meta_description),
-                                                std::move(page->meta_keywords), std::move(page->headings), page->main_heading,
-                                                std::move(page->main_text), plan.files[i].absolute_path}));
-  if (!docid.ok()) return docid.status();
-  r.docid = docid.value();
+  auto offset = store.append(stored);
+  if (!offset.ok()) return offset.status();
+  r.store_offset = offset.value();
   return Status::ok_status();
 }
 
 /// Stage 2: every file parsed on all threads. Each chunk of consecutive files is parsed by one
-/// thread, which adds the pages' documents to the chunk's own database and hands the pages to
-/// the detector. The walk's skipped paths are recorded after the files.
+/// thread, which keeps the pages in the chunk's own page store (their texts and prepared
+/// documents) and hands them to the detector. The walk's skipped paths are recorded after the files.
 Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::Detector& detector,
-                              const ChunkLayout& chunks, const IndexOptions& options, const std::string& base_url,
-                              unsigned threads, Progress& progress) {
+                              const ChunkLayout& chunks, const std::string& base_url, unsigned threads,
+                              Progress& progress) {
   ParsedSite site;
   site.records.resize(plan.files.size());
   std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
@@ -356,13 +381,13 @@ Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::
   fs::create_directory(chunks.dir, ec);
   progress.start("parse", plan.files.size());
   parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
-    auto writer = IndexWriter::create(chunks.path(chunk), {options.collapse, 1.0});
-    if (!writer.ok()) {
-      chunk_status[chunk] = writer.status();
+    auto store = PageStoreWriter::create(chunks.store(chunk));
+    if (!store.ok()) {
+      chunk_status[chunk] = store.status();
       return;
     }
     for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
-      Status parsed = parse_file(plan, i, sample, detector, site.url_ids, *writer.value(), site.records[i]);
+      Status parsed = parse_file(plan, i, sample, detector, site.url_ids, *store.value(), site.records[i]);
       if (!parsed.ok()) {
         chunk_status[chunk] = parsed;
         return;
@@ -370,7 +395,7 @@ Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::
       const std::size_t done = ++parsed_files;
       if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
     }
-    chunk_status[chunk] = writer.value()->finish();
+    chunk_status[chunk] = store.value()->finish();
   });
   if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
   progress.finish();
@@ -384,80 +409,87 @@ Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::
   return site;
 }
 
-/// The pages whose file changed or went between the parse and a later re-read. Thread-safe.
-class ChangedFiles {
+/// The chunks' page stores, open for reading: a page is read back from here, never from its
+/// file again (so the index and the duplicate decisions are made from the same text, even when
+/// a file changes during the run). Thread-safe.
+class StoredPages {
 public:
-  void add(std::uint32_t record) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    records_.push_back(record);
+  /// Opens the store of every chunk.
+  static Result<StoredPages> open(const ChunkLayout& chunks) {
+    StoredPages pages;
+    pages.chunks_ = &chunks;
+    for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
+      auto reader = PageStoreReader::open(chunks.store(chunk));
+      if (!reader.ok()) return reader.status();
+      pages.readers_.push_back(std::move(reader).value());
+    }
+    return pages;
   }
-  /// Ok when no file changed; else why the run cannot go on (StatusCode::kAborted).
-  Status status(const std::vector<PageRecord>& records) const {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (records_.empty()) return Status::ok_status();
-    const std::uint32_t first = *std::min_element(records_.begin(), records_.end());
-    const std::size_t count = std::set<std::uint32_t>(records_.begin(), records_.end()).size();
-    return Status::aborted(std::to_string(count) + " page file(s) changed or went while canon index ran (" +
-                           records[first].path +
-                           " first): the index would not hold the text its duplicates were judged on. "
-                           "Nothing was replaced; run canon index again.");
+  /// Record i's stored page. REQUIRES: records[i].in_dedup.
+  Result<StoredPage> read(std::size_t i, const PageRecord& r) const {
+    return readers_[chunks_->chunk_of(i)]->read(r.store_offset);
+  }
+  /// A DocumentLoader over the stored pages. A page that cannot be read (a damaged store: the
+  /// disk) is given as a page without words, which nothing is merged with, and its error kept
+  /// for failed().
+  dedup::DocumentLoader loader(const std::vector<PageRecord>& records) {
+    return [this, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
+      const PageRecord& r = records[i];
+      auto page = read(i, r);
+      if (!page.ok()) {
+        const std::lock_guard<std::mutex> lock(*mutex_);
+        if (failure_.ok()) failure_ = page.status();
+        use(dedup::DedupDocument{r.url, r.title, {}});
+        return;
+      }
+      use(page->dedup_view(r.url));
+    };
+  }
+  /// The first read the loader could not make, or ok.
+  Status failed() const {
+    const std::lock_guard<std::mutex> lock(*mutex_);
+    return failure_;
   }
 
 private:
-  mutable std::mutex mutex_;
-  std::vector<std::uint32_t> records_;
+  const ChunkLayout* chunks_ = nullptr;
+  std::vector<std::unique_ptr<PageStoreReader>> readers_;
+  std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
+  Status failure_ = Status::ok_status();
 };
 
-/// Gives the detector document i again: file i read and parsed anew. A file whose bytes are no
-/// longer those parsed (changed, gone, unreadable) is noted in `changed` and given as a page
-/// without words, which nothing is merged with; the run then stops (run()).
-dedup::DocumentLoader page_loader(const SitePlan& plan, const std::vector<PageRecord>& records,
-                                  const PageLimits& limits, ChangedFiles& changed) {
-  return [&plan, &records, &limits, &changed](std::uint32_t i,
-                                              const std::function<void(const dedup::DedupDocument&)>& use) {
-    const PageRecord& r = records[i];
-    auto file = read_page(plan.files[i].absolute_path, r.url, limits);
-    if (!file.ok() || file->bytes_hash != r.bytes_hash) {
-      changed.add(i);
-      use(dedup::DedupDocument{r.url, r.title, {}});
-      return;
-    }
-    use(dedup_document(file->page, r.url));
-  };
-}
-
-/// Stage 6: every document added gets its cluster fields, or goes when it is a duplicate and
-/// search does not collapse; chunk by chunk on all threads, then the chunk databases are merged
-/// into `xapian_dir`.
-Status write_cluster_fields(const ChunkLayout& chunks, const std::vector<PageRecord>& records,
-                            const ClusterAssignment& clusters, const IndexOptions& options, std::size_t graph_nodes,
-                            unsigned threads, const fs::path& xapian_dir) {
+/// Stage 6: the search index. Each page that is indexed (a duplicate only when search collapses
+/// at query time) is written once, from its stored document with its cluster fields, chunk by
+/// chunk on all threads, into the chunk's database; the chunk databases are then merged into
+/// `xapian_dir`.
+Status write_index(const ChunkLayout& chunks, const StoredPages& stored, const std::vector<PageRecord>& records,
+                   const ClusterAssignment& clusters, const IndexOptions& options, std::size_t graph_nodes,
+                   unsigned threads, const fs::path& xapian_dir) {
   const bool index_duplicates = options.collapse == CollapseMode::kQueryTime;
   std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
   parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
-    auto writer = IndexWriter::open(chunks.path(chunk), {options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))});
+    auto writer = IndexWriter::create(chunks.path(chunk), {options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))});
     if (!writer.ok()) {
       chunk_status[chunk] = writer.status();
       return;
     }
     for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) {
       const PageRecord& r = records[d];
-      if (!r.in_dedup) continue;
-      Status written = Status::ok_status();
-      if (r.status == PageStatus::kDuplicate && !index_duplicates) {
-        written = writer.value()->remove(r.docid);
-      } else {
-        ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}};
-        if (r.status == PageStatus::kDuplicate) fields.authoritative_url = records[r.authoritative].url;
-        if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {
-          fields.alternates = it->second;
-          std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
-                           [](const index_format::Alternate& a, const index_format::Alternate& b) { return a.similarity > b.similarity; });
-        }
-        written = writer.value()->set_cluster_fields(r.docid, fields);
+      if (!r.in_dedup || (r.status == PageStatus::kDuplicate && !index_duplicates)) continue;
+      ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}};
+      if (r.status == PageStatus::kDuplicate) fields.authoritative_url = records[r.authoritative].url;
+      if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {
+        fields.alternates = it->second;
+        std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
+                         [](const index_format::Alternate& a, const index_format::Alternate& b) { return a.similarity > b.similarity; });
       }
-      if (!written.ok()) {
-        chunk_status[chunk] = written;
+      auto page = stored.read(d, r);
+      if (!page.ok()) {
+        chunk_status[chunk] = page.status();
+        return;
+      }
+      if (auto added = writer.value()->add(r.url, page->document, fields); !added.ok()) {
+        chunk_status[chunk] = added.status();
         return;
       }
     }
@@ -548,7 +580,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   // 2. Every page parsed once: records, detector documents, chunk databases.
   const ChunkLayout chunks{work_dir / "chunks", files.size(),
                            options.chunk_files != 0 ? options.chunk_files : chunk_size(files.size(), threads)};
-  auto parsed = parse_site(plan.value(), sample, *detector.value(), chunks, options, base_url, threads, progress);
+  auto parsed = parse_site(plan.value(), sample, *detector.value(), chunks, base_url, threads, progress);
   if (!parsed.ok()) return parsed.status();
   std::vector<PageRecord>& records = parsed->records;
   summary.input_files = records.size();
@@ -564,15 +596,16 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   clock.lap("pagerank");
 
   // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
-  // again (to verify a candidate pair) the page is read and parsed again.
-  ChangedFiles changed;
-  const dedup::DocumentLoader load_page = page_loader(plan.value(), records, options.limits, changed);
+  // again (to verify a candidate pair) it reads it from the page store.
+  auto stored = StoredPages::open(chunks);
+  if (!stored.ok()) return stored.status();
+  const dedup::DocumentLoader load_page = stored->loader(records);
   progress.start("near-duplicates", 0);
   const dedup::Clusters clusters = detector.value()->find_clusters(load_page);
   progress.finish();
   summary.candidates_examined = clusters.candidates_examined;
   summary.near_duplicate_pairs = clusters.pairs.size();
-  if (Status unchanged = changed.status(records); !unchanged.ok()) return unchanged;
+  if (Status read = stored->failed(); !read.ok()) return read;
   clock.lap("dedup");
 
   // 5. The page each cluster is indexed under.
@@ -584,12 +617,12 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   summary.split_for_definitions = chosen.split_for_definitions;
   const ClusterAssignment assignment = assign_clusters(records, chosen);
   summary.duplicate_clusters = assignment.duplicate_clusters;
-  if (Status unchanged = changed.status(records); !unchanged.ok()) return unchanged;
+  if (Status read = stored->failed(); !read.ok()) return read;
   clock.lap("authority");
 
   // 6. The search index.
-  if (Status written = write_cluster_fields(chunks, records, assignment, options, site.graph.node_count(), threads,
-                                            index_format::IndexLayout{work_dir}.xapian());
+  if (Status written = write_index(chunks, stored.value(), records, assignment, options, site.graph.node_count(), threads,
+                                   index_format::IndexLayout{work_dir}.xapian());
       !written.ok()) {
     return written;
   }

@@ -266,57 +266,74 @@ TEST_CASE("a database that cannot be created is a clear error") {
   CHECK(writer.status().message().find("cannot create Xapian database") != std::string::npos);
 }
 
-TEST_CASE("documents prepared on other threads, then given cluster fields or removed") {
+TEST_CASE("documents prepared on other threads, then written once with their cluster fields") {
   canon::testing::TempDir dir;
   const std::string path = (dir.path() / "db").string();
   auto writer = IndexWriter::create(path, {canon::indexer::CollapseMode::kIndexTime, 10.0});
   REQUIRE(writer.ok());
   // prepare() is what parse threads call: build three documents on three threads.
-  std::vector<canon::indexer::PreparedDocument> prepared;
+  std::vector<std::string> prepared(3);
+  std::vector<std::string> urls(3);
   {
-    std::vector<std::optional<canon::indexer::PreparedDocument>> built(3);
     std::vector<std::jthread> threads;
     for (int i = 0; i < 3; ++i) {
-      threads.emplace_back([&built, i] {
+      urls[i] = "http://localhost/docs/page" + std::to_string(i) + ".html";
+      threads.emplace_back([&prepared, &urls, i] {
         canon::indexer::PageContent content = sample_page();
-        content.url = "http://localhost/docs/page" + std::to_string(i) + ".html";
+        content.url = urls[i];
         content.main_text = "page number " + std::to_string(i) + " about backups";
-        built[i].emplace(IndexWriter::prepare(content));
+        prepared[i] = IndexWriter::prepare(content);
       });
     }
-    threads.clear();  // join
-    for (auto& document : built) prepared.push_back(std::move(*document));
-  }
-  std::vector<canon::indexer::DocumentId> ids;
-  for (auto& document : prepared) {
-    auto id = writer.value()->add(std::move(document));
-    REQUIRE(id.ok());
-    ids.push_back(id.value());
   }
   canon::indexer::ClusterFields kept;
   kept.cluster_pagerank = 0.5;
   kept.cluster_id = 3;
   kept.alternates = {{"http://localhost/mirror/page0.html", "Mirror", 0.9}};
-  REQUIRE(writer.value()->set_cluster_fields(ids[0], kept).ok());
   canon::indexer::ClusterFields plain;
   plain.cluster_pagerank = 0.25;
   plain.cluster_id = 4;
-  REQUIRE(writer.value()->set_cluster_fields(ids[1], plain).ok());
-  REQUIRE(writer.value()->remove(ids[2]).ok());
+  auto first_id = writer.value()->add(urls[0], prepared[0], kept);
+  auto second_id = writer.value()->add(urls[1], prepared[1], plain);
+  REQUIRE(first_id.ok());
+  REQUIRE(second_id.ok());
+  // Page 2 is a duplicate that is not indexed: it is never written.
+  CHECK_FALSE(writer.value()->add("http://localhost/x.html", "not a serialised document", plain).ok());
+  CHECK_FALSE(writer.value()->finish().ok());  // errors are sticky
+}
+
+TEST_CASE("a prepared document written once holds its terms, positions and cluster fields") {
+  canon::testing::TempDir dir;
+  const std::string path = (dir.path() / "db").string();
+  auto writer = IndexWriter::create(path, {canon::indexer::CollapseMode::kIndexTime, 10.0});
+  REQUIRE(writer.ok());
+  std::vector<canon::indexer::DocumentId> ids;
+  for (int i = 0; i < 2; ++i) {
+    canon::indexer::PageContent content = sample_page();
+    content.url = "http://localhost/docs/page" + std::to_string(i) + ".html";
+    content.main_text = "page number " + std::to_string(i) + " about backups";
+    canon::indexer::ClusterFields fields;
+    fields.cluster_pagerank = i == 0 ? 0.5 : 0.25;
+    fields.cluster_id = i == 0 ? 3 : 4;
+    if (i == 0) fields.alternates = {{"http://localhost/mirror/page0.html", "Mirror", 0.9}};
+    auto id = writer.value()->add(content.url, IndexWriter::prepare(content), fields);
+    REQUIRE(id.ok());
+    ids.push_back(id.value());
+  }
   REQUIRE(writer.value()->finish().ok());
 
   Xapian::Database db(path);
   CHECK(db.get_doccount() == 2);
-  CHECK_FALSE(db.term_exists(fmt::url_term("http://localhost/docs/page2.html")));
-  CHECK(db.get_termfreq("backups") == 2);  // setting cluster fields kept the terms
+  CHECK(db.get_termfreq("backups") == 2);
   CHECK(db.get_termfreq("number") == 2);
   const Xapian::Document first = db.get_document(ids[0]);
-  CHECK(db.positionlist_begin(ids[0], "number") != db.positionlist_end(ids[0], "number"));  // and positions
+  CHECK(db.positionlist_begin(ids[0], "number") != db.positionlist_end(ids[0], "number"));  // positions kept
   CHECK(Xapian::sortable_unserialise(first.get_value(fmt::kStaticScoreSlot)) == doctest::Approx(0.5));
   CHECK(Xapian::sortable_unserialise(first.get_value(fmt::kStaticWeightSlot)) == doctest::Approx(std::log1p(5.0)));
   CHECK(first.get_value(fmt::kClusterSlot) == "3");
   CHECK(data_value(first.get_data(), "canon_alternates").find("mirror/page0.html") != std::string::npos);
   CHECK(data_value(first.get_data(), "canon_text") == "page number 0 about backups");
+  CHECK(db.term_exists("Smirror"));  // the alternate's title is a title of the page
   const Xapian::Document second = db.get_document(ids[1]);
   CHECK(second.get_value(fmt::kClusterSlot) == "4");
   CHECK(data_value(second.get_data(), "canon_alternates") == "<missing>");  // none: no line

@@ -25,7 +25,6 @@ TEST_CASE("Status: a code and a message; each factory its code; the codes' text 
       {Status::failed_precondition("not a canon index"), StatusCode::kFailedPrecondition, "failed precondition"},
       {Status::io_error("disk full"), StatusCode::kIoError, "I/O error"},
       {Status::corruption("bad block"), StatusCode::kCorruption, "corruption"},
-      {Status::aborted("a file changed"), StatusCode::kAborted, "aborted"},
       {Status::internal("bug"), StatusCode::kInternal, "internal"},
   };
   for (const Row& row : rows) {
