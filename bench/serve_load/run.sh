@@ -8,6 +8,8 @@
 # Usage: bench/serve_load/run.sh CANON WORK_DIR [SITE_DIR] [SECONDS] [CONNECTIONS]
 #   SITE_DIR defaults to python3.11-doc's HTML; its index is built once in WORK_DIR/index.
 #   SECONDS defaults to 30, CONNECTIONS to 256. Needs wrk (apt-get install wrk).
+#   SLOW_CLIENTS=N: meanwhile N connections from 127.0.0.2 send a request a byte a second
+#   (slow_clients.py), reconnecting when the server closes them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 canon=$(realpath "${1:?canon binary}")
@@ -29,5 +31,14 @@ for _ in $(seq 100); do
 done
 [ -n "$url" ] || { echo "serve_load: canon serve did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
 echo "canon serve $(basename "$site") at $url: wrk, $connections connections, ${seconds}s, 2 threads"
+slow=""
+if [ -n "${SLOW_CLIENTS:-}" ]; then
+  port=${url##*:}
+  port=${port%/}
+  python3 bench/serve_load/slow_clients.py 127.0.0.1 "$port" "$SLOW_CLIENTS" $((seconds + 10)) &
+  slow=$!
+  sleep 8  # they are all connected and trickling before wrk starts
+fi
 CANON_QUERIES=bench/query_latency/queries.txt wrk -t2 -c"$connections" -d"${seconds}s" --timeout 2s --latency \
   -s bench/serve_load/queries.lua "$url"
+[ -z "$slow" ] || wait $slow
