@@ -20,6 +20,7 @@
 
 #include "indexer/pipeline.h"
 #include "query/web_page.h"
+#include "query/web_routes.h"
 #include "query/web_server.h"
 #include "support/temp_dir.h"
 
@@ -602,5 +603,34 @@ TEST_CASE("stop() right after run() starts, repeatedly, never hangs") {
     if (i % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     server.stop();
     runner.join();
+  }
+}
+
+TEST_CASE("SearchRoutes without a socket: paths, repeated and encoded parameters, a NUL in q") {
+  canon::query::SearchRoutes routes(test_index());
+  REQUIRE(routes.check_index().ok());
+  struct Row {
+    std::string target;
+    int status;
+    std::string content_type_start;
+    std::string body_part;
+  };
+  const Row rows[] = {
+      {"/", 200, "text/html", "Search 16 pages."},
+      {"/search", 200, "text/html", "Search 16 pages."},
+      {"/search/", 404, "text/plain", "Not found."},
+      {"/api/search", 400, "application/json", "missing query"},
+      {"/api/search?q=kestrel&limit=2", 200, "application/json", "\"estimated_matches\":13"},
+      {"/api/search?q=kestrel&q=zebra&limit=2", 200, "application/json", "\"query\":\"kestrel\""},  // the first q
+      {"/api/search?q=debian+packages", 200, "application/json", "\"query\":\"debian packages\""},
+      {"/api/search?q=kes%00trel", 400, "application/json", "control characters"},  // not cut at the NUL
+      {"/api/search?q=kestrel&limit=", 400, "application/json", "limit must be a whole number"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.target);
+    const canon::query::HttpAnswer answer = routes.answer(row.target);
+    CHECK(answer.status == row.status);
+    CHECK(answer.content_type.rfind(row.content_type_start, 0) == 0);
+    CHECK_MESSAGE(contains(answer.body, row.body_part), answer.body.substr(0, 300));
   }
 }
