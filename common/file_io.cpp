@@ -42,6 +42,7 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size
   if (!S_ISREG(info.st_mode)) return Status::failed_precondition("not a regular file");
   FilePrefix file;
   file.size = static_cast<std::uintmax_t>(info.st_size);
+  file.mtime_seconds = static_cast<std::int64_t>(info.st_mtime);
   const std::size_t wanted = static_cast<std::size_t>(std::min<std::uintmax_t>(file.size, max_bytes));
   file.bytes.resize(wanted);
   std::size_t done = 0;

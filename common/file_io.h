@@ -16,6 +16,8 @@ namespace canon {
 struct FilePrefix {
   std::string bytes;
   std::uintmax_t size = 0;
+  /// The file's last modification, in whole seconds since the epoch, from the file as opened.
+  std::int64_t mtime_seconds = 0;
   /// True when the file held more than was read.
   bool cut() const { return size > bytes.size(); }
 };

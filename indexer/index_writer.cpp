@@ -2,8 +2,6 @@
 /// @brief Xapian documents in Omega's layout.
 #include "indexer/index_writer.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -103,11 +101,9 @@ std::string IndexWriter::prepare(const PageContent& page) {
   for (const std::string& term : fmt::path_terms(url_path(page.url))) doc.add_boolean_term(term);
   doc.add_boolean_term(std::string(fmt::kMimeTypePrefix) + "text/html");
 
-  struct stat file_stat {};
-  const bool have_file = !page.source_file.empty() && ::stat(page.source_file.c_str(), &file_stat) == 0;
-  if (have_file) {
-    doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(file_stat.st_mtime));
-    doc.add_value(fmt::kSizeSlot, Xapian::sortable_serialise(static_cast<double>(file_stat.st_size)));
+  if (page.file) {
+    doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(static_cast<time_t>(page.file->mtime_seconds)));
+    doc.add_value(fmt::kSizeSlot, Xapian::sortable_serialise(static_cast<double>(page.file->size)));
   }
   std::string data;
   fmt::add_data_line(data, fmt::kDataUrl, page.url);
@@ -115,9 +111,9 @@ std::string IndexWriter::prepare(const PageContent& page) {
   fmt::add_data_line(data, fmt::kDataSample,
                 utf8_prefix(page.meta_description.empty() ? page.main_text : page.meta_description, 300));
   fmt::add_data_line(data, fmt::kDataType, "text/html");
-  if (have_file) {
-    fmt::add_data_line(data, fmt::kDataModtime, std::to_string(static_cast<long long>(file_stat.st_mtime)));
-    fmt::add_data_line(data, fmt::kDataSize, std::to_string(static_cast<long long>(file_stat.st_size)));
+  if (page.file) {
+    fmt::add_data_line(data, fmt::kDataModtime, std::to_string(page.file->mtime_seconds));
+    fmt::add_data_line(data, fmt::kDataSize, std::to_string(page.file->size));
   }
   // The text MSet::snippet() picks the best passage from; capped to keep documents small.
   fmt::add_data_line(data, fmt::kDataText, utf8_prefix(page.main_text, 16 * 1024));

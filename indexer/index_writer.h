@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,6 +18,13 @@
 #include "indexer/index_format.h"
 
 namespace canon::indexer {
+
+/// A page file's size and last modification, as the parse read it.
+struct FileStamp {
+  std::uintmax_t size = 0;
+  /// Seconds since the epoch.
+  std::int64_t mtime_seconds = 0;
+};
 
 /// What a page contributes to its document: known once the page is parsed.
 struct PageContent {
@@ -30,9 +38,9 @@ struct PageContent {
   /// whole-heading term like the title's.
   std::string main_heading;
   std::string main_text;
-  /// The file the page was read from: its size and modification time become Omega's `size`
-  /// and `modtime` (data) and slots 2 and 0. Empty, or a file that cannot be stat'ed: none.
-  std::filesystem::path source_file;
+  /// The file the page was read from, as it was read: its size and modification time become
+  /// Omega's `size` and `modtime` (data) and slots 2 and 0. None: no such values.
+  std::optional<FileStamp> file;
 };
 
 /// What a page's document gets from ranking and near-duplicate detection: known only once the

@@ -84,6 +84,8 @@ private:
 struct ParsedFile {
   ExtractedPage page;
   std::uint64_t bytes_hash = 0;
+  /// The file's size and modification time as it was read.
+  FileStamp stamp;
 };
 
 /// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
@@ -94,7 +96,8 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
   if (file_bytes.cut()) file_bytes.bytes.resize(utf8_prefix(file_bytes.bytes, limits.max_page_bytes).size());
   if (Status readable = check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
   ParsedFile parsed{extract_page(file_bytes.bytes, url, limits),
-                    XXH3_64bits(file_bytes.bytes.data(), file_bytes.bytes.size())};
+                    XXH3_64bits(file_bytes.bytes.data(), file_bytes.bytes.size()),
+                    FileStamp{file_bytes.size, file_bytes.mtime_seconds}};
   if (file_bytes.cut()) {
     parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
                                                           std::to_string(file_bytes.bytes.size()) + " read");
@@ -118,9 +121,9 @@ dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string
 
 /// What the run keeps of a parsed page (page_store.h): its texts for the detector, and its
 /// document prepared from them. Takes the page's texts over.
-StoredPage stored_page(ExtractedPage&& page, const std::string& url, const fs::path& file) {
+StoredPage stored_page(ExtractedPage&& page, const std::string& url, const FileStamp& stamp) {
   PageContent content{url, std::move(page.title), std::move(page.meta_description), std::move(page.meta_keywords),
-                      std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), file};
+                      std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), stamp};
   StoredPage stored;
   stored.document = IndexWriter::prepare(content);
   stored.title = std::move(content.title);
@@ -357,7 +360,7 @@ Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedu
     return Status::ok_status();
   }
   r.status = PageStatus::kIndexed;  // until its cluster says otherwise
-  const StoredPage stored = stored_page(std::move(*page), r.url, plan.files[i].absolute_path);
+  const StoredPage stored = stored_page(std::move(*page), r.url, file->stamp);
   detector.add(static_cast<std::uint32_t>(i), stored.dedup_view(r.url));
   r.in_dedup = true;
   auto offset = store.append(stored);
