@@ -432,9 +432,10 @@ public:
   Result<StoredPage> read(std::size_t i, const PageRecord& r) const {
     return readers_[chunks_->chunk_of(i)]->read(r.store_offset);
   }
-  /// A DocumentLoader over the stored pages. A page that cannot be read (a damaged store: the
-  /// disk) is given as a page without words, which nothing is merged with, and its error kept
-  /// for failed().
+  /// A DocumentLoader over the stored pages; it refers to this object, which must stay where it
+  /// is while the loader is used. A page that cannot be read (a damaged store: the disk) is
+  /// given as a page without words, which nothing is merged with, and its error kept for
+  /// failed().
   dedup::DocumentLoader loader(const std::vector<PageRecord>& records) {
     return [this, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
       const PageRecord& r = records[i];
@@ -580,7 +581,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   detector.value()->learn_site(sample.documents(plan.value()));
   clock.lap("sample");
 
-  // 2. Every page parsed once: records, detector documents, chunk databases.
+  // 2. Every page parsed once: records, detector documents, the chunks' page stores.
   const ChunkLayout chunks{work_dir / "chunks", files.size(),
                            options.chunk_files != 0 ? options.chunk_files : chunk_size(files.size(), threads)};
   auto parsed = parse_site(plan.value(), sample, *detector.value(), chunks, base_url, threads, progress);
