@@ -468,9 +468,12 @@ private:
 /// `xapian_dir`.
 Status write_index(const ChunkLayout& chunks, const StoredPages& stored, const std::vector<PageRecord>& records,
                    const ClusterAssignment& clusters, const IndexOptions& options, std::size_t graph_nodes,
-                   unsigned threads, const fs::path& xapian_dir) {
+                   unsigned threads, const fs::path& xapian_dir, Progress& progress) {
   const bool index_duplicates = options.collapse == CollapseMode::kQueryTime;
   std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
+  std::atomic<std::size_t> written_files{0};
+  std::mutex progress_mutex;
+  progress.start("index", chunks.files);
   parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
     auto writer = IndexWriter::create(chunks.path(chunk), {options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))});
     if (!writer.ok()) {
@@ -498,7 +501,10 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, const s
       }
     }
     chunk_status[chunk] = writer.value()->finish();
+    const std::size_t done = written_files += chunks.end(chunk) - chunks.first(chunk);
+    if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
   });
+  progress.finish();
   if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
   std::vector<std::string> chunk_paths;
   for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) chunk_paths.push_back(chunks.path(chunk));
@@ -626,7 +632,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 6. The search index.
   if (Status written = write_index(chunks, stored.value(), records, assignment, options, site.graph.node_count(), threads,
-                                   index_format::IndexLayout{work_dir}.xapian());
+                                   index_format::IndexLayout{work_dir}.xapian(), progress);
       !written.ok()) {
     return written;
   }
