@@ -4,7 +4,7 @@
 /// Error policy (docs/design.md): expected failures (a missing directory, a corrupt index, a
 /// malformed query) travel as a Status with a message written for the user. Exceptions thrown
 /// by libraries we call (Xapian) are caught at the stage boundary and turned into a Status.
-/// `main` prints the message and exits non-zero.
+/// `main` prints the message and exits with a status of the code's (cli::exit_code).
 #pragma once
 
 #include <cassert>
