@@ -62,8 +62,6 @@ struct PageRecord {
   std::string authority_reason;
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
   std::vector<std::string> cuts;           ///< what the page limits cut (ExtractedPage::cuts)
-  /// XXH3 of the bytes parsed: what the page store will key a re-index on (issue 17).
-  std::uint64_t bytes_hash = 0;
 };
 
 /// Interns URLs as dense ids, so that records hold links as 4-byte ids. ids() is thread-safe;

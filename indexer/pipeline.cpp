@@ -25,13 +25,11 @@
 #include <limits>
 #include <numeric>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <mutex>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
-#include <xxhash.h>
 
 #include "common/build_dir.h"
 #include "common/fault_injection.h"
@@ -79,12 +77,9 @@ private:
 };
 
 
-/// A page file as parsed, and a hash of the bytes it was parsed from: the detector reads the
-/// file again later, and a file that changed in between must not be compared on new text.
+/// A page file as parsed, with its size and modification time as it was read.
 struct ParsedFile {
   ExtractedPage page;
-  std::uint64_t bytes_hash = 0;
-  /// The file's size and modification time as it was read.
   FileStamp stamp;
 };
 
@@ -95,9 +90,7 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
   FilePrefix& file_bytes = read.value();
   if (file_bytes.cut()) file_bytes.bytes.resize(utf8_prefix(file_bytes.bytes, limits.max_page_bytes).size());
   if (Status readable = check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
-  ParsedFile parsed{extract_page(file_bytes.bytes, url, limits),
-                    XXH3_64bits(file_bytes.bytes.data(), file_bytes.bytes.size()),
-                    FileStamp{file_bytes.size, file_bytes.mtime_seconds}};
+  ParsedFile parsed{extract_page(file_bytes.bytes, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds}};
   if (file_bytes.cut()) {
     parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
                                                           std::to_string(file_bytes.bytes.size()) + " read");
@@ -334,7 +327,6 @@ Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedu
     r.reason = file.status().message();
     return Status::ok_status();
   }
-  r.bytes_hash = file->bytes_hash;
   ExtractedPage* page = &file->page;
   r.parsed = true;
   r.cuts = page->cuts;
