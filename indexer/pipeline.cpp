@@ -98,6 +98,14 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
   return parsed;
 }
 
+/// Calls add(same_site, anchor_text) for each of `links`: the detector keeps the anchors of
+/// links to the page's own host apart from the others (it knows no URLs).
+template <typename Links, typename Add>
+void for_each_anchor_by_host(Links& links, const std::string& url, Add add) {
+  const std::string host = url_host(url);
+  for (auto& link : links) add(url_host(link.url) == host, link.anchor_text);
+}
+
 /// What the near-duplicate detector sees of a page: views into `page` and `url`.
 dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string& url) {
   dedup::DedupDocument doc{url, page.title, page.main_text};
@@ -105,10 +113,9 @@ dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string
   doc.main_heading = page.main_heading;
   doc.meta_keywords = page.meta_keywords;
   doc.meta_description = page.meta_description;
-  const std::string host = url_host(url);  // anchors split by host: dedup knows no URLs
-  for (const PageLink& link : page.links) {
-    (url_host(link.url) == host ? doc.same_site_anchors : doc.other_site_anchors).push_back(link.anchor_text);
-  }
+  for_each_anchor_by_host(page.links, url, [&doc](bool same_site, const std::string& text) {
+    (same_site ? doc.same_site_anchors : doc.other_site_anchors).push_back(text);
+  });
   return doc;
 }
 
@@ -125,10 +132,9 @@ StoredPage stored_page(ExtractedPage&& page, const std::string& url, const FileS
   stored.main_heading = std::move(content.main_heading);
   stored.meta_keywords = std::move(content.meta_keywords);
   stored.meta_description = std::move(content.meta_description);
-  const std::string host = url_host(url);  // anchors split by host: dedup knows no URLs
-  for (PageLink& link : page.links) {
-    (url_host(link.url) == host ? stored.same_site_anchors : stored.other_site_anchors).push_back(std::move(link.anchor_text));
-  }
+  for_each_anchor_by_host(page.links, url, [&stored](bool same_site, std::string& text) {
+    (same_site ? stored.same_site_anchors : stored.other_site_anchors).push_back(std::move(text));
+  });
   return stored;
 }
 
