@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "common/fault_injection.h"
+#include "common/file_io.h"
 
 namespace canon {
 namespace fs = std::filesystem;
@@ -64,12 +65,9 @@ namespace {
 
 /// fsync()s `path` (a file or a directory); an error names it.
 Status sync_path(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::io_error("cannot open '" + path.string() + "' to sync it: " + std::strerror(errno));
-  const int synced = ::fsync(fd);
-  const int error = errno;
-  ::close(fd);
-  if (synced != 0) return Status::io_error("cannot sync '" + path.string() + "': " + std::strerror(error));
+  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return Status::io_error("cannot open '" + path.string() + "' to sync it: " + std::strerror(errno));
+  if (::fsync(fd.get()) != 0) return Status::io_error("cannot sync '" + path.string() + "': " + std::strerror(errno));
   return Status::ok_status();
 }
 

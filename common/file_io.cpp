@@ -12,24 +12,16 @@
 #include <cstring>
 
 namespace canon {
-namespace {
 
-/// Closes a file descriptor when it goes out of scope.
-class Descriptor {
-public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
+Descriptor::~Descriptor() {
+  if (fd_ >= 0) ::close(fd_);
+}
 
-private:
-  int fd_;
-};
-
-}  // namespace
+bool Descriptor::close() {
+  const int fd = fd_;
+  fd_ = -1;
+  return fd < 0 || ::close(fd) == 0;
+}
 
 Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one.

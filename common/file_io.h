@@ -7,10 +7,35 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "common/status.h"
 
 namespace canon {
+
+/// A POSIX file descriptor, closed when it goes out of scope. Move-only.
+class Descriptor {
+public:
+  /// Takes `fd` (-1: none, as open() returns on failure).
+  explicit Descriptor(int fd) : fd_(fd) {}
+  ~Descriptor();
+  Descriptor(Descriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Descriptor& operator=(Descriptor&& other) noexcept {
+    if (this != &other) {
+      close();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  int get() const { return fd_; }
+  /// Closes it now; false when close() failed (errno says why: data written may be lost).
+  bool close();
+
+private:
+  int fd_;
+};
 
 /// The first bytes of a file and the size it had when it was read.
 struct FilePrefix {

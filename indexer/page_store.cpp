@@ -15,6 +15,8 @@
 
 #include <xxhash.h>
 
+#include "common/file_io.h"
+
 namespace canon::indexer {
 namespace {
 
@@ -115,7 +117,7 @@ dedup::DedupDocument StoredPage::dedup_view(std::string_view url) const {
 
 struct PageStoreWriter::Rep {
   std::filesystem::path path;
-  int fd = -1;
+  Descriptor fd{-1};
   StoreOffset size = 0;  // bytes appended so far
   std::string buffer;    // not yet written
   std::string payload;   // reused per page
@@ -124,7 +126,7 @@ struct PageStoreWriter::Rep {
   Status flush() {
     std::size_t written = 0;
     while (written < buffer.size()) {
-      const ssize_t n = ::write(fd, buffer.data() + written, buffer.size() - written);
+      const ssize_t n = ::write(fd.get(), buffer.data() + written, buffer.size() - written);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return status = io_error("cannot write the page store", path);
       written += static_cast<std::size_t>(n);
@@ -136,15 +138,13 @@ struct PageStoreWriter::Rep {
 
 PageStoreWriter::PageStoreWriter(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 
-PageStoreWriter::~PageStoreWriter() {
-  if (rep_->fd >= 0) ::close(rep_->fd);
-}
+PageStoreWriter::~PageStoreWriter() = default;
 
 Result<std::unique_ptr<PageStoreWriter>> PageStoreWriter::create(const std::filesystem::path& path) {
   auto rep = std::make_unique<Rep>();
   rep->path = path;
-  rep->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (rep->fd < 0) return io_error("cannot create the page store", path);
+  rep->fd = Descriptor(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (rep->fd.get() < 0) return io_error("cannot create the page store", path);
   return std::unique_ptr<PageStoreWriter>(new PageStoreWriter(std::move(rep)));
 }
 
@@ -177,8 +177,7 @@ Result<StoreOffset> PageStoreWriter::append(const StoredPage& page) {
 Status PageStoreWriter::finish() {
   Rep& r = *rep_;
   if (r.status.ok()) (void)r.flush();
-  if (r.fd >= 0 && ::close(r.fd) != 0 && r.status.ok()) r.status = io_error("cannot write the page store", r.path);
-  r.fd = -1;
+  if (!r.fd.close() && r.status.ok()) r.status = io_error("cannot write the page store", r.path);
   return r.status;
 }
 
@@ -186,20 +185,18 @@ Status PageStoreWriter::finish() {
 
 struct PageStoreReader::Rep {
   std::filesystem::path path;
-  int fd = -1;
+  Descriptor fd{-1};
 };
 
 PageStoreReader::PageStoreReader(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 
-PageStoreReader::~PageStoreReader() {
-  if (rep_->fd >= 0) ::close(rep_->fd);
-}
+PageStoreReader::~PageStoreReader() = default;
 
 Result<std::unique_ptr<PageStoreReader>> PageStoreReader::open(const std::filesystem::path& path) {
   auto rep = std::make_unique<Rep>();
   rep->path = path;
-  rep->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (rep->fd < 0) return io_error("cannot open the page store", path);
+  rep->fd = Descriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (rep->fd.get() < 0) return io_error("cannot open the page store", path);
   return std::unique_ptr<PageStoreReader>(new PageStoreReader(std::move(rep)));
 }
 
@@ -223,11 +220,11 @@ Result<StoredPage> PageStoreReader::read(StoreOffset offset) const {
   const Status damaged = Status::corruption("the page store '" + rep_->path.string() + "' is damaged at byte " +
                                             std::to_string(offset));
   char header[kHeaderBytes];
-  if (!read_at(rep_->fd, header, sizeof header, offset)) return damaged;
+  if (!read_at(rep_->fd.get(), header, sizeof header, offset)) return damaged;
   const std::uint64_t size = get_fixed(header, 4);
   if (size > kMaxPayloadBytes) return damaged;
   std::string payload(size, '\0');
-  if (!read_at(rep_->fd, payload.data(), payload.size(), offset + kHeaderBytes)) return damaged;
+  if (!read_at(rep_->fd.get(), payload.data(), payload.size(), offset + kHeaderBytes)) return damaged;
   if (XXH3_64bits(payload.data(), payload.size()) != get_fixed(header + 4, 8)) return damaged;
   PayloadReader in(payload);
   StoredPage page;
