@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <array>
 #include <iostream>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -36,15 +35,19 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 
-/// What a connection past the limits is told before it is closed.
-constexpr std::string_view kTooManyConnections =
-    "HTTP/1.1 503 Service Unavailable\r\n"
-    "Content-Type: text/plain; charset=utf-8\r\n"
-    "Content-Length: 42\r\n"
-    "Retry-After: 1\r\n"
-    "Connection: close\r\n"
-    "\r\n"
-    "Too many connections; try again shortly.\r\n";
+/// What a connection past the limits is told before it is closed: the whole answer.
+const std::string& too_many_connections() {
+  static const std::string answer = [] {
+    const std::string body = "Too many connections; try again shortly.\n";
+    return "HTTP/1.1 503 Service Unavailable\r\n"
+           "Content-Type: text/plain; charset=utf-8\r\n"
+           "Content-Length: " + std::to_string(body.size()) + "\r\n"
+           "Retry-After: 1\r\n"
+           "Connection: close\r\n"
+           "\r\n" + body;
+  }();
+  return answer;
+}
 
 /// After an answer that ends the connection, the longest the server reads (and drops) what the
 /// client still sends, so that closing with unread bytes does not reset the connection before
@@ -91,16 +94,15 @@ struct ServerCore {
   /// A connection of `client` closed.
   void forget(const std::string& client);
   void accept_next();
+  /// A line on stderr with --verbose. Event-loop thread only.
   void log(std::string line) {
     if (!options.verbose) return;
     line += '\n';
-    const std::lock_guard<std::mutex> lock(log_mutex);
     std::cerr << line << std::flush;
   }
 
   WebServerOptions options;
   SearchRoutes routes;
-  std::mutex log_mutex;
   std::size_t open_connections = 0;
   std::unordered_map<std::string, std::size_t> connections_per_client;
   int port = 0;
@@ -253,7 +255,7 @@ void ServerCore::admit(tcp::socket socket) {
     std::array<char, 4096> unread;
     for (int reads = 0; reads < 16 && socket.receive(asio::buffer(unread), 0, error) > 0; ++reads) {
     }
-    socket.send(asio::buffer(kTooManyConnections.data(), kTooManyConnections.size()), 0, error);
+    socket.send(asio::buffer(too_many_connections()), 0, error);
     socket.shutdown(tcp::socket::shutdown_send, error);
     socket.close(error);
     return;
