@@ -62,6 +62,8 @@ void add_index_command(CLI::App& app) {
                   "Ignore rel=canonical when choosing a cluster's authoritative page");
   index->add_flag("--no-collapse", args->no_collapse,
                   "Index duplicates too, each with its cluster id; search collapses clusters");
+  index->add_flag("--full", options.full,
+                  "Parse every file again, even when INDEX_DIR's page store could be re-used");
   add_quiet_flag(*index, args->quiet, "No progress output");
   add_threads_option(*index, options.threads, "Parse and detection threads");
 
@@ -78,6 +80,19 @@ void add_index_command(CLI::App& app) {
       separator = ", ";
     }
     std::cout << "; " << summary->duplicate_clusters << " near-duplicate clusters.\n";
+    const indexer::ReindexSummary& reindex = summary->reindex;
+    if (reindex.full_because.empty()) {
+      std::cout << "Re-indexed: " << reindex.added << " new, " << reindex.changed << " changed, " << reindex.deleted
+                << " deleted, " << reindex.unchanged << " unchanged, " << reindex.retried
+                << " unreadable before and read again; documents " << reindex.documents_added
+                << " added, " << reindex.documents_rewritten << " rewritten, " << reindex.documents_updated
+                << " updated, " << reindex.documents_removed << " removed, " << reindex.documents_kept << " kept.\n";
+      if (!reindex.index_rewritten_because.empty()) {
+        std::cout << "The search index was written afresh: " << reindex.index_rewritten_because << ".\n";
+      }
+    } else {
+      std::cout << "Full build: " << reindex.full_because << ".\n";
+    }
   });
 }
 

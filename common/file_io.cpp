@@ -35,6 +35,7 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size
   FilePrefix file;
   file.size = static_cast<std::uintmax_t>(info.st_size);
   file.mtime_seconds = static_cast<std::int64_t>(info.st_mtime);
+  file.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
   const std::size_t wanted = static_cast<std::size_t>(std::min<std::uintmax_t>(file.size, max_bytes));
   file.bytes.resize(wanted);
   std::size_t done = 0;
@@ -48,6 +49,13 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size
   file.bytes.resize(done);
   if (done < wanted) file.size = done;
   return file;
+}
+
+Result<StatStamp> file_stamp(const std::filesystem::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return Status::io_error(std::strerror(errno));
+  return StatStamp{static_cast<std::uintmax_t>(info.st_size),
+                   static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
 }
 
 Result<std::string> read_file(const std::filesystem::path& path) {

@@ -43,6 +43,8 @@ struct FilePrefix {
   std::uintmax_t size = 0;
   /// The file's last modification, in whole seconds since the epoch, from the file as opened.
   std::int64_t mtime_seconds = 0;
+  /// The same, in nanoseconds (what a re-index compares: file_stamp()).
+  std::int64_t mtime_ns = 0;
   /// True when the file held more than was read.
   bool cut() const { return size > bytes.size(); }
 };
@@ -56,6 +58,14 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path,
                                     std::size_t max_bytes = std::numeric_limits<std::size_t>::max());
 
 /// The bytes of the regular file at `path` (read_file_prefix, all of it).
+/// A file's size and last modification (nanoseconds since the epoch), as stat() sees it.
+struct StatStamp {
+  std::uintmax_t size = 0;
+  std::int64_t mtime_ns = 0;
+};
+/// The stamp of the file at `path` (following symlinks); an error when it cannot be stat'ed.
+Result<StatStamp> file_stamp(const std::filesystem::path& path);
+
 Result<std::string> read_file(const std::filesystem::path& path);
 
 }  // namespace canon

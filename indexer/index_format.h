@@ -34,6 +34,10 @@ struct IndexLayout {
   std::filesystem::path pairs() const { return dir / "pairs.tsv"; }
   /// What the run did (IndexSummary).
   std::filesystem::path summary() const { return dir / "summary.json"; }
+  /// The page store a later run re-uses (store_catalog.h, page_store.h): its segment files and
+  /// its catalog.
+  std::filesystem::path store() const { return dir / "store"; }
+  std::filesystem::path store_catalog() const { return store() / "catalog"; }
 };
 
 /// Whether `dir` is a canon index: a directory whose xapian/ is a Xapian database that carries
@@ -60,6 +64,10 @@ inline constexpr Xapian::valueno kClusterSlot = 11;
 /// the number of pages in the link graph (so an average page has ln 2), sortable_serialise'd.
 /// docs/ranking.md, "Static score in search", explains the log.
 inline constexpr Xapian::valueno kStaticWeightSlot = 12;
+/// Value slot of the page's URL: results of equal weight are ordered by it, so that an index
+/// re-used by `canon index` and one built afresh (where the same pages have other document
+/// ids) rank alike.
+inline constexpr Xapian::valueno kUrlSlot = 13;
 
 /// Omega's prefixes: S title, U url (unique), H host, P path, K keywords, T mime type.
 inline constexpr std::string_view kTitlePrefix = "S";
@@ -95,6 +103,12 @@ std::string data_field(std::string_view data, std::string_view key);
 /// its cluster id in kClusterSlot, and search collapses on that slot. Every canon database has it (check_canon_index).
 inline constexpr std::string_view kCollapseMetadataKey = "canon_collapse";
 inline constexpr std::string_view kCollapseAtIndexTime = "index";
+/// Database metadata keys holding the largest static score (kStaticScoreSlot) and static weight
+/// (kStaticWeightSlot) of the database's documents, sortable_serialise'd: search scales the
+/// static part by them. Exact even after documents were replaced or removed, which the slot's
+/// own upper bound (Database::get_value_upper_bound) need not be.
+inline constexpr std::string_view kStaticScoreBoundKey = "canon_static_score_bound";
+inline constexpr std::string_view kStaticWeightBoundKey = "canon_static_weight_bound";
 inline constexpr std::string_view kCollapseAtQueryTime = "query";
 
 /// How near-duplicates are collapsed (docs/index-format.md, "Collapse modes").

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include <xapian.h>
+#include <xxhash.h>
 
 #include "common/utf8.h"
 #include "indexer/index_format.h"
@@ -20,6 +22,8 @@ struct IndexWriter::Rep {
   WriterOptions options;
   /// URL of each hashed (cut) URL term added, to refuse a second URL with the same term.
   std::unordered_map<std::string, std::string> hashed_url_terms;
+  /// set_static_score_bound's argument, written by finish().
+  std::optional<double> static_score_bound;
   Status status = Status::ok_status();
 };
 
@@ -38,6 +42,22 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::create(const std::string& path
     return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(rep)));
   } catch (const Xapian::Error& e) {
     return Status::io_error("cannot create Xapian database at '" + path + "': " + e.get_description());
+  }
+}
+
+Result<std::unique_ptr<IndexWriter>> IndexWriter::open(const std::string& path, WriterOptions options) {
+  try {
+    auto rep = std::make_unique<Rep>();
+    rep->options = options;
+    rep->db = Xapian::WritableDatabase(path, Xapian::DB_OPEN);
+    const std::string collapse = rep->db.get_metadata(std::string(fmt::kCollapseMetadataKey));
+    if (collapse != fmt::to_string(options.collapse)) {
+      return Status::failed_precondition("the Xapian database at '" + path + "' collapses at '" + collapse +
+                                         "', not '" + std::string(fmt::to_string(options.collapse)) + "'");
+    }
+    return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(rep)));
+  } catch (const Xapian::Error& e) {
+    return Status::io_error("cannot open the Xapian database at '" + path + "': " + e.get_description());
   }
 }
 
@@ -100,6 +120,7 @@ std::string IndexWriter::prepare(const PageContent& page) {
   doc.add_boolean_term(fmt::hash_long_term(std::string(fmt::kHostPrefix) + url_host(page.url)));
   for (const std::string& term : fmt::path_terms(url_path(page.url))) doc.add_boolean_term(term);
   doc.add_boolean_term(std::string(fmt::kMimeTypePrefix) + "text/html");
+  doc.add_value(fmt::kUrlSlot, page.url);
 
   if (page.file) {
     doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(static_cast<time_t>(page.file->mtime_seconds)));
@@ -132,12 +153,37 @@ Status IndexWriter::check_unique_term(const std::string& unique_term, const std:
 
 namespace {
 
+/// Whether `fields` puts its alternates' titles among the document's terms.
+bool indexes_alternate_titles(const ClusterFields& fields, const WriterOptions& options) {
+  return !fields.alternates.empty() && options.collapse == CollapseMode::kIndexTime;
+}
+
+/// The static weight of slot kStaticWeightSlot for a cluster PageRank.
+double static_weight(double cluster_pagerank, const WriterOptions& options) {
+  return std::log1p(options.pagerank_scale * std::max(cluster_pagerank, 0.0));
+}
+
+/// Gives `doc` its cluster fields' values and data: the static score and weight, the cluster
+/// id, and (as data lines after `prepared_data`, the data prepare() wrote) the alternates and the
+/// authoritative page.
+void set_cluster_values_and_data(Xapian::Document& doc, std::string prepared_data, const ClusterFields& fields,
+                                 const WriterOptions& options) {
+  doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(fields.cluster_pagerank));
+  doc.add_value(fmt::kClusterSlot, fmt::cluster_value(fields.cluster_id));
+  doc.add_value(fmt::kStaticWeightSlot, Xapian::sortable_serialise(static_weight(fields.cluster_pagerank, options)));
+  if (!fields.alternates.empty()) {
+    fmt::add_data_line(prepared_data, fmt::kDataAlternates, fmt::encode_alternates(fields.alternates));
+  }
+  if (!fields.authoritative_url.empty()) fmt::add_data_line(prepared_data, fmt::kDataAuthoritative, fields.authoritative_url);
+  doc.set_data(prepared_data);
+}
+
 /// Gives `doc` its static score, cluster id, alternates and authoritative page.
 void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, const WriterOptions& options) {
   // A collapsed page stays findable by its own title through the page that stands for it:
   // each alternate's title is searchable on this document, as a title and as text, after a gap
   // so that no phrase spans two titles (docs/index-format.md, "Alternates").
-  if (!fields.alternates.empty() && options.collapse == CollapseMode::kIndexTime) {
+  if (indexes_alternate_titles(fields, options)) {
     Xapian::TermGenerator& terms = term_generator();
     terms.set_document(doc);
     terms.set_termpos(kAlternateTitlesPosition);
@@ -148,21 +194,78 @@ void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, cons
       terms.increase_termpos(100);
     }
   }
-  doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(fields.cluster_pagerank));
-  doc.add_value(fmt::kClusterSlot, fmt::cluster_value(fields.cluster_id));
-  const double static_weight = std::log1p(options.pagerank_scale * std::max(fields.cluster_pagerank, 0.0));
-  doc.add_value(fmt::kStaticWeightSlot, Xapian::sortable_serialise(static_weight));
-  if (!fields.alternates.empty() || !fields.authoritative_url.empty()) {
-    std::string data = doc.get_data();
-    if (!fields.alternates.empty()) {
-      fmt::add_data_line(data, fmt::kDataAlternates, fmt::encode_alternates(fields.alternates));
-    }
-    if (!fields.authoritative_url.empty()) fmt::add_data_line(data, fmt::kDataAuthoritative, fields.authoritative_url);
-    doc.set_data(data);
-  }
+  set_cluster_values_and_data(doc, doc.get_data(), fields, options);
 }
 
 }  // namespace
+
+std::uint64_t IndexWriter::prepared_digest(const std::string& prepared) {
+  return XXH3_64bits(prepared.data(), prepared.size());
+}
+
+DocumentDigests IndexWriter::digests(std::uint64_t prepared_digest, const ClusterFields& fields,
+                                     const WriterOptions& options) {
+  DocumentDigests digests;
+  std::string titles;
+  if (indexes_alternate_titles(fields, options)) {
+    for (const fmt::Alternate& alt : fields.alternates) titles.append(alt.title).push_back('\0');
+  }
+  digests.terms = XXH3_64bits_withSeed(titles.data(), titles.size(), prepared_digest);
+  // Everything set_cluster_values_and_data writes, as bytes.
+  std::string values(fmt::to_string(options.collapse));
+  values.push_back('\0');
+  values += Xapian::sortable_serialise(fields.cluster_pagerank);
+  values.push_back('\0');
+  values += Xapian::sortable_serialise(static_weight(fields.cluster_pagerank, options));
+  values.push_back('\0');
+  values += fmt::cluster_value(fields.cluster_id);
+  values.push_back('\0');
+  values += fmt::encode_alternates(fields.alternates);
+  values.push_back('\0');
+  values += fields.authoritative_url;
+  digests.fields = XXH3_64bits(values.data(), values.size());
+  return digests;
+}
+
+Status IndexWriter::replace(DocumentId id, const std::string& url, const std::string& prepared,
+                            const ClusterFields& fields) {
+  if (!rep_->status.ok()) return rep_->status;
+  try {
+    Xapian::Document doc = Xapian::Document::unserialise(prepared);
+    add_cluster_fields(doc, fields, rep_->options);
+    rep_->db.replace_document(id, doc);
+  } catch (const Xapian::Error& e) {
+    rep_->status = Status::io_error("cannot index " + url + ": " + e.get_description());
+  }
+  return rep_->status;
+}
+
+Status IndexWriter::update_fields(DocumentId id, const std::string& url, const std::string& prepared,
+                                  const ClusterFields& fields) {
+  if (!rep_->status.ok()) return rep_->status;
+  try {
+    // A document read from the database it is replaced in: Xapian writes only what was
+    // modified (here its values and data), not its terms and positions.
+    Xapian::Document doc = rep_->db.get_document(id);
+    set_cluster_values_and_data(doc, Xapian::Document::unserialise(prepared).get_data(), fields, rep_->options);
+    rep_->db.replace_document(id, doc);
+  } catch (const Xapian::Error& e) {
+    rep_->status = Status::io_error("cannot update " + url + ": " + e.get_description());
+  }
+  return rep_->status;
+}
+
+Status IndexWriter::remove(DocumentId id) {
+  if (!rep_->status.ok()) return rep_->status;
+  try {
+    rep_->db.delete_document(id);
+  } catch (const Xapian::Error& e) {
+    rep_->status = Status::io_error("cannot remove document " + std::to_string(id) + ": " + e.get_description());
+  }
+  return rep_->status;
+}
+
+void IndexWriter::set_static_score_bound(double max_cluster_pagerank) { rep_->static_score_bound = max_cluster_pagerank; }
 
 Result<DocumentId> IndexWriter::add(const std::string& url, const std::string& prepared, const ClusterFields& fields) {
   if (!rep_->status.ok()) return rep_->status;
@@ -194,6 +297,12 @@ Status IndexWriter::add(const IndexedPage& page) {
 Status IndexWriter::finish() {
   if (!rep_->status.ok()) return rep_->status;
   try {
+    if (rep_->static_score_bound) {
+      const double bound = std::max(*rep_->static_score_bound, 0.0);
+      rep_->db.set_metadata(std::string(fmt::kStaticScoreBoundKey), Xapian::sortable_serialise(bound));
+      rep_->db.set_metadata(std::string(fmt::kStaticWeightBoundKey),
+                            Xapian::sortable_serialise(static_weight(bound, rep_->options)));
+    }
     rep_->db.commit();
     rep_->db.close();
   } catch (const Xapian::Error& e) {

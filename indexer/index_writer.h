@@ -74,6 +74,16 @@ struct WriterOptions {
   double pagerank_scale = 1.0;
 };
 
+/// What a document is written from, as two digests: `terms` of what makes its terms (the
+/// prepared document and, at index-time collapse, its alternates' titles), `fields` of its
+/// cluster fields and static weight. A re-index rewrites a document whose terms digest changed,
+/// updates the values and data of one whose fields digest alone changed, and leaves the rest.
+struct DocumentDigests {
+  std::uint64_t terms = 0;
+  std::uint64_t fields = 0;
+  bool operator==(const DocumentDigests&) const = default;
+};
+
 /// Writes documents into a Xapian database. Not thread-safe, except prepare(); several
 /// writers on different databases may run on different threads.
 /// Errors are sticky: after a failed call, later calls fail with the same status.
@@ -96,7 +106,19 @@ public:
   /// metadata (index_format::kCollapseMetadataKey).
   static Result<std::unique_ptr<IndexWriter>> create(const std::string& path,
                                                      WriterOptions options = {});
+  /// Opens the existing database at `path` (a copy of a previous index's, which `canon index`
+  /// updates in place of rebuilding it) to replace, update and remove documents as well as to
+  /// add them. Fails when there is no database there or its collapse mode is not
+  /// options.collapse.
+  static Result<std::unique_ptr<IndexWriter>> open(const std::string& path, WriterOptions options);
   ~IndexWriter();
+
+  /// The digest of a prepared() document, which digests() takes.
+  static std::uint64_t prepared_digest(const std::string& prepared);
+  /// The digests of the document add(url, prepared, fields) would write with `options`, given
+  /// prepared_digest(prepared).
+  static DocumentDigests digests(std::uint64_t prepared_digest, const ClusterFields& fields,
+                                 const WriterOptions& options);
 
   /// Builds the page's document without its cluster fields (terms with positions, Omega's
   /// data lines, file values) and returns it serialised (Xapian::Document::serialise).
@@ -106,6 +128,17 @@ public:
   /// document's one write. Returns its id. Fails if two different URLs get one hashed URL
   /// term, or `prepared` is not a serialised document. REQUIRES: `url` was not added before.
   Result<DocumentId> add(const std::string& url, const std::string& prepared, const ClusterFields& fields);
+  /// Replaces document `id` with the page's document: its one write in this run.
+  Status replace(DocumentId id, const std::string& url, const std::string& prepared, const ClusterFields& fields);
+  /// Gives document `id`, written from `prepared` with other cluster fields, the values and
+  /// data of `fields`: for a document whose terms digest is unchanged (Xapian then rewrites
+  /// neither its terms nor its positions).
+  Status update_fields(DocumentId id, const std::string& url, const std::string& prepared, const ClusterFields& fields);
+  /// Removes document `id`.
+  Status remove(DocumentId id);
+  /// Records the largest cluster PageRank of the documents the database will hold once
+  /// finished, as the static score bounds search reads (kStaticScoreBoundKey); written by finish().
+  void set_static_score_bound(double max_cluster_pagerank);
   /// prepare + add, except that re-adding a URL replaces its document (keyed on the page's
   /// unique URL term).
   Status add(const IndexedPage& page);

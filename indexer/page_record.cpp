@@ -39,6 +39,12 @@ std::vector<std::uint32_t> UrlIds::ids(const std::vector<std::string>& urls) {
   return out;
 }
 
+std::vector<std::string> UrlIds::urls() const {
+  std::vector<std::string> out(ids_.size());
+  for (const auto& [url, id] : ids_) out[id] = url;
+  return out;
+}
+
 std::uint32_t UrlIds::find(const std::string& url) const {
   const auto it = ids_.find(url);
   return it == ids_.end() ? kNoRecord : it->second;

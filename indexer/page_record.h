@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "indexer/index_writer.h"
+#include "indexer/page_store.h"
 #include "ranking/link_graph.h"
 
 namespace canon::indexer {
@@ -52,7 +54,7 @@ struct PageRecord {
   std::optional<std::string> refresh_url;  ///< as the page says
   std::optional<std::string> redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
-  std::uint64_t store_offset = 0;          ///< in its chunk's page store, when in_dedup
+  StoreLocation stored;                    ///< its page in the run's page store, when in_dedup
   std::optional<ranking::NodeId> node;     ///< in the link graph
   bool in_dedup = false;                   ///< handed to the detector (document = record index)
   double pagerank = 0.0;
@@ -62,6 +64,15 @@ struct PageRecord {
   std::string authority_reason;
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
   std::vector<std::string> cuts;           ///< what the page limits cut (ExtractedPage::cuts)
+  // The file as parsed, for the store's catalog (store_catalog.h).
+  std::uint64_t file_size = 0;
+  std::int64_t mtime_ns = 0;
+  std::uint64_t content_hash = 0;
+  /// XXH3-64 of the page's prepared document, when in_dedup (IndexWriter::digests).
+  std::uint64_t prepared_digest = 0;
+  /// Its document in the index written (0: none), and the digests it was written from.
+  std::uint32_t docid = 0;
+  DocumentDigests digests;
 };
 
 /// Interns URLs as dense ids, so that records hold links as 4-byte ids. ids() is thread-safe;
@@ -76,6 +87,8 @@ public:
   /// The id of `url`, or kNoRecord when it never was interned.
   std::uint32_t find(const std::string& url) const;
   std::size_t size() const { return ids_.size(); }
+  /// Every URL, by id. Not while another thread calls ids().
+  std::vector<std::string> urls() const;
 
 private:
   std::mutex mutex_;

@@ -1,10 +1,6 @@
 /// @file page_store.cpp
 /// @brief The page store's records: [u32 payload length][u64 XXH3 of the payload][payload],
-/// little-endian; the payload is the StoredPage's fields in declaration order, each string as a
-/// LEB128 length and its bytes, each list as a LEB128 count and its strings. Hand-written:
-/// it is a few lines, read and written once per page on the hot path, and none of Debian's
-/// serialisation libraries reads a record at an offset without a schema compiler or a
-/// per-field object tree.
+/// little-endian; the payload is the StoredPage's fields in declaration order (record_codec.h).
 #include "indexer/page_store.h"
 
 #include <fcntl.h>
@@ -16,85 +12,16 @@
 #include <xxhash.h>
 
 #include "common/file_io.h"
+#include "indexer/record_codec.h"
 
 namespace canon::indexer {
+using namespace codec;
+
 namespace {
 
 constexpr std::size_t kHeaderBytes = 4 + 8;
 /// Larger than any page can make (PageLimits: 8 MiB of page, and its document).
 constexpr std::uint32_t kMaxPayloadBytes = 1u << 30;
-
-void put_varint(std::string& out, std::uint64_t value) {
-  while (value >= 0x80) {
-    out.push_back(static_cast<char>((value & 0x7f) | 0x80));
-    value >>= 7;
-  }
-  out.push_back(static_cast<char>(value));
-}
-
-void put_string(std::string& out, std::string_view text) {
-  put_varint(out, text.size());
-  out.append(text);
-}
-
-void put_list(std::string& out, const std::vector<std::string>& texts) {
-  put_varint(out, texts.size());
-  for (const std::string& text : texts) put_string(out, text);
-}
-
-void put_fixed(std::string& out, std::uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-}
-
-std::uint64_t get_fixed(const char* in, int bytes) {
-  std::uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) value |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[i])) << (8 * i);
-  return value;
-}
-
-/// Reads a payload front to back; any overrun marks it bad.
-class PayloadReader {
-public:
-  explicit PayloadReader(std::string_view bytes) : rest_(bytes) {}
-  bool ok() const { return ok_; }
-  bool at_end() const { return rest_.empty(); }
-
-  std::uint64_t varint() {
-    std::uint64_t value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (rest_.empty()) return fail();
-      const auto byte = static_cast<unsigned char>(rest_.front());
-      rest_.remove_prefix(1);
-      value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return value;
-    }
-    return fail();
-  }
-  std::string string() {
-    const std::uint64_t size = varint();
-    if (!ok_ || size > rest_.size()) return fail(), std::string();
-    std::string text(rest_.substr(0, size));
-    rest_.remove_prefix(size);
-    return text;
-  }
-  std::vector<std::string> list() {
-    const std::uint64_t count = varint();
-    std::vector<std::string> texts;
-    if (!ok_ || count > rest_.size()) return fail(), texts;  // each string takes a byte at least
-    texts.reserve(count);
-    for (std::uint64_t i = 0; i < count && ok_; ++i) texts.push_back(string());
-    return texts;
-  }
-
-private:
-  std::uint64_t fail() {
-    ok_ = false;
-    rest_ = {};
-    return 0;
-  }
-  std::string_view rest_;
-  bool ok_ = true;
-};
 
 Status io_error(const std::string& what, const std::filesystem::path& path) {
   return Status::io_error(what + " '" + path.string() + "': " + std::strerror(errno));
@@ -226,7 +153,7 @@ Result<StoredPage> PageStoreReader::read(StoreOffset offset) const {
   std::string payload(size, '\0');
   if (!read_at(rep_->fd.get(), payload.data(), payload.size(), offset + kHeaderBytes)) return damaged;
   if (XXH3_64bits(payload.data(), payload.size()) != get_fixed(header + 4, 8)) return damaged;
-  PayloadReader in(payload);
+  Reader in(payload);
   StoredPage page;
   page.title = in.string();
   page.text = in.string();

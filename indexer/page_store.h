@@ -39,6 +39,14 @@ struct StoredPage {
 /// Where a page is in a store file.
 using StoreOffset = std::uint64_t;
 
+/// Where a page is in a store of several files (segments): the segment's number in the run's
+/// list of segments, and the offset in it.
+struct StoreLocation {
+  std::uint32_t segment = 0;
+  StoreOffset offset = 0;
+  bool operator==(const StoreLocation&) const = default;
+};
+
 /// Appends pages to a new store file. Not thread-safe: one writer per file.
 class PageStoreWriter {
 public:

@@ -1,15 +1,17 @@
 /// @file pipeline.cpp
 /// @brief The stages of `canon index`, run over one site (docs/design.md, "The pipeline").
 ///
-/// Pages are parsed once, on all cores, and never kept whole: each parse thread hands the page
-/// to the near-duplicate detector (which keeps a small sketch) and adds its Xapian document to
-/// the database of its chunk of files (one database per chunk, merged in order at the end, so
-/// the output does not depend on the thread count). What stays in
-/// memory per page is a PageRecord (URLs, title, link targets as ids, ranks and verdicts).
-/// Once the whole site is seen, the link graph, PageRank, clusters and authorities are
-/// computed, and a second, cheap pass over the database sets each document's cluster fields
-/// (static score, cluster id, alternates) or removes it when it is a duplicate. Pages whose text
-/// the detector needs again (to verify candidate pairs) are read and parsed again on demand.
+/// Pages are parsed once, on all cores, and never kept whole in memory: each parse thread hands
+/// the page to the near-duplicate detector (which keeps a small sketch) and appends its texts and
+/// prepared Xapian document to the page store. What stays in memory per page is a PageRecord
+/// (URLs, title, link targets as ids, ranks and verdicts). Once the whole site is seen, the link
+/// graph, PageRank, clusters and authorities are computed, and each document of the index is
+/// written once, from the store, with its cluster fields.
+///
+/// Run on an existing index, the run re-uses it (docs/design.md, "Re-indexing"): files unchanged
+/// since are not read; their records come from the store's catalog and their pages from its
+/// segments, for the detector as for the index; the previous Xapian database is copied and
+/// changed only where a document's digests say it must be.
 #include "indexer/pipeline.h"
 
 
@@ -47,6 +49,8 @@
 #include "indexer/page_store.h"
 #include "indexer/page_lines.h"
 #include "indexer/page_record.h"
+#include "indexer/previous_build.h"
+#include "indexer/store_catalog.h"
 #include "indexer/site_links.h"
 #include "indexer/site_plan.h"
 #include "indexer/site_walker.h"
@@ -81,6 +85,8 @@ private:
 struct ParsedFile {
   ExtractedPage page;
   FileStamp stamp;
+  std::int64_t mtime_ns = 0;
+  std::uint64_t content_hash = 0;  ///< of the bytes parsed
 };
 
 /// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
@@ -90,7 +96,8 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
   FilePrefix& file_bytes = read.value();
   if (file_bytes.cut()) file_bytes.bytes.resize(utf8_prefix(file_bytes.bytes, limits.max_page_bytes).size());
   if (Status readable = check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
-  ParsedFile parsed{extract_page(file_bytes.bytes, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds}};
+  ParsedFile parsed{extract_page(file_bytes.bytes, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
+                    file_bytes.mtime_ns, content_hash(file_bytes.bytes)};
   if (file_bytes.cut()) {
     parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
                                                           std::to_string(file_bytes.bytes.size()) + " read");
@@ -235,6 +242,15 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
         {"max_iterations", o.pagerank.max_iterations},
         {"honour_canonical", o.honour_canonical},
         {"collapse", index_format::to_string(o.collapse)}}},
+      {"reindex",
+       {{"full_because", s.reindex.full_because},
+        {"files", {{"new", s.reindex.added}, {"changed", s.reindex.changed}, {"deleted", s.reindex.deleted}, {"retried", s.reindex.retried},
+                   {"unchanged", s.reindex.unchanged}}},
+        {"index_rewritten_because", s.reindex.index_rewritten_because},
+        {"documents",
+         {{"added", s.reindex.documents_added}, {"rewritten", s.reindex.documents_rewritten},
+          {"updated", s.reindex.documents_updated}, {"removed", s.reindex.documents_removed},
+          {"kept", s.reindex.documents_kept}}}}},
       {"seconds", stages},
   };
 }
@@ -247,8 +263,6 @@ struct ChunkLayout {
   std::size_t count() const { return (files + files_per_chunk - 1) / files_per_chunk; }
   /// The chunk's Xapian database.
   std::string path(std::size_t chunk) const { return (dir / std::to_string(chunk)).string(); }
-  /// The chunk's page store (page_store.h).
-  fs::path store(std::size_t chunk) const { return dir / (std::to_string(chunk) + ".store"); }
   /// The chunk file `i` is in.
   std::size_t chunk_of(std::size_t i) const { return i / files_per_chunk; }
   /// [first, end) of the files of `chunk`.
@@ -264,23 +278,153 @@ Status first_error(const std::vector<Status>& statuses) {
   return Status::ok_status();
 }
 
+/// What a run takes over from the index it replaces (previous_build.h); empty for a full build.
+struct Reuse {
+  const PreviousBuild* previous = nullptr;
+  /// Per file: its catalog entry when it is unchanged, else kNoEntry (the file is parsed).
+  std::vector<std::uint32_t> unchanged_entry;
+  /// The run's segment number of each previous segment that unchanged pages are in.
+  std::vector<std::uint32_t> segment_of_old;
+
+  /// File i's catalog entry, when the run re-uses it.
+  const CatalogEntry* entry(std::size_t i) const {
+    return previous != nullptr && unchanged_entry[i] != kNoEntry ? &previous->catalog.files[unchanged_entry[i]] : nullptr;
+  }
+  /// Where the stored page of entry `e` is in the run's store. REQUIRES: e.stored.
+  StoreLocation location(const CatalogEntry& e) const { return {segment_of_old[e.stored->segment], e.stored->offset}; }
+};
+
+/// The run's page store, in the new index's store/ directory: first the previous store's
+/// segments that unchanged pages are in (hard links: segments are never written once
+/// finished), then one new segment per chunk of the site for the pages this run parses.
+struct RunStore {
+  fs::path dir;
+  /// Segment file names, by StoreLocation::segment.
+  std::vector<std::string> names;
+  /// The segment of chunk 0.
+  std::uint32_t first_new = 0;
+  /// The number in the next segment's name (after this run's).
+  std::uint64_t next_number = 0;
+
+  fs::path path(std::uint32_t segment) const { return dir / names[segment]; }
+  std::uint32_t segment_of_chunk(std::size_t chunk) const { return first_new + static_cast<std::uint32_t>(chunk); }
+};
+
+/// Creates the run's store in `store_dir` with the previous segments `reuse` needs (filling
+/// reuse.segment_of_old) and names for `chunks` new ones.
+Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_t chunks) {
+  RunStore store;
+  store.dir = store_dir;
+  std::error_code ec;
+  fs::create_directories(store_dir, ec);
+  if (ec) return Status::io_error("cannot create '" + store_dir.string() + "': " + ec.message());
+  std::uint64_t number = 0;
+  if (reuse.previous != nullptr) {
+    const StoreCatalog& old = reuse.previous->catalog;
+    number = old.next_segment;
+    std::vector<bool> needed(old.segments.size(), false);
+    for (const std::uint32_t e : reuse.unchanged_entry) {
+      if (e != kNoEntry && old.files[e].stored) needed[old.files[e].stored->segment] = true;
+    }
+    reuse.segment_of_old.assign(old.segments.size(), kNoRecord);
+    for (std::uint32_t s = 0; s < old.segments.size(); ++s) {
+      if (!needed[s]) continue;
+      const fs::path from = reuse.previous->store_dir / old.segments[s];
+      const fs::path to = store_dir / old.segments[s];
+      fs::create_hard_link(from, to, ec);
+      if (ec) fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);  // a file system without links
+      if (ec) return Status::io_error("cannot take over the page store segment '" + from.string() + "': " + ec.message());
+      reuse.segment_of_old[s] = static_cast<std::uint32_t>(store.names.size());
+      store.names.push_back(old.segments[s]);
+    }
+  }
+  store.first_new = static_cast<std::uint32_t>(store.names.size());
+  for (std::size_t chunk = 0; chunk < chunks; ++chunk) store.names.push_back(std::to_string(number++) + ".seg");
+  store.next_number = number;
+  return store;
+}
+
+/// The run's page store open for reading: a page is read back from here, never from its file
+/// again (so the index and the duplicate decisions are made from the same text, even when a
+/// file changes during the run). Segments are opened as they are finished. Thread-safe.
+class StoredPages {
+public:
+  explicit StoredPages(const RunStore& store) : store_(store), readers_(store.names.size()) {}
+  /// Opens segments [first, end).
+  Status open(std::uint32_t first, std::uint32_t end) {
+    for (std::uint32_t s = first; s < end; ++s) {
+      auto reader = PageStoreReader::open(store_.path(s));
+      if (!reader.ok()) return reader.status();
+      readers_[s] = std::move(reader).value();
+    }
+    return Status::ok_status();
+  }
+  /// The page at `at`. REQUIRES: its segment is open.
+  Result<StoredPage> read(const StoreLocation& at) const { return readers_[at.segment]->read(at.offset); }
+  /// A DocumentLoader over the stored pages; it refers to this object, which must stay where it
+  /// is while the loader is used. A page that cannot be read (a damaged store: the disk) is
+  /// given as a page without words, which nothing is merged with, and its error kept for
+  /// failed().
+  dedup::DocumentLoader loader(const std::vector<PageRecord>& records) {
+    return [this, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
+      const PageRecord& r = records[i];
+      auto page = read(r.stored);
+      if (!page.ok()) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (failure_.ok()) failure_ = page.status();
+        use(dedup::DedupDocument{r.url, r.title, {}});
+        return;
+      }
+      use(page->dedup_view(r.url));
+    };
+  }
+  /// The first read the loader could not make, or ok.
+  Status failed() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return failure_;
+  }
+
+private:
+  const RunStore& store_;
+  std::vector<std::unique_ptr<PageStoreReader>> readers_;
+  mutable std::mutex mutex_;
+  Status failure_ = Status::ok_status();
+};
+
 /// The pages of the site sample (dedup::site_sample), parsed once for Detector::learn_site and
 /// taken from here by the parse instead of being read again.
 class SamplePages {
 public:
-  /// Parses the sample's pages that serve their URL on `threads` threads.
-  SamplePages(const SitePlan& plan, const PageLimits& limits, unsigned threads)
-      : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()) {
+  /// Parses the sample's pages that serve their URL on `threads` threads; those `reuse` has
+  /// unchanged are read from `stored` instead.
+  SamplePages(const SitePlan& plan, const PageLimits& limits, unsigned threads, const Reuse& reuse,
+              const StoredPages& stored)
+      : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()),
+        stored_pages_(files_.size()), stored_status_(files_.size(), Status::ok_status()) {
     parallel_for(files_.size(), threads, [&](std::size_t s, std::size_t) {
       const std::uint32_t i = files_[s];
-      if (plan.serves_url(i)) pages_[s] = read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
+      if (!plan.serves_url(i)) return;
+      if (const CatalogEntry* entry = reuse.entry(i)) {
+        if (!entry->stored) return;  // a redirect or noindex page: not learnt from
+        auto page = stored.read(reuse.location(*entry));
+        if (page.ok()) stored_pages_[s] = std::move(page).value();
+        else stored_status_[s] = page.status();
+        return;
+      }
+      pages_[s] = read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
     });
   }
+  /// The first stored page that could not be read (a damaged store), or ok.
+  Status failed() const { return first_error(stored_status_); }
   /// What the detector learns the site's repeated text from: the sample's parsed pages that
   /// are neither redirects nor marked noindex.
   std::vector<dedup::DedupDocument> documents(const SitePlan& plan) const {
     std::vector<dedup::DedupDocument> docs;
     for (std::size_t s = 0; s < files_.size(); ++s) {
+      if (stored_pages_[s]) {
+        docs.push_back(stored_pages_[s]->dedup_view(plan.urls[files_[s]].value()));
+        continue;
+      }
       const auto& page = pages_[s];
       if (!page || !page->ok() || (*page)->page.refresh_url || (*page)->page.robots_noindex) continue;
       docs.push_back(dedup_document(page->value().page, plan.urls[files_[s]].value()));
@@ -298,43 +442,74 @@ public:
     }
     return read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
   }
+  /// Drops the pages read from the store (after learn_site).
+  void drop_stored() { stored_pages_ = {}; }
 
 private:
   const PageLimits& limits_;
   std::vector<std::uint32_t> files_;
   std::vector<std::optional<Result<ParsedFile>>> pages_;
+  std::vector<std::optional<StoredPage>> stored_pages_;
+  std::vector<Status> stored_status_;
 };
 
-/// Stage 2's output: a record per file (then per path the walk skipped), and the URL ids the
-/// records' links are held as.
-struct ParsedSite {
-  std::vector<PageRecord> records;
-  UrlIds url_ids;
+/// What stage 2 works with for every file.
+struct ParseContext {
+  const SitePlan& plan;
+  const Reuse& reuse;
+  SamplePages& sample;
+  dedup::Detector& detector;
+  const StoredPages& stored;
+  UrlIds& url_ids;
 };
 
-/// Parses file i into `r` and, when it is a page to index, hands it to the detector (document
-/// i) and adds its document to `writer`. A page that cannot be parsed is recorded as skipped;
-/// only a failure to write the index is an error.
-Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedup::Detector& detector,
-                  UrlIds& url_ids, PageStoreWriter& store, PageRecord& r) {
+/// Fills `r` with what the walk says of file i; false when that is all (the file has no URL of
+/// its own: skipped).
+bool plan_record(const SitePlan& plan, std::size_t i, PageRecord& r) {
   r.path = plan.files[i].relative_path;
   r.status = PageStatus::kSkipped;
   if (!plan.urls[i].ok()) {
     r.reason = "no URL for this path: " + plan.urls[i].status().message();
-    return Status::ok_status();
+    return false;
   }
   r.url = plan.urls[i].value();
   if (!plan.serves_url(i)) {
     r.reason = "same URL as " + plan.files[plan.url_owner[i]].relative_path;
-    return Status::ok_status();
+    return false;
   }
-  auto file = sample.take(plan, i);
+  return true;
+}
+
+/// The status a parsed page starts with: a redirect (neither a node nor a document), skipped for
+/// robots noindex (a node, not a document), or indexed until its cluster says otherwise.
+/// True when the page goes to the detector.
+bool set_parsed_status(PageRecord& r) {
+  if (r.refresh_url) {
+    r.status = PageStatus::kRedirect;
+    return false;
+  }
+  if (r.robots_noindex) {
+    r.reason = "robots meta says noindex";
+    return false;
+  }
+  r.status = PageStatus::kIndexed;
+  return true;
+}
+
+/// Parses file i into `r` and, when it is a page to index, hands it to the detector (document
+/// i) and appends it to `store` (segment `segment` of the run). A page that cannot be parsed is
+/// recorded as skipped; only a failure to write the store is an error.
+Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std::uint32_t segment, PageRecord& r) {
+  auto file = run.sample.take(run.plan, i);
   if (!file.ok()) {
     r.reason = file.status().message();
     return Status::ok_status();
   }
   ExtractedPage* page = &file->page;
   r.parsed = true;
+  r.file_size = file->stamp.size;
+  r.mtime_ns = file->mtime_ns;
+  r.content_hash = file->content_hash;
   r.cuts = page->cuts;
   r.title = page->title;
   r.heading = page->main_heading;
@@ -342,153 +517,164 @@ Status parse_file(const SitePlan& plan, std::size_t i, SamplePages& sample, dedu
   r.robots_noindex = page->robots_noindex;
   r.canonical_url = page->canonical_url;
   r.refresh_url = page->refresh_url;
-  if (r.refresh_url) {  // a redirect: neither a node nor a document
-    r.status = PageStatus::kRedirect;
-    return Status::ok_status();
-  }
-  if (!page->robots_nofollow) {
+  if (!r.refresh_url && !page->robots_nofollow) {
     std::vector<std::string> link_urls;
     for (const PageLink& link : page->links) {
       if (!link.nofollow) link_urls.push_back(strip_index_page(link.url));
     }
-    r.links = url_ids.ids(link_urls);
+    r.links = run.url_ids.ids(link_urls);
   }
-  if (r.robots_noindex) {  // in the link graph, not in the index
-    r.reason = "robots meta says noindex";
-    return Status::ok_status();
-  }
-  r.status = PageStatus::kIndexed;  // until its cluster says otherwise
+  if (!set_parsed_status(r)) return Status::ok_status();
   const StoredPage stored = stored_page(std::move(*page), r.url, file->stamp);
-  detector.add(static_cast<std::uint32_t>(i), stored.dedup_view(r.url));
+  run.detector.add(static_cast<std::uint32_t>(i), stored.dedup_view(r.url));
   r.in_dedup = true;
+  r.prepared_digest = IndexWriter::prepared_digest(stored.document);
   auto offset = store.append(stored);
   if (!offset.ok()) return offset.status();
-  r.store_offset = offset.value();
+  r.stored = StoreLocation{segment, offset.value()};
   return Status::ok_status();
 }
 
-/// Stage 2: every file parsed on all threads. Each chunk of consecutive files is parsed by one
-/// thread, which keeps the pages in the chunk's own page store (their texts and prepared
-/// documents) and hands them to the detector. The walk's skipped paths are recorded after the files.
-Result<ParsedSite> parse_site(const SitePlan& plan, SamplePages& sample, dedup::Detector& detector,
-                              const ChunkLayout& chunks, const std::string& base_url, unsigned threads,
-                              Progress& progress) {
-  ParsedSite site;
-  site.records.resize(plan.files.size());
+/// Takes unchanged file i over from catalog entry `e` into `r`, as parse_file would have made
+/// it, without reading the file: its page is read from the store for the detector.
+Status reuse_file(ParseContext& run, std::size_t i, const CatalogEntry& e, PageRecord& r) {
+  r.parsed = true;
+  r.file_size = e.size;
+  r.mtime_ns = e.mtime_ns;
+  r.content_hash = e.content_hash;
+  r.cuts = e.cuts;
+  r.title = e.title;
+  r.heading = e.heading;
+  r.defined = e.defined;
+  r.robots_noindex = e.robots_noindex;
+  r.canonical_url = e.canonical_url;
+  r.refresh_url = e.refresh_url;
+  if (!e.links.empty()) {
+    std::vector<std::string> link_urls;
+    link_urls.reserve(e.links.size());
+    for (const std::uint32_t link : e.links) link_urls.push_back(run.reuse.previous->catalog.urls[link]);
+    r.links = run.url_ids.ids(link_urls);
+  }
+  if (!set_parsed_status(r)) return Status::ok_status();
+  if (!e.stored) return Status::corruption("the page store catalog has no stored page for " + e.path);
+  r.stored = run.reuse.location(e);
+  auto page = run.stored.read(r.stored);
+  if (!page.ok()) return page.status();
+  run.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(r.url));
+  r.in_dedup = true;
+  r.prepared_digest = IndexWriter::prepared_digest(page->document);
+  return Status::ok_status();
+}
+
+/// Stage 2: every file parsed, or taken over from the previous build, on all threads. Each
+/// chunk of consecutive files is done by one thread, which keeps the pages it parses in the
+/// chunk's new segment of the store (their texts and prepared documents) and hands every page
+/// to the detector. The walk's skipped paths are recorded after the files.
+Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
+                                           const std::string& base_url, unsigned threads, const std::string& stage,
+                                           Progress& progress) {
+  std::vector<PageRecord> records(run.plan.files.size());
   std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
   std::atomic<std::size_t> parsed_files{0};
   std::mutex progress_mutex;
-  std::error_code ec;
-  fs::create_directory(chunks.dir, ec);
-  progress.start("parse", plan.files.size());
+  progress.start(stage, run.plan.files.size());
   parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
-    auto store = PageStoreWriter::create(chunks.store(chunk));
-    if (!store.ok()) {
-      chunk_status[chunk] = store.status();
-      return;
-    }
-    for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
-      Status parsed = parse_file(plan, i, sample, detector, site.url_ids, *store.value(), site.records[i]);
-      if (!parsed.ok()) {
-        chunk_status[chunk] = parsed;
-        return;
-      }
-      const std::size_t done = ++parsed_files;
-      if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
-    }
-    chunk_status[chunk] = store.value()->finish();
-  });
-  if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
-  progress.finish();
-  for (const SkippedPath& skipped : plan.skipped) {
-    PageRecord r;
-    r.path = skipped.relative_path;
-    if (auto url = file_url(base_url, r.path); url.ok()) r.url = url.value();
-    r.reason = skipped.reason;
-    site.records.push_back(std::move(r));
-  }
-  return site;
-}
-
-/// The chunks' page stores, open for reading: a page is read back from here, never from its
-/// file again (so the index and the duplicate decisions are made from the same text, even when
-/// a file changes during the run). Thread-safe.
-class StoredPages {
-public:
-  /// Opens the store of every chunk.
-  static Result<StoredPages> open(const ChunkLayout& chunks) {
-    StoredPages pages;
-    pages.chunks_ = &chunks;
-    for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-      auto reader = PageStoreReader::open(chunks.store(chunk));
-      if (!reader.ok()) return reader.status();
-      pages.readers_.push_back(std::move(reader).value());
-    }
-    return pages;
-  }
-  /// Record i's stored page. REQUIRES: records[i].in_dedup.
-  Result<StoredPage> read(std::size_t i, const PageRecord& r) const {
-    return readers_[chunks_->chunk_of(i)]->read(r.store_offset);
-  }
-  /// A DocumentLoader over the stored pages; it refers to this object, which must stay where it
-  /// is while the loader is used. A page that cannot be read (a damaged store: the disk) is
-  /// given as a page without words, which nothing is merged with, and its error kept for
-  /// failed().
-  dedup::DocumentLoader loader(const std::vector<PageRecord>& records) {
-    return [this, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
-      const PageRecord& r = records[i];
-      auto page = read(i, r);
-      if (!page.ok()) {
-        const std::lock_guard<std::mutex> lock(*mutex_);
-        if (failure_.ok()) failure_ = page.status();
-        use(dedup::DedupDocument{r.url, r.title, {}});
-        return;
-      }
-      use(page->dedup_view(r.url));
-    };
-  }
-  /// The first read the loader could not make, or ok.
-  Status failed() const {
-    const std::lock_guard<std::mutex> lock(*mutex_);
-    return failure_;
-  }
-
-private:
-  const ChunkLayout* chunks_ = nullptr;
-  std::vector<std::unique_ptr<PageStoreReader>> readers_;
-  std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();
-  Status failure_ = Status::ok_status();
-};
-
-/// Stage 6: the search index. Each page that is indexed (a duplicate only when search collapses
-/// at query time) is written once, from its stored document with its cluster fields, chunk by
-/// chunk on all threads, into the chunk's database; the chunk databases are then merged into
-/// `xapian_dir`.
-Status write_index(const ChunkLayout& chunks, const StoredPages& stored, const std::vector<PageRecord>& records,
-                   const ClusterAssignment& clusters, const IndexOptions& options, std::size_t graph_nodes,
-                   unsigned threads, const fs::path& xapian_dir, Progress& progress) {
-  const bool index_duplicates = options.collapse == CollapseMode::kQueryTime;
-  std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
-  std::atomic<std::size_t> written_files{0};
-  std::mutex progress_mutex;
-  progress.start("index", chunks.files);
-  parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
-    auto writer = IndexWriter::create(chunks.path(chunk), {options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))});
+    const std::uint32_t segment = store.segment_of_chunk(chunk);
+    auto writer = PageStoreWriter::create(store.path(segment));
     if (!writer.ok()) {
       chunk_status[chunk] = writer.status();
       return;
     }
-    for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) {
-      const PageRecord& r = records[d];
-      if (!r.in_dedup || (r.status == PageStatus::kDuplicate && !index_duplicates)) continue;
-      ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}};
-      if (r.status == PageStatus::kDuplicate) fields.authoritative_url = records[r.authoritative].url;
-      if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {
-        fields.alternates = it->second;
-        std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
-                         [](const index_format::Alternate& a, const index_format::Alternate& b) { return a.similarity > b.similarity; });
+    for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
+      PageRecord& r = records[i];
+      Status done = Status::ok_status();
+      if (plan_record(run.plan, i, r)) {
+        const CatalogEntry* entry = run.reuse.entry(i);
+        done = entry != nullptr ? reuse_file(run, i, *entry, r) : parse_file(run, i, *writer.value(), segment, r);
       }
-      auto page = stored.read(d, r);
+      if (!done.ok()) {
+        chunk_status[chunk] = done;
+        return;
+      }
+      const std::size_t count = ++parsed_files;
+      if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(count);
+    }
+    chunk_status[chunk] = writer.value()->finish();
+  });
+  if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
+  progress.finish();
+  for (const SkippedPath& skipped : run.plan.skipped) {
+    PageRecord r;
+    r.path = skipped.relative_path;
+    if (auto url = file_url(base_url, r.path); url.ok()) r.url = url.value();
+    r.reason = skipped.reason;
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+/// Whether record `r` is a document of the index: a page handed to the detector that is not a
+/// duplicate, unless search collapses at query time.
+bool is_document(const PageRecord& r, bool index_duplicates) {
+  return r.in_dedup && (r.status != PageStatus::kDuplicate || index_duplicates);
+}
+
+/// What record d's document gets from ranking and clustering.
+ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& records, const ClusterAssignment& clusters) {
+  const PageRecord& r = records[d];
+  ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}};
+  if (r.status == PageStatus::kDuplicate) fields.authoritative_url = records[r.authoritative].url;
+  if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {
+    fields.alternates = it->second;
+    std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
+                     [](const index_format::Alternate& a, const index_format::Alternate& b) { return a.similarity > b.similarity; });
+  }
+  return fields;
+}
+
+/// How stage 6 writes every document.
+struct IndexPlan {
+  const std::vector<PageRecord>& records;
+  const ClusterAssignment& clusters;
+  WriterOptions writer;
+  bool index_duplicates = false;
+  /// The largest cluster PageRank of the documents (IndexWriter::set_static_score_bound).
+  double static_score_bound = 0.0;
+
+  IndexPlan(const std::vector<PageRecord>& records, const ClusterAssignment& clusters, const IndexOptions& options,
+            std::size_t graph_nodes)
+      : records(records), clusters(clusters),
+        writer{options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))},
+        index_duplicates(options.collapse == CollapseMode::kQueryTime) {
+    for (const PageRecord& r : records) {
+      if (is_document(r, index_duplicates)) static_score_bound = std::max(static_score_bound, r.cluster_pagerank);
+    }
+  }
+};
+
+/// Stage 6, from scratch: each document (is_document) is written once, from its stored
+/// document with its cluster fields, chunk by chunk on all threads, into the chunk's database;
+/// the chunk databases are then merged into `xapian_dir`. Sets each record's docid and digests.
+Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::vector<PageRecord>& records,
+                   const IndexPlan& plan, unsigned threads, const fs::path& xapian_dir, Progress& progress) {
+  std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
+  std::atomic<std::size_t> written_files{0};
+  std::mutex progress_mutex;
+  std::error_code ec;
+  fs::create_directory(chunks.dir, ec);
+  progress.start("index", chunks.files);
+  parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
+    auto writer = IndexWriter::create(chunks.path(chunk), plan.writer);
+    if (!writer.ok()) {
+      chunk_status[chunk] = writer.status();
+      return;
+    }
+    writer.value()->set_static_score_bound(plan.static_score_bound);
+    for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) {
+      PageRecord& r = records[d];
+      if (!is_document(r, plan.index_duplicates)) continue;
+      const ClusterFields fields = cluster_fields(d, records, plan.clusters);
+      auto page = stored.read(r.stored);
       if (!page.ok()) {
         chunk_status[chunk] = page.status();
         return;
@@ -497,6 +683,7 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, const s
         chunk_status[chunk] = added.status();
         return;
       }
+      r.digests = IndexWriter::digests(r.prepared_digest, fields, plan.writer);
     }
     chunk_status[chunk] = writer.value()->finish();
     const std::size_t done = written_files += chunks.end(chunk) - chunks.first(chunk);
@@ -507,15 +694,101 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, const s
   std::vector<std::string> chunk_paths;
   for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) chunk_paths.push_back(chunks.path(chunk));
   if (chunk_paths.empty()) {  // no files at all: an empty database
-    auto empty = IndexWriter::create(chunks.path(0), {options.collapse, 1.0});
+    auto empty = IndexWriter::create(chunks.path(0), plan.writer);
     if (!empty.ok()) return empty.status();
+    empty.value()->set_static_score_bound(0.0);
     if (Status done = empty.value()->finish(); !done.ok()) return done;
     chunk_paths.push_back(chunks.path(0));
   }
   if (Status merged = merge_databases(chunk_paths, xapian_dir.string()); !merged.ok()) return merged;
-  std::error_code ec;
   fs::remove_all(chunks.dir, ec);
+  // The merge numbers the documents chunk after chunk, each chunk's in file order.
+  std::uint32_t docid = 0;
+  for (PageRecord& r : records) {
+    if (is_document(r, plan.index_duplicates)) r.docid = ++docid;
+  }
   return Status::ok_status();
+}
+
+/// What stage 6 did to the documents of a re-used index.
+struct IndexUpdates {
+  std::size_t added = 0;
+  std::size_t rewritten = 0;  ///< terms changed: the whole document written again
+  std::size_t updated = 0;    ///< only values and data changed
+  std::size_t removed = 0;
+  std::size_t kept = 0;       ///< untouched
+};
+
+/// Stage 6 on a re-used index: the previous database, copied to `xapian_dir`, gets only what
+/// changed: documents of pages no longer indexed are removed, those whose terms digest changed
+/// are written again, those whose fields digest alone changed get new values and data, new
+/// pages are added. Sets each record's docid and digests. Fails with kFailedPrecondition when
+/// the previous database cannot be updated into this run's (another collapse mode): the run
+/// then writes the index from scratch.
+Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPages& stored,
+                                  std::vector<PageRecord>& records, const IndexPlan& plan, const fs::path& xapian_dir,
+                                  Progress& progress) {
+  std::error_code ec;
+  fs::copy(previous.xapian_dir, xapian_dir, fs::copy_options::recursive, ec);
+  if (ec) return Status::io_error("cannot copy the previous Xapian database: " + ec.message());
+  auto writer = IndexWriter::open(xapian_dir.string(), plan.writer);
+  if (!writer.ok()) return writer.status();
+  IndexWriter& index = *writer.value();
+  const std::vector<CatalogEntry>& old = previous.catalog.files;
+  // The previous document of each record that stays a document (by path: a page keeps its URL).
+  std::vector<const CatalogEntry*> previous_of(records.size(), nullptr);
+  std::vector<bool> kept_docid;
+  std::uint32_t max_docid = 0;
+  for (const CatalogEntry& e : old) max_docid = std::max(max_docid, e.docid);
+  kept_docid.assign(std::size_t{max_docid} + 1, false);
+  for (std::size_t d = 0; d < records.size(); ++d) {
+    if (!is_document(records[d], plan.index_duplicates)) continue;
+    if (auto it = previous.entry_of_path.find(records[d].path); it != previous.entry_of_path.end() && old[it->second].docid != 0) {
+      previous_of[d] = &old[it->second];
+      kept_docid[old[it->second].docid] = true;
+    }
+  }
+  IndexUpdates updates;
+  for (const CatalogEntry& e : old) {
+    if (e.docid == 0 || kept_docid[e.docid]) continue;
+    if (Status removed = index.remove(e.docid); !removed.ok()) return removed;
+    ++updates.removed;
+  }
+  progress.start("index", records.size());
+  for (std::size_t d = 0; d < records.size(); ++d) {
+    progress.update(d);
+    PageRecord& r = records[d];
+    if (!is_document(r, plan.index_duplicates)) continue;
+    const ClusterFields fields = cluster_fields(d, records, plan.clusters);
+    r.digests = IndexWriter::digests(r.prepared_digest, fields, plan.writer);
+    const CatalogEntry* was = previous_of[d];
+    if (was != nullptr && was->terms_digest == r.digests.terms && was->fields_digest == r.digests.fields) {
+      r.docid = was->docid;
+      ++updates.kept;
+      continue;
+    }
+    auto page = stored.read(r.stored);
+    if (!page.ok()) return page.status();
+    if (was == nullptr) {
+      auto added = index.add(r.url, page->document, fields);
+      if (!added.ok()) return added.status();
+      r.docid = added.value();
+      ++updates.added;
+      continue;
+    }
+    r.docid = was->docid;
+    if (was->terms_digest != r.digests.terms) {
+      if (Status replaced = index.replace(r.docid, r.url, page->document, fields); !replaced.ok()) return replaced;
+      ++updates.rewritten;
+    } else {
+      if (Status updated = index.update_fields(r.docid, r.url, page->document, fields); !updated.ok()) return updated;
+      ++updates.updated;
+    }
+  }
+  progress.finish();
+  index.set_static_score_bound(plan.static_score_bound);
+  if (Status finished = index.finish(); !finished.ok()) return finished;
+  return updates;
 }
 
 /// Stage 7: the records beside the index: graph.tsv, pairs.tsv (the detector's verified pairs,
@@ -552,8 +825,6 @@ Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& re
   return pages_jsonl.close();
 }
 
-/// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
-/// directory the new index is built in.
 /// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`.
 void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, std::vector<PageRecord>& records,
                 IndexSummary& summary) {
@@ -563,40 +834,134 @@ void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, 
   for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
 }
 
-Result<IndexSummary> run(const IndexOptions& options, const std::string& base_url, const fs::path& work_dir) {
+/// The page store's catalog for the next run (store_catalog.h): every file this run parsed
+/// or took over, with `links` (each file's followed links as `url_ids`, kept from before
+/// link_pages released them). Drops the new segments no page went into.
+Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vector<PageRecord>& records,
+                     const std::vector<std::vector<std::uint32_t>>& links, const UrlIds& url_ids,
+                     const std::vector<std::pair<std::string, std::string>>& fingerprint, std::int64_t run_started_ns) {
+  StoreCatalog catalog;
+  catalog.fingerprint = fingerprint;
+  catalog.run_started_ns = run_started_ns;
+  catalog.next_segment = store.next_number;
+  std::vector<std::uint32_t> segment_number(store.names.size(), kNoRecord);
+  for (std::uint32_t s = 0; s < store.names.size(); ++s) {
+    std::error_code ec;
+    if (s >= store.first_new && fs::file_size(store.path(s), ec) == 0 && !ec) {
+      fs::remove(store.path(s), ec);
+      continue;
+    }
+    segment_number[s] = static_cast<std::uint32_t>(catalog.segments.size());
+    catalog.segments.push_back(store.names[s]);
+  }
+  catalog.urls = url_ids.urls();
+  for (std::size_t i = 0; i < plan.files.size(); ++i) {
+    const PageRecord& r = records[i];
+    if (!plan.serves_url(i)) continue;
+    CatalogEntry e;
+    e.path = r.path;
+    if (!r.parsed) {
+      e.unreadable = r.reason;
+      catalog.files.push_back(std::move(e));
+      continue;
+    }
+    e.size = r.file_size;
+    e.mtime_ns = r.mtime_ns;
+    e.content_hash = r.content_hash;
+    e.cuts = r.cuts;
+    e.title = r.title;
+    e.heading = r.heading;
+    e.defined = r.defined;
+    e.robots_noindex = r.robots_noindex;
+    e.canonical_url = r.canonical_url;
+    e.refresh_url = r.refresh_url;
+    e.links = links[i];
+    if (r.in_dedup) e.stored = StoreLocation{segment_number[r.stored.segment], r.stored.offset};
+    e.docid = r.docid;
+    e.terms_digest = r.digests.terms;
+    e.fields_digest = r.digests.fields;
+    catalog.files.push_back(std::move(e));
+  }
+  return write_store_catalog(store.dir / "catalog", catalog);
+}
+
+/// Nanoseconds since the epoch, now.
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+/// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
+/// directory the new index is built in; `previous`, when set, the index it replaces, re-used.
+Result<IndexSummary> run(const IndexOptions& options, const std::string& base_url, const fs::path& work_dir,
+                         const PreviousBuild* previous, const std::vector<std::pair<std::string, std::string>>& fingerprint,
+                         ReindexSummary reindex) {
   IndexSummary summary;
   StageClock clock(summary, options.after_stage);
   Progress progress(options.show_progress);
+  const std::int64_t run_started_ns = now_ns();
   const unsigned threads = resolve_thread_count(options.threads);
   dedup::DedupOptions dedup_options = options.dedup;
   dedup_options.threads = threads;
   auto detector = dedup::make_detector(options.detector, dedup_options);
   if (!detector.ok()) return detector.status();
 
-  // 1. The site's files and their URLs.
+  // 1. The site's files and their URLs, and which are unchanged since the previous build.
   auto plan = plan_site(options.site_dir, base_url);
   if (!plan.ok()) return plan.status();
   const std::vector<SiteFile>& files = plan->files;
+  Reuse reuse;
+  if (previous != nullptr) {
+    FileChanges changes = compare_files(plan.value(), *previous, threads);
+    reuse.previous = previous;
+    reuse.unchanged_entry = std::move(changes.unchanged_entry);
+    reindex.added = changes.added;
+    reindex.changed = changes.changed;
+    reindex.unchanged = changes.unchanged;
+    reindex.deleted = changes.deleted;
+    reindex.retried = changes.retried;
+  }
   clock.lap("walk");
+
+  const ChunkLayout chunks{work_dir / "chunks", files.size(),
+                           options.chunk_files != 0 ? options.chunk_files : chunk_size(files.size(), threads)};
+  auto run_store = start_store(index_format::IndexLayout{work_dir}.store(), reuse, chunks.count());
+  if (!run_store.ok()) return run_store.status();
+  StoredPages stored(run_store.value());
+  if (Status opened = stored.open(0, run_store->first_new); !opened.ok()) return opened;
 
   // The detector learns the text the site repeats on many pages from a sample (learn_site).
   detector.value()->reset(static_cast<std::uint32_t>(files.size()));
-  SamplePages sample(plan.value(), options.limits, threads);
+  SamplePages sample(plan.value(), options.limits, threads, reuse, stored);
+  if (Status read = sample.failed(); !read.ok()) return read;
   detector.value()->learn_site(sample.documents(plan.value()));
+  sample.drop_stored();
   clock.lap("sample");
 
-  // 2. Every page parsed once: records, detector documents, the chunks' page stores.
-  const ChunkLayout chunks{work_dir / "chunks", files.size(),
-                           options.chunk_files != 0 ? options.chunk_files : chunk_size(files.size(), threads)};
-  auto parsed = parse_site(plan.value(), sample, *detector.value(), chunks, base_url, threads, progress);
+  // 2. Every page parsed once (or taken over): records, detector documents, the page store.
+  UrlIds url_ids;
+  ParseContext parse{plan.value(), reuse, sample, *detector.value(), stored, url_ids};
+  const std::string parse_stage =
+      previous == nullptr ? "parse"
+                          : "parse (" + std::to_string(reindex.added) + " new, " + std::to_string(reindex.changed) +
+                                " changed, " + std::to_string(reindex.deleted) + " deleted, " +
+                                std::to_string(reindex.retried) + " retried, " +
+                                std::to_string(reindex.unchanged) + " unchanged)";
+  auto parsed = parse_site(parse, chunks, run_store.value(), base_url, threads, parse_stage, progress);
   if (!parsed.ok()) return parsed.status();
-  std::vector<PageRecord>& records = parsed->records;
+  std::vector<PageRecord>& records = parsed.value();
   summary.input_files = records.size();
+  if (Status opened = stored.open(run_store->first_new, static_cast<std::uint32_t>(run_store->names.size()));
+      !opened.ok()) {
+    return opened;
+  }
+  // Each file's links as parsed, for the store's catalog (link_pages releases them).
+  std::vector<std::vector<std::uint32_t>> parsed_links(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) parsed_links[i] = records[i].links;
   clock.lap("parse");
 
   // 3. Redirects, the link graph and PageRank.
   const RedirectResolver resolver(records);
-  const SiteGraph site = link_pages(records, parsed->url_ids, resolver);
+  const SiteGraph site = link_pages(records, url_ids, resolver);
   summary.graph_nodes = site.graph.node_count();
   summary.graph_edges = site.graph.edge_count();
   clock.lap("graph");
@@ -605,15 +970,13 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
   // again (to verify a candidate pair) it reads it from the page store.
-  auto stored = StoredPages::open(chunks);
-  if (!stored.ok()) return stored.status();
-  const dedup::DocumentLoader load_page = stored->loader(records);
+  const dedup::DocumentLoader load_page = stored.loader(records);
   progress.start("near-duplicates", 0);
   const dedup::Clusters clusters = detector.value()->find_clusters(load_page);
   progress.finish();
   summary.candidates_examined = clusters.candidates_examined;
   summary.near_duplicate_pairs = clusters.pairs.size();
-  if (Status read = stored->failed(); !read.ok()) return read;
+  if (Status read = stored.failed(); !read.ok()) return read;
   clock.lap("dedup");
 
   // 5. The page each cluster is indexed under.
@@ -625,24 +988,51 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   summary.split_for_definitions = chosen.split_for_definitions;
   const ClusterAssignment assignment = assign_clusters(records, chosen);
   summary.duplicate_clusters = assignment.duplicate_clusters;
-  if (Status read = stored->failed(); !read.ok()) return read;
+  if (Status read = stored.failed(); !read.ok()) return read;
   clock.lap("authority");
 
-  // 6. The search index.
-  if (Status written = write_index(chunks, stored.value(), records, assignment, options, site.graph.node_count(), threads,
-                                   index_format::IndexLayout{work_dir}.xapian(), progress);
-      !written.ok()) {
-    return written;
+  // 6. The search index: the previous one updated where it can be, else written afresh.
+  const IndexPlan index_plan(records, assignment, options, site.graph.node_count());
+  const fs::path xapian_dir = index_format::IndexLayout{work_dir}.xapian();
+  bool indexed = false;
+  if (previous != nullptr) {
+    auto updates = update_index(*previous, stored, records, index_plan, xapian_dir, progress);
+    if (updates.ok()) {
+      indexed = true;
+      reindex.documents_added = updates->added;
+      reindex.documents_rewritten = updates->rewritten;
+      reindex.documents_updated = updates->updated;
+      reindex.documents_removed = updates->removed;
+      reindex.documents_kept = updates->kept;
+    } else if (updates.status().code() != StatusCode::kFailedPrecondition) {
+      return updates.status();
+    } else {
+      reindex.index_rewritten_because = updates.status().message();
+      std::error_code ec;
+      fs::remove_all(xapian_dir, ec);
+      for (PageRecord& r : records) r.docid = 0;
+    }
+  }
+  if (!indexed) {
+    if (Status written = write_index(chunks, stored, records, index_plan, threads, xapian_dir, progress); !written.ok()) {
+      return written;
+    }
   }
   clock.lap("xapian");
 
-  // 7. The records beside it.
+  // 7. The records beside it, and the store's catalog for the next run.
   if (Status written = write_records(work_dir, records, site, clusters.pairs,
                                      options.collapse == CollapseMode::kQueryTime, summary);
       !written.ok()) {
     return written;
   }
+  if (Status written = write_catalog(run_store.value(), plan.value(), records, parsed_links, url_ids, fingerprint,
+                                     run_started_ns);
+      !written.ok()) {
+    return written;
+  }
   clock.lap("records");
+  summary.reindex = std::move(reindex);
   return summary;
 }
 
@@ -661,7 +1051,18 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   auto build = BuildDirectory::create(options.out_dir, "building");
   if (!build.ok()) return build.status();
   BuildDirectory work = std::move(build).value();
-  auto summary = run(options, base_url.value(), work.path());
+  // The index being replaced, re-used unless it cannot be (the reason is reported).
+  const auto fingerprint = store_fingerprint(base_url.value(), options.limits);
+  ReindexSummary reindex;
+  std::optional<PreviousBuild> previous;
+  if (options.full) {
+    reindex.full_because = "--full";
+  } else if (auto opened = open_previous_build(options.out_dir, fingerprint); opened.ok()) {
+    previous = std::move(opened).value();
+  } else {
+    reindex.full_because = opened.status().message();
+  }
+  auto summary = run(options, base_url.value(), work.path(), previous ? &*previous : nullptr, fingerprint, std::move(reindex));
   if (!summary.ok()) return summary;
   LineWriter summary_file(index_format::IndexLayout{work.path()}.summary());
   summary_file.write(summary_json(summary.value(), options).dump(2));

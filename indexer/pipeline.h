@@ -44,11 +44,36 @@ struct IndexOptions {
   /// Files per chunk database (see docs/design.md, "The pipeline"); 0 chooses by site size and
   /// thread count. The results do not depend on it (tests vary it).
   std::size_t chunk_files = 0;
+  /// Rebuild from the site's files alone, even when INDEX_DIR holds an index whose page store
+  /// could be re-used (docs/design.md, "Re-indexing").
+  bool full = false;
   /// Progress lines on stderr (only shown on a terminal).
   bool show_progress = true;
   /// Called as each stage ends, with its name as in summary.json's stage times, on the calling
   /// thread. For tests that act between stages (change a file after the parse); may be empty.
   std::function<void(std::string_view stage)> after_stage;
+};
+
+/// What a run re-used of the index it replaced (summary.json's `reindex`).
+struct ReindexSummary {
+  /// Why the run parsed every file, when it did: no index yet, --full, or why the previous
+  /// index's page store could not be re-used. Empty for a re-index.
+  std::string full_because;
+  /// Files compared with the previous build (all 0 for a full build).
+  std::size_t added = 0;
+  std::size_t changed = 0;
+  std::size_t deleted = 0;
+  std::size_t unchanged = 0;
+  /// Files the previous run could not read (or refused), read again.
+  std::size_t retried = 0;
+  /// Why a re-index wrote the Xapian database afresh (another collapse mode), when it did.
+  std::string index_rewritten_because;
+  /// What a re-index did to the previous database's documents.
+  std::size_t documents_added = 0;
+  std::size_t documents_rewritten = 0;
+  std::size_t documents_updated = 0;
+  std::size_t documents_removed = 0;
+  std::size_t documents_kept = 0;
 };
 
 /// What a run did; also written as summary.json.
@@ -69,6 +94,7 @@ struct IndexSummary {
   std::size_t split_for_definitions = 0;
   unsigned pagerank_iterations = 0;
   bool pagerank_converged = false;
+  ReindexSummary reindex;
   /// Seconds per stage, in run order.
   std::vector<std::pair<std::string, double>> stage_seconds;
 };

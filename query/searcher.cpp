@@ -213,9 +213,11 @@ std::string make_snippet(const Xapian::MSet& mset, const std::string& text,
   return snippet;
 }
 
-/// The largest value a sortable_serialise'd slot holds (0 when no document has one).
-double slot_upper_bound(const Xapian::Database& db, Xapian::valueno slot) {
-  const std::string bound = db.get_value_upper_bound(slot);
+/// The largest value a sortable_serialise'd slot holds (0 when no document has one): the
+/// database's metadata `bound_key` when it has it, else the slot's own upper bound.
+double slot_upper_bound(const Xapian::Database& db, Xapian::valueno slot, std::string_view bound_key) {
+  std::string bound = db.get_metadata(std::string(bound_key));
+  if (bound.empty()) bound = db.get_value_upper_bound(slot);
   return bound.empty() ? 0.0 : Xapian::sortable_unserialise(bound);
 }
 
@@ -291,8 +293,8 @@ Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& in
                            "' (rebuild it with this version of canon)");
     }
     rep->query_time_collapse = *mode == fmt::CollapseMode::kQueryTime;
-    rep->log_pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticWeightSlot);
-    rep->pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticScoreSlot);
+    rep->log_pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticWeightSlot, fmt::kStaticWeightBoundKey);
+    rep->pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticScoreSlot, fmt::kStaticScoreBoundKey);
 
     Xapian::QueryParser& parser = rep->parser;
     parser.set_database(rep->db);
@@ -338,6 +340,9 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
     Xapian::Enquire enquire(rep_->db);
     enquire.set_query(query);
     if (rep_->query_time_collapse) enquire.set_collapse_key(fmt::kClusterSlot);
+    // Equal weights are ordered by URL, not by document id (which differ between an index
+    // re-used by `canon index` and one built afresh); indexes without the slot keep id order.
+    enquire.set_sort_by_relevance_then_value(fmt::kUrlSlot, false);
     const Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(request.offset),
                                                static_cast<Xapian::doccount>(request.limit));
     SearchResults results;

@@ -170,7 +170,7 @@ void build_static_index(const std::filesystem::path& index_dir) {
   low.main_text = "The harbour ferry leaves every hour from the north pier.";
   low.cluster_pagerank = 0.01;
   IndexedPage high = low;
-  high.url = "http://localhost/high.html";
+  high.url = "http://localhost/top.html";
   high.cluster_pagerank = 0.5;
   IndexedPage best;
   best.url = "http://localhost/best.html";
@@ -209,14 +209,14 @@ TEST_CASE("the static score orders equal text matches and adds at most static_we
   SearchRequest request;
   request.query = "harbour ferry";
 
-  request.static_weight = 0;  // BM25 alone: equal weights keep document order
-  CHECK(urls_for(*searcher.value(), request) == "best.html low.html high.html");
+  request.static_weight = 0;  // BM25 alone: equal weights in URL order
+  CHECK(urls_for(*searcher.value(), request) == "best.html low.html top.html");
   request.static_weight = canon::query::kDefaultStaticWeight;
-  CHECK(urls_for(*searcher.value(), request) == "best.html high.html low.html");
+  CHECK(urls_for(*searcher.value(), request) == "best.html top.html low.html");
   request.static_score = canon::query::StaticScore::kPageRank;
-  CHECK(urls_for(*searcher.value(), request) == "best.html high.html low.html");
+  CHECK(urls_for(*searcher.value(), request) == "best.html top.html low.html");
   request.static_weight = 1000;  // an absurd weight: PageRank decides
-  CHECK(urls_for(*searcher.value(), request).starts_with("high.html"));
+  CHECK(urls_for(*searcher.value(), request).starts_with("top.html"));
 
   // The page with the highest static score gets exactly static_weight; others ln-proportionally.
   request.static_score = canon::query::StaticScore::kLogPageRank;
@@ -233,7 +233,7 @@ TEST_CASE("the static score orders equal text matches and adds at most static_we
     FAIL("no hit for " << url);
     return 0.0;
   };
-  CHECK(weight_of(boosted.value(), "high.html") - weight_of(bare.value(), "high.html") ==
+  CHECK(weight_of(boosted.value(), "top.html") - weight_of(bare.value(), "top.html") ==
         doctest::Approx(1.0));
   CHECK(weight_of(boosted.value(), "low.html") - weight_of(bare.value(), "low.html") ==
         doctest::Approx(std::log1p(0.01) / std::log1p(0.5)));

@@ -1,0 +1,114 @@
+/// @file previous_build.cpp
+/// @brief Opening a previous index's page store and finding the files that changed since.
+#include "indexer/previous_build.h"
+
+#include <xxhash.h>
+
+#include "common/file_io.h"
+#include "common/parallel.h"
+#include "indexer/index_format.h"
+
+#ifndef CANON_VERSION
+#error "CANON_VERSION must be defined (CMake passes the project version)"
+#endif
+
+namespace canon::indexer {
+namespace fs = std::filesystem;
+
+std::vector<std::pair<std::string, std::string>> store_fingerprint(const std::string& base_url,
+                                                                    const PageLimits& limits) {
+  return {
+      {"canon", CANON_VERSION},
+      {"base_url", base_url},
+      {"max_page_bytes", std::to_string(limits.max_page_bytes)},
+      {"max_nesting", std::to_string(limits.max_nesting)},
+      {"max_links", std::to_string(limits.max_links)},
+      {"max_title_bytes", std::to_string(limits.max_title_bytes)},
+      {"max_attribute_bytes", std::to_string(limits.max_attribute_bytes)},
+  };
+}
+
+Result<PreviousBuild> open_previous_build(const fs::path& index_dir,
+                                          const std::vector<std::pair<std::string, std::string>>& fingerprint) {
+  std::error_code ec;
+  if (!fs::exists(index_dir, ec) || fs::is_empty(index_dir, ec)) return Status::not_found("there is no index yet");
+  const index_format::IndexLayout layout{index_dir};
+  PreviousBuild previous;
+  previous.store_dir = layout.store();
+  previous.xapian_dir = layout.xapian();
+  auto catalog = read_store_catalog(layout.store_catalog());
+  if (!catalog.ok()) {
+    if (catalog.status().code() == StatusCode::kNotFound) {
+      return Status::not_found("the index has no page store (an earlier canon built it)");
+    }
+    return Status::error("the index's " + catalog.status().message(), catalog.status().code());
+  }
+  previous.catalog = std::move(catalog).value();
+  for (const auto& [name, value] : fingerprint) {
+    std::string was = "(none)";
+    for (const auto& [old_name, old_value] : previous.catalog.fingerprint) {
+      if (old_name == name) was = old_value;
+    }
+    if (was != value) {
+      return Status::failed_precondition("the index was built with " + name + " " + was + ", this run has " + value);
+    }
+  }
+  for (std::uint32_t e = 0; e < previous.catalog.files.size(); ++e) {
+    previous.entry_of_path.emplace(previous.catalog.files[e].path, e);
+  }
+  return previous;
+}
+
+std::uint64_t content_hash(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+namespace {
+
+/// A second: more than the file system's clock can lag the one the run began by.
+constexpr std::int64_t kRacyNanoseconds = 1'000'000'000;
+
+/// Whether file `file` is as entry `e` describes it.
+bool unchanged(const SiteFile& file, const CatalogEntry& e, std::int64_t run_started_ns) {
+  if (!e.unreadable.empty()) return false;
+  auto stamp = file_stamp(file.absolute_path);
+  if (!stamp.ok() || stamp->size != e.size || stamp->mtime_ns != e.mtime_ns) return false;
+  if (e.mtime_ns < run_started_ns - kRacyNanoseconds) return true;
+  // Modified about when the previous run read it: the time cannot tell, the bytes can.
+  auto bytes = read_file(file.absolute_path);
+  return bytes.ok() && content_hash(bytes.value()) == e.content_hash;
+}
+
+}  // namespace
+
+FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, unsigned threads) {
+  FileChanges changes;
+  const std::size_t files = plan.files.size();
+  changes.unchanged_entry.assign(files, kNoEntry);
+  std::vector<std::uint32_t> entry(files, kNoEntry);
+  for (std::size_t i = 0; i < files; ++i) {
+    if (!plan.serves_url(i)) continue;
+    if (auto it = previous.entry_of_path.find(plan.files[i].relative_path); it != previous.entry_of_path.end()) {
+      entry[i] = it->second;
+    }
+  }
+  parallel_for(files, threads, [&](std::size_t i, std::size_t) {
+    if (entry[i] != kNoEntry &&
+        unchanged(plan.files[i], previous.catalog.files[entry[i]], previous.catalog.run_started_ns)) {
+      changes.unchanged_entry[i] = entry[i];
+    }
+  });
+  std::size_t matched = 0;
+  for (std::size_t i = 0; i < files; ++i) {
+    if (entry[i] == kNoEntry) {
+      changes.added += plan.serves_url(i) ? 1 : 0;
+      continue;
+    }
+    ++matched;
+    if (changes.unchanged_entry[i] != kNoEntry) ++changes.unchanged;
+    else if (!previous.catalog.files[entry[i]].unreadable.empty()) ++changes.retried;
+    else ++changes.changed;
+  }
+  changes.deleted = previous.catalog.files.size() - matched;
+  return changes;
+}
+
+}  // namespace canon::indexer

@@ -1,0 +1,66 @@
+/// @file previous_build.h
+/// @brief What `canon index` re-uses of the index it replaces: the page store's catalog and
+/// segments, and which of the site's files are unchanged since (docs/design.md, "Re-indexing").
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "indexer/html_extract.h"
+#include "indexer/site_plan.h"
+#include "indexer/store_catalog.h"
+
+namespace canon::indexer {
+
+/// What a page store depends on besides the site's files: canon's version (its parser), the base
+/// URL (every URL in it) and the page limits (what a page keeps).
+std::vector<std::pair<std::string, std::string>> store_fingerprint(const std::string& base_url,
+                                                                    const PageLimits& limits);
+
+/// A previous index whose page store can be re-used.
+struct PreviousBuild {
+  std::filesystem::path store_dir;
+  std::filesystem::path xapian_dir;
+  StoreCatalog catalog;
+  /// Each catalogued path's entry in catalog.files.
+  std::unordered_map<std::string_view, std::uint32_t> entry_of_path;
+};
+
+/// The index at `index_dir` opened for re-use under `fingerprint`; when it cannot be re-used,
+/// an error whose message says why (no index yet, no page store, another canon version, other
+/// options, a damaged catalog), for the run to report as the reason of its full build.
+Result<PreviousBuild> open_previous_build(const std::filesystem::path& index_dir,
+                                          const std::vector<std::pair<std::string, std::string>>& fingerprint);
+
+/// No catalog entry: a new file.
+inline constexpr std::uint32_t kNoEntry = UINT32_MAX;
+
+/// How the site's files compare with the previous build's.
+struct FileChanges {
+  /// Per file of the plan: its catalog entry when the file is unchanged (the run re-uses it
+  /// without reading it), else kNoEntry.
+  std::vector<std::uint32_t> unchanged_entry;
+  std::size_t added = 0;      ///< files with no entry
+  std::size_t changed = 0;    ///< files whose entry is out of date
+  std::size_t unchanged = 0;  ///< files re-used
+  std::size_t retried = 0;    ///< files the previous run could not read, read again
+  std::size_t deleted = 0;    ///< entries whose file is gone (or no longer serves its URL)
+};
+
+/// Compares each file of `plan` that serves its URL with its entry: never unchanged when the
+/// previous run could not read it (CatalogEntry::unreadable), else unchanged when its size and
+/// modification time are the entry's, and, for a file modified less than a second before the
+/// previous run began or after it (when a change need not move the time), its content hash too.
+/// Stats (and for those, reads) the files on `threads` threads.
+FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, unsigned threads);
+
+/// The content hash of a catalog entry (XXH3-64 of the bytes parsed).
+std::uint64_t content_hash(std::string_view bytes);
+
+}  // namespace canon::indexer

@@ -1,0 +1,153 @@
+/// @file store_catalog.cpp
+/// @brief The catalog's bytes: the magic line, the format version (u32), the payload
+/// (record_codec.h) and the XXH3-64 of all that precedes it (u64), little-endian. The file is
+/// read and written whole: it is small next to the pages it describes (a few dozen bytes and
+/// the link ids per file).
+#include "indexer/store_catalog.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <xxhash.h>
+
+#include "common/file_io.h"
+#include "indexer/record_codec.h"
+
+namespace canon::indexer {
+namespace {
+
+using namespace codec;
+
+constexpr std::string_view kMagic = "canon page store catalog\n";
+
+// The bits of an entry's flags.
+constexpr std::uint64_t kRobotsNoindex = 1;
+constexpr std::uint64_t kHasCanonical = 2;
+constexpr std::uint64_t kHasRefresh = 4;
+constexpr std::uint64_t kHasStored = 8;
+constexpr std::uint64_t kUnreadable = 16;
+
+void put_entry(std::string& out, const CatalogEntry& e) {
+  put_string(out, e.path);
+  put_varint(out, e.size);
+  put_fixed(out, static_cast<std::uint64_t>(e.mtime_ns), 8);
+  put_fixed(out, e.content_hash, 8);
+  put_list(out, e.cuts);
+  put_string(out, e.title);
+  put_string(out, e.heading);
+  put_list(out, e.defined);
+  const std::uint64_t flags = (e.robots_noindex ? kRobotsNoindex : 0) | (e.canonical_url ? kHasCanonical : 0) |
+                              (e.refresh_url ? kHasRefresh : 0) | (e.stored ? kHasStored : 0) |
+                              (e.unreadable.empty() ? 0 : kUnreadable);
+  put_varint(out, flags);
+  if (!e.unreadable.empty()) put_string(out, e.unreadable);
+  if (e.canonical_url) put_string(out, *e.canonical_url);
+  if (e.refresh_url) put_string(out, *e.refresh_url);
+  put_varint(out, e.links.size());
+  for (const std::uint32_t link : e.links) put_varint(out, link);
+  if (e.stored) {
+    put_varint(out, e.stored->segment);
+    put_varint(out, e.stored->offset);
+  }
+  put_varint(out, e.docid);
+  put_fixed(out, e.terms_digest, 8);
+  put_fixed(out, e.fields_digest, 8);
+}
+
+CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
+  CatalogEntry e;
+  e.path = in.string();
+  e.size = in.varint();
+  e.mtime_ns = static_cast<std::int64_t>(in.fixed(8));
+  e.content_hash = in.fixed(8);
+  e.cuts = in.list();
+  e.title = in.string();
+  e.heading = in.string();
+  e.defined = in.list();
+  const std::uint64_t flags = in.varint();
+  if (flags & kUnreadable) e.unreadable = in.string();
+  e.robots_noindex = (flags & kRobotsNoindex) != 0;
+  if (flags & kHasCanonical) e.canonical_url = in.string();
+  if (flags & kHasRefresh) e.refresh_url = in.string();
+  const std::uint64_t links = in.count();
+  e.links.reserve(links);
+  for (std::uint64_t k = 0; k < links && in.ok(); ++k) {
+    const std::uint64_t link = in.varint();
+    if (link >= catalog.urls.size()) return in.mark_bad(), e;
+    e.links.push_back(static_cast<std::uint32_t>(link));
+  }
+  if (flags & kHasStored) {
+    const std::uint64_t segment = in.varint();
+    const std::uint64_t offset = in.varint();
+    if (segment >= catalog.segments.size()) return in.mark_bad(), e;
+    e.stored = StoreLocation{static_cast<std::uint32_t>(segment), offset};
+  }
+  const std::uint64_t docid = in.varint();
+  if (docid > UINT32_MAX) return in.mark_bad(), e;
+  e.docid = static_cast<std::uint32_t>(docid);
+  e.terms_digest = in.fixed(8);
+  e.fields_digest = in.fixed(8);
+  return e;
+}
+
+}  // namespace
+
+Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog) {
+  std::string out(kMagic);
+  put_fixed(out, kStoreCatalogVersion, 4);
+  put_varint(out, catalog.fingerprint.size());
+  for (const auto& [name, value] : catalog.fingerprint) {
+    put_string(out, name);
+    put_string(out, value);
+  }
+  put_fixed(out, static_cast<std::uint64_t>(catalog.run_started_ns), 8);
+  put_list(out, catalog.segments);
+  put_varint(out, catalog.next_segment);
+  put_list(out, catalog.urls);
+  put_varint(out, catalog.files.size());
+  for (const CatalogEntry& e : catalog.files) put_entry(out, e);
+  put_fixed(out, XXH3_64bits(out.data(), out.size()), 8);
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file.write(out.data(), static_cast<std::streamsize>(out.size()));
+  file.close();
+  if (!file) return Status::io_error("cannot write '" + path.string() + "': " + std::strerror(errno));
+  return Status::ok_status();
+}
+
+Result<StoreCatalog> read_store_catalog(const std::filesystem::path& path) {
+  auto bytes = read_file(path);
+  if (!bytes.ok()) {
+    if (bytes.status().code() == StatusCode::kNotFound) return Status::not_found("no page store catalog");
+    return Status::io_error("cannot read '" + path.string() + "': " + bytes.status().message());
+  }
+  const std::string& all = bytes.value();
+  const Status damaged = Status::corruption("the page store catalog '" + path.string() + "' is damaged");
+  if (all.size() < kMagic.size() + 4 + 8 || !all.starts_with(kMagic)) return damaged;
+  const std::uint32_t version = static_cast<std::uint32_t>(get_fixed(all.data() + kMagic.size(), 4));
+  if (version != kStoreCatalogVersion) {
+    return Status::failed_precondition("its page store is of format " + std::to_string(version) + ", this canon's is " +
+                                       std::to_string(kStoreCatalogVersion));
+  }
+  const std::size_t body_end = all.size() - 8;
+  if (XXH3_64bits(all.data(), body_end) != get_fixed(all.data() + body_end, 8)) return damaged;
+  Reader in(std::string_view(all).substr(kMagic.size() + 4, body_end - kMagic.size() - 4));
+  StoreCatalog catalog;
+  const std::uint64_t settings = in.count();
+  for (std::uint64_t k = 0; k < settings && in.ok(); ++k) {
+    std::string name = in.string();
+    catalog.fingerprint.emplace_back(std::move(name), in.string());
+  }
+  catalog.run_started_ns = static_cast<std::int64_t>(in.fixed(8));
+  catalog.segments = in.list();
+  catalog.next_segment = in.varint();
+  catalog.urls = in.list();
+  const std::uint64_t files = in.count();
+  catalog.files.reserve(files);
+  for (std::uint64_t k = 0; k < files && in.ok(); ++k) catalog.files.push_back(get_entry(in, catalog));
+  if (!in.ok() || !in.at_end()) return damaged;
+  return catalog;
+}
+
+}  // namespace canon::indexer

@@ -1,0 +1,77 @@
+/// @file store_catalog.h
+/// @brief The page store's catalog (INDEX_DIR/store/catalog): per input file of the run that
+/// built the index, what a later run needs to re-use the file without reading it again: its
+/// stamp (size, modification time, content hash), what the parse made of it, where its stored
+/// page is, and its document in the index. Byte format: docs/index-format.md, "Page store".
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "indexer/page_store.h"
+
+namespace canon::indexer {
+
+/// The catalog's format version; a catalog of another version is not read (a full rebuild).
+inline constexpr std::uint32_t kStoreCatalogVersion = 1;
+
+/// One input file as a run parsed it, or tried to.
+struct CatalogEntry {
+  std::string path;  ///< relative to the site root
+  /// Why the file could not be parsed (cannot be read, not HTML); empty when it was. Such a
+  /// file is read again by the next run, whatever its stamp (a permission can change without
+  /// its modification time), and has no other fields.
+  std::string unreadable;
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::uint64_t content_hash = 0;  ///< XXH3-64 of the bytes parsed
+  // What the parse made of the file (PageRecord's fields of the same names).
+  std::vector<std::string> cuts;
+  std::string title;
+  std::string heading;
+  std::vector<std::string> defined;
+  bool robots_noindex = false;
+  std::optional<std::string> canonical_url;
+  std::optional<std::string> refresh_url;
+  /// The followed links' targets, as indexes into StoreCatalog::urls.
+  std::vector<std::uint32_t> links;
+  /// The stored page, for pages handed to the detector.
+  std::optional<StoreLocation> stored;
+  /// The page's document in the index's Xapian database (0: none) and the digests of what it
+  /// was written from (IndexWriter::digests), so that a re-index rewrites only what changed.
+  std::uint32_t docid = 0;
+  std::uint64_t terms_digest = 0;
+  std::uint64_t fields_digest = 0;
+};
+
+/// The whole catalog.
+struct StoreCatalog {
+  /// What the stored data depends on besides the files (canon's version, the base URL, the page
+  /// limits), as name/value pairs: a store is re-used only under the same fingerprint.
+  std::vector<std::pair<std::string, std::string>> fingerprint;
+  /// When the run that wrote the catalog began (ns since the epoch): a file modified after that
+  /// may have changed without its stamp changing, so a re-index compares its content hash.
+  std::int64_t run_started_ns = 0;
+  /// Segment files of the store, by StoreLocation::segment.
+  std::vector<std::string> segments;
+  /// The number the next new segment's file name takes.
+  std::uint64_t next_segment = 0;
+  /// Link targets, referred to by CatalogEntry::links.
+  std::vector<std::string> urls;
+  /// Sorted by path.
+  std::vector<CatalogEntry> files;
+};
+
+/// Writes `catalog` to `path` (created or replaced). An I/O error when it cannot be written.
+Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog);
+
+/// Reads the catalog at `path`: kNotFound when there is none, kFailedPrecondition when it is of
+/// another format version, kCorruption when its bytes do not check out.
+Result<StoreCatalog> read_store_catalog(const std::filesystem::path& path);
+
+}  // namespace canon::indexer

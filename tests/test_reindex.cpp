@@ -1,0 +1,279 @@
+/// @file test_reindex.cpp
+/// @brief Re-indexing (docs/design.md, "Re-indexing"): after any sequence of edits to a site,
+/// `canon index` on the existing index gives the same pages.jsonl and the same search results
+/// as a full rebuild, while parsing only the files that changed. A model test: random edit
+/// sequences on a copy of sample_site, each step checked against a full build from scratch.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/file_io.h"
+#include "indexer/pipeline.h"
+#include "indexer/store_catalog.h"
+#include "query/searcher.h"
+#include "support/temp_dir.h"
+
+namespace fs = std::filesystem;
+using canon::indexer::IndexOptions;
+using canon::indexer::IndexSummary;
+
+namespace {
+
+fs::path sample_site() {
+  const char* source = std::getenv("CANON_SOURCE_DIR");
+  REQUIRE_MESSAGE(source != nullptr, "CANON_SOURCE_DIR is set by ctest");
+  return fs::path(source) / "sample_site";
+}
+
+std::string slurp(const fs::path& path) {
+  auto bytes = canon::read_file(path);
+  REQUIRE_MESSAGE(bytes.ok(), path.string());
+  return bytes.value();
+}
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+IndexSummary index(const fs::path& site, const fs::path& out, bool full,
+                   canon::indexer::CollapseMode collapse = canon::indexer::CollapseMode::kIndexTime) {
+  IndexOptions options;
+  options.site_dir = site;
+  options.out_dir = out;
+  options.show_progress = false;
+  options.full = full;
+  options.collapse = collapse;
+  options.threads = 2;
+  options.chunk_files = 4;  // several chunks and segments even on a small site
+  auto summary = canon::indexer::index_site(options);
+  REQUIRE_MESSAGE(summary.ok(), summary.status().message());
+  return summary.value();
+}
+
+/// Every search result of `queries` on the index at `dir`: URL, weight and alternates, per query.
+std::string search_all(const fs::path& dir, const std::vector<std::string>& queries) {
+  auto searcher = canon::query::Searcher::open(dir);
+  REQUIRE_MESSAGE(searcher.ok(), searcher.status().message());
+  std::ostringstream out;
+  for (const std::string& query : queries) {
+    canon::query::SearchRequest request;
+    request.query = query;
+    request.limit = 50;
+    auto results = searcher.value()->search(request);
+    if (!results.ok()) {
+      out << query << ": " << results.status().message() << "\n";
+      continue;
+    }
+    out << query << ": " << results->estimated_matches << "\n";
+    for (const auto& hit : results->hits) {
+      out << "  " << hit.url << " " << hit.weight << " " << hit.matched_url;
+      for (const auto& alternate : hit.alternates) out << " [" << alternate.url << " " << alternate.similarity << "]";
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+/// The site's page files, relative, in path order.
+std::vector<std::string> pages_of(const fs::path& site) {
+  std::vector<std::string> pages;
+  for (const auto& entry : fs::recursive_directory_iterator(site)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".html") {
+      pages.push_back(fs::relative(entry.path(), site).generic_string());
+    }
+  }
+  std::sort(pages.begin(), pages.end());
+  return pages;
+}
+
+const std::vector<std::string> kWords = {"backup", "restore", "install", "release", "encryption", "quartz",
+                                         "harbour", "schedule", "nightly", "repository", "survey", "lantern"};
+
+/// One random edit of the site, described for the failure message.
+/// `last_run` is when the last index run began.
+std::string edit_site(const fs::path& site, std::mt19937& random, int step, fs::file_time_type last_run) {
+  const std::vector<std::string> pages = pages_of(site);
+  auto pick = [&](const std::vector<std::string>& from) { return from[random() % from.size()]; };
+  const std::string page = pick(pages);
+  const std::string other = pick(pages);
+  const std::string word = kWords[random() % kWords.size()];
+  switch (random() % 8) {
+    case 0: {  // a change of text: the page's document changes, PageRank may not
+      std::string html = slurp(site / page);
+      const auto body = html.rfind("</body>");
+      html.insert(body == std::string::npos ? html.size() : body,
+                  "<p>Step " + std::to_string(step) + " adds a note about " + word + " lanterns.</p>");
+      write(site / page, html);
+      return "changed " + page;
+    }
+    case 1:  // a copy of another page: it joins that page's cluster (and leaves its own)
+      write(site / page, slurp(site / other) + "<!-- copy " + std::to_string(step) + " -->");
+      return page + " became a copy of " + other;
+    case 2:  // a new page, a near-copy of another: a cluster grows, its indexed page may change
+      write(site / ("added/step-" + std::to_string(step) + ".html"),
+            slurp(site / other) + "<p>" + word + "</p><a href=\"/" + page + "\">more</a>");
+      return "added a copy of " + other;
+    case 3:  // a new page of its own, linking to others: PageRank moves
+      write(site / ("added/own-" + std::to_string(step) + ".html"),
+            "<html><head><title>" + word + " notes " + std::to_string(step) + "</title></head><body><h1>" + word +
+                " notes</h1><p>Notes on " + word + " and the " + kWords[random() % kWords.size()] +
+                " of step " + std::to_string(step) + ".</p><a href=\"/" + page + "\">a</a> <a href=\"/" + other +
+                "\">b</a></body></html>");
+      return "added a page linking to " + page + " and " + other;
+    case 4:  // deleted
+      if (pages.size() > 10) fs::remove(site / page);
+      return "deleted " + page;
+    case 5:  // a redirect to another page
+      write(site / page, "<html><head><meta http-equiv=\"refresh\" content=\"0; url=/" + other +
+                             "\"><title>Moved</title></head><body>Moved.</body></html>");
+      return page + " became a redirect to " + other;
+    case 6: {  // touched: the same bytes, a new modification time
+      const std::string html = slurp(site / page);
+      write(site / page, html);
+      return "touched " + page;
+    }
+    default: {  // the same size, other bytes; when the page was written after the last run
+                // began, the same modification time too (two writes in one tick of the file
+                // system's clock): then only the content hash tells
+      std::string html = slurp(site / page);
+      const auto at = html.find("</title>");
+      if (at != std::string::npos && at > 0) html[at - 1] = html[at - 1] == 'x' ? 'y' : 'x';
+      const auto modified = fs::last_write_time(site / page);
+      write(site / page, html);
+      if (modified < last_run) return "changed a title letter of " + page;
+      fs::last_write_time(site / page, modified);
+      return "changed a title letter of " + page + " keeping its time";
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("re-indexing after random edits gives what a full rebuild gives") {
+  const std::vector<std::string> queries = {"backup", "restore files", "install", "release notes", "encryption",
+                                            "lanterns", "quartz", "harbour", "nightly", "survey", "moved",
+                                            "title:notes", "download"};
+  for (const unsigned seed : {1u, 2u, 3u}) {
+    for (const auto collapse : {canon::indexer::CollapseMode::kIndexTime, canon::indexer::CollapseMode::kQueryTime}) {
+      canon::testing::TempDir dir;
+      const fs::path site = dir.path() / "site";
+      fs::copy(sample_site(), site, fs::copy_options::recursive);
+      const fs::path reindexed = dir.path() / "reindexed";
+      auto last_run = fs::file_time_type::clock::now();
+      index(site, reindexed, false, collapse);
+      std::mt19937 random(seed);
+      std::string history;
+      for (int step = 0; step < 8; ++step) {
+        const int edits = 1 + static_cast<int>(random() % 3);
+        for (int e = 0; e < edits; ++e) history += edit_site(site, random, step, last_run) + "; ";
+        CAPTURE(seed);
+        CAPTURE(history);
+        last_run = fs::file_time_type::clock::now();
+        const IndexSummary again = index(site, reindexed, false, collapse);
+        REQUIRE_MESSAGE(again.reindex.full_because.empty(), again.reindex.full_because);
+        const fs::path fresh = dir.path() / ("fresh-" + std::to_string(step));
+        index(site, fresh, true, collapse);
+        CHECK(slurp(reindexed / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
+        CHECK(search_all(reindexed, queries) == search_all(fresh, queries));
+        fs::remove_all(fresh);
+      }
+    }
+  }
+}
+
+TEST_CASE("a re-index reads only what changed and says what it found") {
+  canon::testing::TempDir dir;
+  const fs::path site = dir.path() / "site";
+  fs::copy(sample_site(), site, fs::copy_options::recursive);
+  const fs::path out = dir.path() / "index";
+  const IndexSummary first = index(site, out, false);
+  CHECK(first.reindex.full_because == "there is no index yet");
+
+  const IndexSummary same = index(site, out, false);
+  CHECK(same.reindex.full_because.empty());
+  CHECK(same.reindex.changed == 0);
+  CHECK(same.reindex.retried == 1);  // downloads/screenshot.html, PNG bytes: read again in case it is fixed
+  CHECK(same.reindex.unchanged == 39);  // sample_site/README.md: 39 HTML pages and the PNG
+  CHECK(same.reindex.added == 0);
+  CHECK(same.reindex.deleted == 0);
+  CHECK(same.reindex.documents_kept == first.status_counts.at("indexed"));
+  CHECK(same.reindex.documents_added + same.reindex.documents_rewritten + same.reindex.documents_updated +
+            same.reindex.documents_removed ==
+        0);
+
+  write(site / "about.html", slurp(site / "about.html") + "<p>lantern</p>");
+  fs::remove(site / "faq.html");
+  write(site / "fresh.html", "<html><head><title>Fresh</title></head><body><p>lantern</p></body></html>");
+  const IndexSummary edited = index(site, out, false);
+  CHECK(edited.reindex.changed == 1);
+  CHECK(edited.reindex.deleted == 1);
+  CHECK(edited.reindex.added == 1);
+  CHECK(edited.reindex.documents_added == 1);
+  CHECK(edited.reindex.documents_removed == 1);
+  CHECK(edited.reindex.documents_rewritten == 1);
+
+  CHECK(index(site, out, true).reindex.full_because == "--full");
+  // Another base URL: every URL in the store is wrong, so it is not re-used.
+  IndexOptions options;
+  options.site_dir = site;
+  options.out_dir = out;
+  options.show_progress = false;
+  options.base_url = "https://docs.example.org/";
+  auto other = canon::indexer::index_site(options);
+  REQUIRE(other.ok());
+  CHECK(other->reindex.full_because.find("base_url") != std::string::npos);
+}
+
+TEST_CASE("a change that keeps a file's size and time is found when the file was written as the last run began") {
+  canon::testing::TempDir dir;
+  const fs::path site = dir.path() / "site";
+  write(site / "a.html", "<html><head><title>Alpha</title></head><body><p>lantern</p></body></html>");
+  write(site / "b.html", "<html><head><title>Bravo</title></head><body><p>harbour</p></body></html>");
+  const fs::path out = dir.path() / "index";
+  index(site, out, false);
+  const auto modified = fs::last_write_time(site / "a.html");
+  write(site / "a.html", "<html><head><title>Alpha</title></head><body><p>quartzy</p></body></html>");
+  fs::last_write_time(site / "a.html", modified);  // one tick of a coarse clock: the same time
+  const IndexSummary again = index(site, out, false);
+  CHECK(again.reindex.changed == 1);
+  CHECK(again.reindex.unchanged == 1);
+  CHECK(search_all(out, {"quartzy"}).find("a.html") != std::string::npos);
+}
+
+TEST_CASE("a damaged or foreign page store catalog leads to a full build, never to a wrong index") {
+  canon::testing::TempDir dir;
+  const fs::path out = dir.path() / "index";
+  index(sample_site(), out, false);
+  const fs::path catalog = out / "store" / "catalog";
+  std::string bytes = slurp(catalog);
+  SUBCASE("a flipped byte") {
+    bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x20);
+    write(catalog, bytes);
+    const IndexSummary summary = index(sample_site(), out, false);
+    CHECK(summary.reindex.full_because.find("damaged") != std::string::npos);
+  }
+  SUBCASE("another format version") {
+    const std::size_t version_at = std::string("canon page store catalog\n").size();
+    bytes[version_at] = static_cast<char>(canon::indexer::kStoreCatalogVersion + 1);
+    write(catalog, bytes);
+    const IndexSummary summary = index(sample_site(), out, false);
+    CHECK(summary.reindex.full_because.find("format") != std::string::npos);
+  }
+  SUBCASE("no store (an index of an earlier canon)") {
+    fs::remove_all(out / "store");
+    const IndexSummary summary = index(sample_site(), out, false);
+    CHECK(summary.reindex.full_because.find("no page store") != std::string::npos);
+  }
+  // Whatever happened, the index is whole and re-usable again.
+  CHECK(index(sample_site(), out, false).reindex.full_because.empty());
+}
