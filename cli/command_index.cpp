@@ -83,7 +83,8 @@ void add_index_command(CLI::App& app) {
     const indexer::ReindexSummary& reindex = summary->reindex;
     if (reindex.full_because.empty()) {
       std::cout << "Re-indexed: " << reindex.added << " new, " << reindex.changed << " changed, " << reindex.deleted
-                << " deleted, " << reindex.unchanged << " unchanged, " << reindex.retried
+                << " deleted, " << reindex.unchanged << " unchanged (" << reindex.restamped << " with a new time), "
+                << reindex.retried
                 << " unreadable before and read again; documents " << reindex.documents_added
                 << " added, " << reindex.documents_rewritten << " rewritten, " << reindex.documents_updated
                 << " updated, " << reindex.documents_removed << " removed, " << reindex.documents_kept << " kept.\n";

@@ -142,6 +142,47 @@ std::string IndexWriter::prepare(const PageContent& page) {
   return doc.serialise();
 }
 
+namespace {
+
+/// Document data `data` with the value of each `key=` line in `values` replaced, lines kept in
+/// their order.
+std::string replace_data_values(std::string_view data, const std::vector<std::pair<std::string_view, std::string>>& values) {
+  std::string out;
+  out.reserve(data.size());
+  std::size_t pos = 0;
+  while (pos < data.size()) {
+    std::size_t end = data.find('\n', pos);
+    if (end == std::string_view::npos) end = data.size();
+    const std::string_view line = data.substr(pos, end - pos);
+    bool replaced = false;
+    for (const auto& [key, value] : values) {
+      if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=') {
+        fmt::add_data_line(out, key, value);
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out.append(line).push_back('\n');
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> IndexWriter::restamp(const std::string& prepared, const FileStamp& file) {
+  try {
+    Xapian::Document doc = Xapian::Document::unserialise(prepared);
+    doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(static_cast<time_t>(file.mtime_seconds)));
+    doc.add_value(fmt::kSizeSlot, Xapian::sortable_serialise(static_cast<double>(file.size)));
+    doc.set_data(replace_data_values(doc.get_data(), {{fmt::kDataModtime, std::to_string(file.mtime_seconds)},
+                                                      {fmt::kDataSize, std::to_string(file.size)}}));
+    return doc.serialise();
+  } catch (const Xapian::Error& e) {
+    return Status::corruption("a stored document is damaged: " + e.get_description());
+  }
+}
+
 /// Refuses a second URL whose (cut and hashed) unique term equals an earlier URL's.
 Status IndexWriter::check_unique_term(const std::string& unique_term, const std::string& url) {
   if (unique_term.size() != fmt::kMaxBooleanTermLength) return Status::ok_status();
@@ -199,20 +240,21 @@ void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, cons
 
 }  // namespace
 
-std::uint64_t IndexWriter::prepared_digest(const std::string& prepared) {
-  return XXH3_64bits(prepared.data(), prepared.size());
+std::uint64_t IndexWriter::terms_source(std::string_view url, std::uint64_t content_hash) {
+  return XXH3_64bits_withSeed(url.data(), url.size(), content_hash);
 }
 
-DocumentDigests IndexWriter::digests(std::uint64_t prepared_digest, const ClusterFields& fields,
+DocumentDigests IndexWriter::digests(std::uint64_t terms_source, const FileStamp& file, const ClusterFields& fields,
                                      const WriterOptions& options) {
   DocumentDigests digests;
   std::string titles;
   if (indexes_alternate_titles(fields, options)) {
     for (const fmt::Alternate& alt : fields.alternates) titles.append(alt.title).push_back('\0');
   }
-  digests.terms = XXH3_64bits_withSeed(titles.data(), titles.size(), prepared_digest);
-  // Everything set_cluster_values_and_data writes, as bytes.
-  std::string values(fmt::to_string(options.collapse));
+  digests.terms = XXH3_64bits_withSeed(titles.data(), titles.size(), terms_source);
+  // Everything prepare() takes from the file's stamp and set_cluster_values_and_data writes.
+  std::string values = std::to_string(file.size) + ' ' + std::to_string(file.mtime_seconds) + ' ';
+  values += fmt::to_string(options.collapse);
   values.push_back('\0');
   values += Xapian::sortable_serialise(fields.cluster_pagerank);
   values.push_back('\0');
@@ -247,7 +289,11 @@ Status IndexWriter::update_fields(DocumentId id, const std::string& url, const s
     // A document read from the database it is replaced in: Xapian writes only what was
     // modified (here its values and data), not its terms and positions.
     Xapian::Document doc = rep_->db.get_document(id);
-    set_cluster_values_and_data(doc, Xapian::Document::unserialise(prepared).get_data(), fields, rep_->options);
+    const Xapian::Document fresh = Xapian::Document::unserialise(prepared);
+    for (auto value = fresh.values_begin(); value != fresh.values_end(); ++value) {
+      doc.add_value(value.get_valueno(), *value);
+    }
+    set_cluster_values_and_data(doc, fresh.get_data(), fields, rep_->options);
     rep_->db.replace_document(id, doc);
   } catch (const Xapian::Error& e) {
     rep_->status = Status::io_error("cannot update " + url + ": " + e.get_description());

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -74,9 +75,10 @@ struct WriterOptions {
   double pagerank_scale = 1.0;
 };
 
-/// What a document is written from, as two digests: `terms` of what makes its terms (the
-/// prepared document and, at index-time collapse, its alternates' titles), `fields` of its
-/// cluster fields and static weight. A re-index rewrites a document whose terms digest changed,
+/// What a document is written from, as two digests: `terms` of what makes its terms (the bytes
+/// parsed and the URL, which make the prepared document's terms under one store fingerprint,
+/// and at index-time collapse its alternates' titles), `fields` of what makes its values and
+/// data besides (the file's stamp, its cluster fields and static weight). A re-index rewrites a document whose terms digest changed,
 /// updates the values and data of one whose fields digest alone changed, and leaves the rest.
 struct DocumentDigests {
   std::uint64_t terms = 0;
@@ -113,11 +115,16 @@ public:
   static Result<std::unique_ptr<IndexWriter>> open(const std::string& path, WriterOptions options);
   ~IndexWriter();
 
-  /// The digest of a prepared() document, which digests() takes.
-  static std::uint64_t prepared_digest(const std::string& prepared);
-  /// The digests of the document add(url, prepared, fields) would write with `options`, given
-  /// prepared_digest(prepared).
-  static DocumentDigests digests(std::uint64_t prepared_digest, const ClusterFields& fields,
+  /// The prepared() document of a page whose file now has stamp `file` (its bytes unchanged: a
+  /// touched or rewritten file): the same as prepare() with `file`, without indexing the text
+  /// again. Fails when `prepared` is not a serialised document.
+  static Result<std::string> restamp(const std::string& prepared, const FileStamp& file);
+  /// What digests() takes for the terms of the page at `url` prepared from bytes whose XXH3-64
+  /// is `content_hash`.
+  static std::uint64_t terms_source(std::string_view url, std::uint64_t content_hash);
+  /// The digests of the document add(url, prepared, fields) would write with `options`, for a
+  /// page prepared from `terms_source` with `file`'s stamp.
+  static DocumentDigests digests(std::uint64_t terms_source, const FileStamp& file, const ClusterFields& fields,
                                  const WriterOptions& options);
 
   /// Builds the page's document without its cluster fields (terms with positions, Omega's
@@ -130,9 +137,9 @@ public:
   Result<DocumentId> add(const std::string& url, const std::string& prepared, const ClusterFields& fields);
   /// Replaces document `id` with the page's document: its one write in this run.
   Status replace(DocumentId id, const std::string& url, const std::string& prepared, const ClusterFields& fields);
-  /// Gives document `id`, written from `prepared` with other cluster fields, the values and
-  /// data of `fields`: for a document whose terms digest is unchanged (Xapian then rewrites
-  /// neither its terms nor its positions).
+  /// Gives document `id` the values and data of `prepared` (its stamp) and of `fields`: for a
+  /// document whose terms digest is unchanged (Xapian then rewrites neither its terms nor their
+  /// positions).
   Status update_fields(DocumentId id, const std::string& url, const std::string& prepared, const ClusterFields& fields);
   /// Removes document `id`.
   Status remove(DocumentId id);

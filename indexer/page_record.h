@@ -55,6 +55,7 @@ struct PageRecord {
   std::optional<std::string> redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
   StoreLocation stored;                    ///< its page in the run's page store, when in_dedup
+  std::uint64_t stored_bytes = 0;          ///< the bytes of its record there
   std::optional<ranking::NodeId> node;     ///< in the link graph
   bool in_dedup = false;                   ///< handed to the detector (document = record index)
   double pagerank = 0.0;
@@ -68,8 +69,10 @@ struct PageRecord {
   std::uint64_t file_size = 0;
   std::int64_t mtime_ns = 0;
   std::uint64_t content_hash = 0;
-  /// XXH3-64 of the page's prepared document, when in_dedup (IndexWriter::digests).
-  std::uint64_t prepared_digest = 0;
+  /// IndexWriter::terms_source of the page, when in_dedup.
+  std::uint64_t terms_source = 0;
+  /// The file's stamp as its document has it (size, seconds).
+  FileStamp stamp() const;
   /// Its document in the index written (0: none), and the digests it was written from.
   std::uint32_t docid = 0;
   DocumentDigests digests;

@@ -101,6 +101,8 @@ Result<StoreOffset> PageStoreWriter::append(const StoredPage& page) {
   return offset;
 }
 
+StoreOffset PageStoreWriter::bytes() const { return rep_->size; }
+
 Status PageStoreWriter::finish() {
   Rep& r = *rep_;
   if (r.status.ok()) (void)r.flush();

@@ -55,6 +55,8 @@ public:
   ~PageStoreWriter();
   /// Appends `page`; returns where it starts. Errors are sticky.
   Result<StoreOffset> append(const StoredPage& page);
+  /// Bytes appended so far: a page appended at offset o takes bytes() - o after its append.
+  StoreOffset bytes() const;
   /// Flushes and closes the file; the first error seen, if any.
   Status finish();
 

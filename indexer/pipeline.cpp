@@ -91,10 +91,9 @@ struct ParsedFile {
 
 /// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
 Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const PageLimits& limits) {
-  auto read = read_file_prefix(file, limits.max_page_bytes);
+  auto read = read_page_bytes(file, limits);
   if (!read.ok()) return Status::error("cannot read file: " + read.status().message());
   FilePrefix& file_bytes = read.value();
-  if (file_bytes.cut()) file_bytes.bytes.resize(utf8_prefix(file_bytes.bytes, limits.max_page_bytes).size());
   if (Status readable = check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
   ParsedFile parsed{extract_page(file_bytes.bytes, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
                     file_bytes.mtime_ns, content_hash(file_bytes.bytes)};
@@ -245,7 +244,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"reindex",
        {{"full_because", s.reindex.full_because},
         {"files", {{"new", s.reindex.added}, {"changed", s.reindex.changed}, {"deleted", s.reindex.deleted}, {"retried", s.reindex.retried},
-                   {"unchanged", s.reindex.unchanged}}},
+                   {"unchanged", s.reindex.unchanged}, {"restamped", s.reindex.restamped}}},
         {"index_rewritten_because", s.reindex.index_rewritten_because},
         {"documents",
          {{"added", s.reindex.documents_added}, {"rewritten", s.reindex.documents_rewritten},
@@ -283,8 +282,13 @@ struct Reuse {
   const PreviousBuild* previous = nullptr;
   /// Per file: its catalog entry when it is unchanged, else kNoEntry (the file is parsed).
   std::vector<std::uint32_t> unchanged_entry;
+  /// Per file re-used: its new stamp when it moved (FileChanges::restamped).
+  std::vector<std::optional<NewStamp>> restamped;
   /// The run's segment number of each previous segment that unchanged pages are in.
   std::vector<std::uint32_t> segment_of_old;
+  /// Per previous segment: whether its pages are copied into the run's new segments (it is
+  /// mostly dead: start_store) rather than the segment kept.
+  std::vector<bool> compact_old;
 
   /// File i's catalog entry, when the run re-uses it.
   const CatalogEntry* entry(std::size_t i) const {
@@ -326,9 +330,20 @@ Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_
     for (const std::uint32_t e : reuse.unchanged_entry) {
       if (e != kNoEntry && old.files[e].stored) needed[old.files[e].stored->segment] = true;
     }
+    // A segment is kept while at least half its bytes are pages still in use; below that, those
+    // pages are copied into the new segments and the old one is left with the old index, so the
+    // store stays within twice the size of its live pages however many runs it has seen.
+    std::vector<std::uint64_t> live_bytes(old.segments.size(), 0);
+    for (const std::uint32_t e : reuse.unchanged_entry) {
+      if (e != kNoEntry && old.files[e].stored) live_bytes[old.files[e].stored->segment] += old.files[e].stored_bytes;
+    }
     reuse.segment_of_old.assign(old.segments.size(), kNoRecord);
+    reuse.compact_old.assign(old.segments.size(), false);
     for (std::uint32_t s = 0; s < old.segments.size(); ++s) {
       if (!needed[s]) continue;
+      const std::uintmax_t segment_bytes = fs::file_size(reuse.previous->store_dir / old.segments[s], ec);
+      if (ec) return Status::io_error("cannot read the page store segment '" + old.segments[s] + "': " + ec.message());
+      reuse.compact_old[s] = live_bytes[s] * 2 < segment_bytes;
       const fs::path from = reuse.previous->store_dir / old.segments[s];
       const fs::path to = store_dir / old.segments[s];
       fs::create_hard_link(from, to, ec);
@@ -528,19 +543,23 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
   const StoredPage stored = stored_page(std::move(*page), r.url, file->stamp);
   run.detector.add(static_cast<std::uint32_t>(i), stored.dedup_view(r.url));
   r.in_dedup = true;
-  r.prepared_digest = IndexWriter::prepared_digest(stored.document);
+  r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
   auto offset = store.append(stored);
   if (!offset.ok()) return offset.status();
   r.stored = StoreLocation{segment, offset.value()};
+  r.stored_bytes = store.bytes() - offset.value();
   return Status::ok_status();
 }
 
 /// Takes unchanged file i over from catalog entry `e` into `r`, as parse_file would have made
-/// it, without reading the file: its page is read from the store for the detector.
-Status reuse_file(ParseContext& run, std::size_t i, const CatalogEntry& e, PageRecord& r) {
+/// it, without parsing the file: its page is read from the store for the detector. A file whose
+/// stamp moved gets its document restamped and appended to `store` (segment `segment`).
+Status reuse_file(ParseContext& run, std::size_t i, const CatalogEntry& e, PageStoreWriter& store,
+                  std::uint32_t segment, PageRecord& r) {
+  const std::optional<NewStamp>& new_stamp = run.reuse.restamped[i];
   r.parsed = true;
-  r.file_size = e.size;
-  r.mtime_ns = e.mtime_ns;
+  r.file_size = new_stamp ? new_stamp->file.size : e.size;
+  r.mtime_ns = new_stamp ? new_stamp->mtime_ns : e.mtime_ns;
   r.content_hash = e.content_hash;
   r.cuts = e.cuts;
   r.title = e.title;
@@ -560,9 +579,21 @@ Status reuse_file(ParseContext& run, std::size_t i, const CatalogEntry& e, PageR
   r.stored = run.reuse.location(e);
   auto page = run.stored.read(r.stored);
   if (!page.ok()) return page.status();
+  if (new_stamp) {
+    auto document = IndexWriter::restamp(page->document, new_stamp->file);
+    if (!document.ok()) return document.status();
+    page->document = std::move(document).value();
+  }
+  r.stored_bytes = e.stored_bytes;
+  if (new_stamp || run.reuse.compact_old[e.stored->segment]) {  // a new record, in this run's segment
+    auto offset = store.append(page.value());
+    if (!offset.ok()) return offset.status();
+    r.stored = StoreLocation{segment, offset.value()};
+    r.stored_bytes = store.bytes() - offset.value();
+  }
   run.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(r.url));
   r.in_dedup = true;
-  r.prepared_digest = IndexWriter::prepared_digest(page->document);
+  r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
   return Status::ok_status();
 }
 
@@ -590,7 +621,8 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
       Status done = Status::ok_status();
       if (plan_record(run.plan, i, r)) {
         const CatalogEntry* entry = run.reuse.entry(i);
-        done = entry != nullptr ? reuse_file(run, i, *entry, r) : parse_file(run, i, *writer.value(), segment, r);
+        done = entry != nullptr ? reuse_file(run, i, *entry, *writer.value(), segment, r)
+                                : parse_file(run, i, *writer.value(), segment, r);
       }
       if (!done.ok()) {
         chunk_status[chunk] = done;
@@ -683,7 +715,7 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::ve
         chunk_status[chunk] = added.status();
         return;
       }
-      r.digests = IndexWriter::digests(r.prepared_digest, fields, plan.writer);
+      r.digests = IndexWriter::digests(r.terms_source, r.stamp(), fields, plan.writer);
     }
     chunk_status[chunk] = writer.value()->finish();
     const std::size_t done = written_files += chunks.end(chunk) - chunks.first(chunk);
@@ -760,7 +792,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
     PageRecord& r = records[d];
     if (!is_document(r, plan.index_duplicates)) continue;
     const ClusterFields fields = cluster_fields(d, records, plan.clusters);
-    r.digests = IndexWriter::digests(r.prepared_digest, fields, plan.writer);
+    r.digests = IndexWriter::digests(r.terms_source, r.stamp(), fields, plan.writer);
     const CatalogEntry* was = previous_of[d];
     if (was != nullptr && was->terms_digest == r.digests.terms && was->fields_digest == r.digests.fields) {
       r.docid = was->docid;
@@ -836,7 +868,8 @@ void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, 
 
 /// The page store's catalog for the next run (store_catalog.h): every file this run parsed
 /// or took over, with `links` (each file's followed links as `url_ids`, kept from before
-/// link_pages released them). Drops the new segments no page went into.
+/// link_pages released them). Drops the segments no page is in (new ones no page went into,
+/// previous ones whose pages were copied).
 Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vector<PageRecord>& records,
                      const std::vector<std::vector<std::uint32_t>>& links, const UrlIds& url_ids,
                      const std::vector<std::pair<std::string, std::string>>& fingerprint, std::int64_t run_started_ns) {
@@ -844,11 +877,15 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
   catalog.fingerprint = fingerprint;
   catalog.run_started_ns = run_started_ns;
   catalog.next_segment = store.next_number;
+  std::vector<bool> used(store.names.size(), false);
+  for (std::size_t i = 0; i < plan.files.size(); ++i) {
+    if (records[i].in_dedup) used[records[i].stored.segment] = true;
+  }
   std::vector<std::uint32_t> segment_number(store.names.size(), kNoRecord);
   for (std::uint32_t s = 0; s < store.names.size(); ++s) {
-    std::error_code ec;
-    if (s >= store.first_new && fs::file_size(store.path(s), ec) == 0 && !ec) {
-      fs::remove(store.path(s), ec);
+    if (!used[s]) {
+      std::error_code ec;
+      fs::remove(store.path(s), ec);  // a link: the previous index keeps its own
       continue;
     }
     segment_number[s] = static_cast<std::uint32_t>(catalog.segments.size());
@@ -876,7 +913,10 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     e.canonical_url = r.canonical_url;
     e.refresh_url = r.refresh_url;
     e.links = links[i];
-    if (r.in_dedup) e.stored = StoreLocation{segment_number[r.stored.segment], r.stored.offset};
+    if (r.in_dedup) {
+      e.stored = StoreLocation{segment_number[r.stored.segment], r.stored.offset};
+      e.stored_bytes = r.stored_bytes;
+    }
     e.docid = r.docid;
     e.terms_digest = r.digests.terms;
     e.fields_digest = r.digests.fields;
@@ -911,9 +951,11 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   const std::vector<SiteFile>& files = plan->files;
   Reuse reuse;
   if (previous != nullptr) {
-    FileChanges changes = compare_files(plan.value(), *previous, threads);
+    FileChanges changes = compare_files(plan.value(), *previous, options.limits, threads);
     reuse.previous = previous;
     reuse.unchanged_entry = std::move(changes.unchanged_entry);
+    reuse.restamped = std::move(changes.restamped);
+    reindex.restamped = changes.restamped_count;
     reindex.added = changes.added;
     reindex.changed = changes.changed;
     reindex.unchanged = changes.unchanged;
@@ -945,7 +987,8 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
                           : "parse (" + std::to_string(reindex.added) + " new, " + std::to_string(reindex.changed) +
                                 " changed, " + std::to_string(reindex.deleted) + " deleted, " +
                                 std::to_string(reindex.retried) + " retried, " +
-                                std::to_string(reindex.unchanged) + " unchanged)";
+                                std::to_string(reindex.unchanged) + " unchanged, of them " +
+                                std::to_string(reindex.restamped) + " with a new time)";
   auto parsed = parse_site(parse, chunks, run_store.value(), base_url, threads, parse_stage, progress);
   if (!parsed.ok()) return parsed.status();
   std::vector<PageRecord>& records = parsed.value();

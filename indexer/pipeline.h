@@ -64,6 +64,9 @@ struct ReindexSummary {
   std::size_t changed = 0;
   std::size_t deleted = 0;
   std::size_t unchanged = 0;
+  /// Of the unchanged files, those with a new modification time (the same bytes written again,
+  /// or touched): not parsed, their documents take the new time.
+  std::size_t restamped = 0;
   /// Files the previous run could not read (or refused), read again.
   std::size_t retried = 0;
   /// Why a re-index wrote the Xapian database afresh (another collapse mode), when it did.

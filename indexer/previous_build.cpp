@@ -6,6 +6,7 @@
 
 #include "common/file_io.h"
 #include "common/parallel.h"
+#include "common/utf8.h"
 #include "indexer/index_format.h"
 
 #ifndef CANON_VERSION
@@ -66,23 +67,40 @@ namespace {
 /// A second: more than the file system's clock can lag the one the run began by.
 constexpr std::int64_t kRacyNanoseconds = 1'000'000'000;
 
-/// Whether file `file` is as entry `e` describes it.
-bool unchanged(const SiteFile& file, const CatalogEntry& e, std::int64_t run_started_ns) {
-  if (!e.unreadable.empty()) return false;
+/// How a file compares with its entry.
+enum class Comparison { kUnchanged, kRestamped, kChanged };
+
+Comparison compare(const SiteFile& file, const CatalogEntry& e, std::int64_t run_started_ns, const PageLimits& limits,
+                   std::optional<NewStamp>& new_stamp) {
+  if (!e.unreadable.empty()) return Comparison::kChanged;
   auto stamp = file_stamp(file.absolute_path);
-  if (!stamp.ok() || stamp->size != e.size || stamp->mtime_ns != e.mtime_ns) return false;
-  if (e.mtime_ns < run_started_ns - kRacyNanoseconds) return true;
-  // Modified about when the previous run read it: the time cannot tell, the bytes can.
-  auto bytes = read_file(file.absolute_path);
-  return bytes.ok() && content_hash(bytes.value()) == e.content_hash;
+  if (!stamp.ok()) return Comparison::kChanged;
+  const bool same_stamp = stamp->size == e.size && stamp->mtime_ns == e.mtime_ns;
+  if (same_stamp && e.mtime_ns < run_started_ns - kRacyNanoseconds) return Comparison::kUnchanged;
+  // Modified about when the previous run read it (the time cannot tell), or since: the bytes can.
+  auto bytes = read_page_bytes(file.absolute_path, limits);
+  if (!bytes.ok() || content_hash(bytes->bytes) != e.content_hash) return Comparison::kChanged;
+  if (bytes->size == e.size && bytes->mtime_ns == e.mtime_ns) return Comparison::kUnchanged;
+  new_stamp = NewStamp{FileStamp{bytes->size, bytes->mtime_seconds}, bytes->mtime_ns};
+  return Comparison::kRestamped;
 }
 
 }  // namespace
 
-FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, unsigned threads) {
+Result<FilePrefix> read_page_bytes(const fs::path& path, const PageLimits& limits) {
+  auto read = read_file_prefix(path, limits.max_page_bytes);
+  if (!read.ok()) return read.status();
+  FilePrefix& file = read.value();
+  if (file.cut()) file.bytes.resize(utf8_prefix(file.bytes, limits.max_page_bytes).size());
+  return read;
+}
+
+FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const PageLimits& limits,
+                          unsigned threads) {
   FileChanges changes;
   const std::size_t files = plan.files.size();
   changes.unchanged_entry.assign(files, kNoEntry);
+  changes.restamped.resize(files);
   std::vector<std::uint32_t> entry(files, kNoEntry);
   for (std::size_t i = 0; i < files; ++i) {
     if (!plan.serves_url(i)) continue;
@@ -91,10 +109,10 @@ FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, u
     }
   }
   parallel_for(files, threads, [&](std::size_t i, std::size_t) {
-    if (entry[i] != kNoEntry &&
-        unchanged(plan.files[i], previous.catalog.files[entry[i]], previous.catalog.run_started_ns)) {
-      changes.unchanged_entry[i] = entry[i];
-    }
+    if (entry[i] == kNoEntry) return;
+    const Comparison comparison = compare(plan.files[i], previous.catalog.files[entry[i]],
+                                          previous.catalog.run_started_ns, limits, changes.restamped[i]);
+    if (comparison != Comparison::kChanged) changes.unchanged_entry[i] = entry[i];
   });
   std::size_t matched = 0;
   for (std::size_t i = 0; i < files; ++i) {
@@ -103,7 +121,10 @@ FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, u
       continue;
     }
     ++matched;
-    if (changes.unchanged_entry[i] != kNoEntry) ++changes.unchanged;
+    if (changes.unchanged_entry[i] != kNoEntry) {
+      ++changes.unchanged;
+      changes.restamped_count += changes.restamped[i] ? 1 : 0;
+    }
     else if (!previous.catalog.files[entry[i]].unreadable.empty()) ++changes.retried;
     else ++changes.changed;
   }

@@ -9,9 +9,12 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <optional>
 #include <vector>
 
+#include "common/file_io.h"
 #include "common/status.h"
+#include "indexer/index_writer.h"
 #include "indexer/html_extract.h"
 #include "indexer/site_plan.h"
 #include "indexer/store_catalog.h"
@@ -38,27 +41,43 @@ struct PreviousBuild {
 Result<PreviousBuild> open_previous_build(const std::filesystem::path& index_dir,
                                           const std::vector<std::pair<std::string, std::string>>& fingerprint);
 
+/// What a run parses of the file at `path`: at most limits.max_page_bytes, cut at a character
+/// boundary, with the file's size and modification time as opened (read_file_prefix).
+Result<FilePrefix> read_page_bytes(const std::filesystem::path& path, const PageLimits& limits);
+
+/// A re-used file's new stamp: the same bytes, written again or touched.
+struct NewStamp {
+  FileStamp file;
+  std::int64_t mtime_ns = 0;
+};
+
 /// No catalog entry: a new file.
 inline constexpr std::uint32_t kNoEntry = UINT32_MAX;
 
 /// How the site's files compare with the previous build's.
 struct FileChanges {
-  /// Per file of the plan: its catalog entry when the file is unchanged (the run re-uses it
-  /// without reading it), else kNoEntry.
+  /// Per file of the plan: its catalog entry when the file's bytes are unchanged (the run re-uses
+  /// it without parsing it), else kNoEntry.
   std::vector<std::uint32_t> unchanged_entry;
+  /// Per file re-used whose stamp moved (the same bytes written again, or touched): its new
+  /// stamp, which its document takes (IndexWriter::restamp).
+  std::vector<std::optional<NewStamp>> restamped;
   std::size_t added = 0;      ///< files with no entry
-  std::size_t changed = 0;    ///< files whose entry is out of date
-  std::size_t unchanged = 0;  ///< files re-used
+  std::size_t changed = 0;    ///< files whose bytes changed
+  std::size_t unchanged = 0;  ///< files re-used, restamped ones included
+  std::size_t restamped_count = 0;  ///< of those, files whose stamp moved
   std::size_t retried = 0;    ///< files the previous run could not read, read again
   std::size_t deleted = 0;    ///< entries whose file is gone (or no longer serves its URL)
 };
 
 /// Compares each file of `plan` that serves its URL with its entry: never unchanged when the
-/// previous run could not read it (CatalogEntry::unreadable), else unchanged when its size and
-/// modification time are the entry's, and, for a file modified less than a second before the
-/// previous run began or after it (when a change need not move the time), its content hash too.
-/// Stats (and for those, reads) the files on `threads` threads.
-FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, unsigned threads);
+/// previous run could not read it (CatalogEntry::unreadable); unchanged when its size and
+/// modification time are the entry's, unless the file was modified less than a second before the
+/// previous run began or after it (when a change need not move the time); otherwise, and when
+/// the stamp moved, unchanged when the bytes a run parses (read_page_bytes) have the entry's
+/// content hash. Stats (and where needed, reads) the files on `threads` threads.
+FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const PageLimits& limits,
+                          unsigned threads);
 
 /// The content hash of a catalog entry (XXH3-64 of the bytes parsed).
 std::uint64_t content_hash(std::string_view bytes);

@@ -50,6 +50,7 @@ void put_entry(std::string& out, const CatalogEntry& e) {
   if (e.stored) {
     put_varint(out, e.stored->segment);
     put_varint(out, e.stored->offset);
+    put_varint(out, e.stored_bytes);
   }
   put_varint(out, e.docid);
   put_fixed(out, e.terms_digest, 8);
@@ -83,6 +84,7 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
     const std::uint64_t offset = in.varint();
     if (segment >= catalog.segments.size()) return in.mark_bad(), e;
     e.stored = StoreLocation{static_cast<std::uint32_t>(segment), offset};
+    e.stored_bytes = in.varint();
   }
   const std::uint64_t docid = in.varint();
   if (docid > UINT32_MAX) return in.mark_bad(), e;

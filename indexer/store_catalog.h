@@ -40,8 +40,9 @@ struct CatalogEntry {
   std::optional<std::string> refresh_url;
   /// The followed links' targets, as indexes into StoreCatalog::urls.
   std::vector<std::uint32_t> links;
-  /// The stored page, for pages handed to the detector.
+  /// The stored page, for pages handed to the detector, and the bytes its record takes.
   std::optional<StoreLocation> stored;
+  std::uint64_t stored_bytes = 0;
   /// The page's document in the index's Xapian database (0: none) and the digests of what it
   /// was written from (IndexWriter::digests), so that a re-index rewrites only what changed.
   std::uint32_t docid = 0;

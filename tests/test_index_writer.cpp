@@ -349,3 +349,31 @@ TEST_CASE("document data: add_data_line and data_field read each other back") {
   CHECK(fmt::data_field(data, fmt::kDataSize).empty());
   CHECK(fmt::data_field("", fmt::kDataUrl).empty());
 }
+
+TEST_CASE("restamp gives a prepared document the stamp prepare would have given it") {
+  using canon::indexer::FileStamp;
+  using canon::indexer::PageContent;
+  struct Case {
+    const char* what;
+    FileStamp before;
+    FileStamp after;
+  };
+  const Case cases[] = {
+      {"touched: a later time", {1234, 1'700'000'000}, {1234, 1'700'000'100}},
+      {"an earlier time", {1234, 1'700'000'000}, {1234, 1'600'000'000}},
+      {"a file cut at the page limit grew past it", {9'000'000, 1'700'000'000}, {9'500'000, 1'700'000'000}},
+      {"the same stamp", {77, 1'700'000'000}, {77, 1'700'000'000}},
+  };
+  PageContent page{"http://localhost/docs/a.html", "A title", "A description", "some keywords", {"Heading one"},
+                   "Main heading", "The main text, with modtime=1 and size=2 written in it.", std::nullopt};
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    page.file = c.before;
+    const std::string before = IndexWriter::prepare(page);
+    page.file = c.after;
+    auto restamped = IndexWriter::restamp(before, c.after);
+    REQUIRE(restamped.ok());
+    CHECK(restamped.value() == IndexWriter::prepare(page));
+  }
+  CHECK(IndexWriter::restamp("not a document", FileStamp{1, 2}).status().code() == canon::StatusCode::kCorruption);
+}

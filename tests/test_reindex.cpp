@@ -9,15 +9,18 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <xapian.h>
 
 #include "common/file_io.h"
 #include "indexer/pipeline.h"
+#include "indexer/index_format.h"
 #include "indexer/store_catalog.h"
 #include "query/searcher.h"
 #include "support/temp_dir.h"
@@ -82,6 +85,34 @@ std::string search_all(const fs::path& dir, const std::vector<std::string>& quer
     }
   }
   return out.str();
+}
+
+/// Every document of the index at `dir`, whole (data, values, terms with their wdf and
+/// positions), keyed by URL, and the database's statistics: what a re-used database must share
+/// with a fresh one, whatever their document ids.
+std::map<std::string, std::string> dump_documents(const fs::path& dir) {
+  Xapian::Database db((dir / "xapian").string());
+  std::map<std::string, std::string> documents;
+  for (auto id = db.postlist_begin(""); id != db.postlist_end(""); ++id) {
+    const Xapian::Document doc = db.get_document(*id);
+    std::ostringstream out;
+    out << doc.get_data() << "|values";
+    for (auto value = doc.values_begin(); value != doc.values_end(); ++value) out << " " << value.get_valueno() << "=" << *value;
+    out << "|terms";
+    for (auto term = doc.termlist_begin(); term != doc.termlist_end(); ++term) {
+      out << " " << *term << ":" << term.get_wdf();
+      for (auto pos = term.positionlist_begin(); pos != term.positionlist_end(); ++pos) out << "," << *pos;
+    }
+    const std::string url = canon::index_format::data_field(doc.get_data(), canon::index_format::kDataUrl);
+    CHECK_MESSAGE(documents.emplace(url, out.str()).second, "two documents for " << url);
+  }
+  std::ostringstream stats;
+  stats << db.get_doccount() << " documents, length " << db.get_total_length();
+  for (const char* key : {"canon_collapse", "canon_static_score_bound", "canon_static_weight_bound"}) {
+    stats << " " << key << "=" << db.get_metadata(key);
+  }
+  documents["(database)"] = stats.str();
+  return documents;
 }
 
 /// The site's page files, relative, in path order.
@@ -185,6 +216,7 @@ TEST_CASE("re-indexing after random edits gives what a full rebuild gives") {
         index(site, fresh, true, collapse);
         CHECK(slurp(reindexed / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
         CHECK(search_all(reindexed, queries) == search_all(fresh, queries));
+        CHECK(dump_documents(reindexed) == dump_documents(fresh));
         fs::remove_all(fresh);
       }
     }
@@ -221,6 +253,24 @@ TEST_CASE("a re-index reads only what changed and says what it found") {
   CHECK(edited.reindex.documents_added == 1);
   CHECK(edited.reindex.documents_removed == 1);
   CHECK(edited.reindex.documents_rewritten == 1);
+
+  // Touched, and rewritten with the same bytes: not parsed; the documents take the new time.
+  const auto touched_at = fs::last_write_time(site / "contact.html") + std::chrono::seconds(5);
+  fs::last_write_time(site / "contact.html", touched_at);
+  write(site / "license.html", slurp(site / "license.html"));
+  const IndexSummary touched = index(site, out, false);
+  CHECK(touched.reindex.changed == 0);
+  CHECK(touched.reindex.restamped == 2);
+  CHECK(touched.reindex.documents_rewritten == 0);
+  // contact.html's document takes its new time; license.html's only if its second changed
+  // (documents hold whole seconds, as Omega's modtime).
+  CHECK(touched.reindex.documents_updated >= 1);
+  const std::string modtime = std::to_string(
+      std::chrono::duration_cast<std::chrono::seconds>(
+          std::chrono::file_clock::to_sys(touched_at).time_since_epoch()).count());
+  CHECK(dump_documents(out)["http://localhost/contact.html"].find("modtime=" + modtime + "\n") != std::string::npos);
+  index(site, dir.path() / "fresh", true);
+  CHECK(dump_documents(out) == dump_documents(dir.path() / "fresh"));
 
   CHECK(index(site, out, true).reindex.full_because == "--full");
   // Another base URL: every URL in the store is wrong, so it is not re-used.
@@ -276,4 +326,54 @@ TEST_CASE("a damaged or foreign page store catalog leads to a full build, never 
   }
   // Whatever happened, the index is whole and re-usable again.
   CHECK(index(sample_site(), out, false).reindex.full_because.empty());
+}
+
+namespace {
+
+/// The bytes of the page store's segments in the index at `dir`.
+std::uintmax_t store_bytes(const fs::path& dir) {
+  std::uintmax_t bytes = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "store")) {
+    if (entry.path().extension() == ".seg") bytes += entry.file_size();
+  }
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("the page store stays within twice the size of its pages, however many re-indexes it sees") {
+  canon::testing::TempDir dir;
+  const fs::path site = dir.path() / "site";
+  fs::copy(sample_site(), site, fs::copy_options::recursive);
+  const fs::path out = dir.path() / "index";
+  index(site, out, false);
+  std::mt19937 random(7);
+  for (int round = 0; round < 6; ++round) {
+    CAPTURE(round);
+    for (const std::string& page : pages_of(site)) {
+      if (random() % 10 < 6) write(site / page, slurp(site / page) + "<!-- round " + std::to_string(round) + " -->");
+    }
+    const IndexSummary again = index(site, out, false);
+    REQUIRE(again.reindex.full_because.empty());
+    const fs::path fresh = dir.path() / "fresh";
+    index(site, fresh, true);
+    CHECK(slurp(out / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
+    CHECK(store_bytes(out) <= 2 * store_bytes(fresh));
+    CHECK(store_bytes(out) >= store_bytes(fresh));
+    fs::remove_all(fresh);
+  }
+}
+
+TEST_CASE("a re-index in the other collapse mode writes the search index afresh from the store") {
+  canon::testing::TempDir dir;
+  const fs::path out = dir.path() / "index";
+  index(sample_site(), out, false, canon::indexer::CollapseMode::kIndexTime);
+  const IndexSummary query_time = index(sample_site(), out, false, canon::indexer::CollapseMode::kQueryTime);
+  CHECK(query_time.reindex.full_because.empty());  // no file parsed again
+  CHECK(query_time.reindex.unchanged == 39);
+  CHECK(query_time.reindex.index_rewritten_because.find("collapses") != std::string::npos);
+  const fs::path fresh = dir.path() / "fresh";
+  index(sample_site(), fresh, true, canon::indexer::CollapseMode::kQueryTime);
+  CHECK(slurp(out / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
+  CHECK(dump_documents(out) == dump_documents(fresh));
 }
