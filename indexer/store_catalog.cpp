@@ -124,8 +124,11 @@ Result<StoreCatalog> read_store_catalog(const std::filesystem::path& path) {
     if (bytes.status().code() == StatusCode::kNotFound) return Status::not_found("no page store catalog");
     return Status::io_error("cannot read '" + path.string() + "': " + bytes.status().message());
   }
-  const std::string& all = bytes.value();
-  const Status damaged = Status::corruption("the page store catalog '" + path.string() + "' is damaged");
+  return decode_store_catalog(bytes.value(), path.string());
+}
+
+Result<StoreCatalog> decode_store_catalog(std::string_view all, const std::string& where) {
+  const Status damaged = Status::corruption("the page store catalog '" + where + "' is damaged");
   if (all.size() < kMagic.size() + 4 + 8 || !all.starts_with(kMagic)) return damaged;
   const std::uint32_t version = static_cast<std::uint32_t>(get_fixed(all.data() + kMagic.size(), 4));
   if (version != kStoreCatalogVersion) {
@@ -134,7 +137,7 @@ Result<StoreCatalog> read_store_catalog(const std::filesystem::path& path) {
   }
   const std::size_t body_end = all.size() - 8;
   if (XXH3_64bits(all.data(), body_end) != get_fixed(all.data() + body_end, 8)) return damaged;
-  Reader in(std::string_view(all).substr(kMagic.size() + 4, body_end - kMagic.size() - 4));
+  Reader in(all.substr(kMagic.size() + 4, body_end - kMagic.size() - 4));
   StoreCatalog catalog;
   const std::uint64_t settings = in.count();
   for (std::uint64_t k = 0; k < settings && in.ok(); ++k) {

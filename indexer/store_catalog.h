@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -70,6 +71,11 @@ struct StoreCatalog {
 
 /// Writes `catalog` to `path` (created or replaced). An I/O error when it cannot be written.
 Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog);
+
+/// The catalog whose bytes are `bytes` (as write_store_catalog writes them): kFailedPrecondition
+/// when it is of another format version, kCorruption when the bytes do not check out (`where`
+/// names them in the message).
+Result<StoreCatalog> decode_store_catalog(std::string_view bytes, const std::string& where);
 
 /// Reads the catalog at `path`: kNotFound when there is none, kFailedPrecondition when it is of
 /// another format version, kCorruption when its bytes do not check out.

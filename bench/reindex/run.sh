@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Re-indexing against full builds, side by side in one run: for each site, a full `canon index`,
-# then PERCENT % of its page files changed (a sentence added to a paragraph), then `canon index`
-# on the existing index (a re-index) and a `--full` build of the same changed site; prints a
-# Markdown row per site with wall time, CPU time and peak RSS of the three runs, the re-index's
-# share of each full build's wall time, what the re-index found (summary.json's `reindex`) and
-# whether its pages.jsonl is byte-identical to the full build's.
+# then two rounds of changes, each to PERCENT % of the page files and each followed by
+# `canon index` on the existing index (a re-index) and a `--full` build of the same changed
+# site: `text` adds a sentence to a paragraph (the link graph stays as it was), `links` adds a
+# sentence with a link to another page (PageRank moves on every page). Prints a Markdown row per
+# site and round with wall time, CPU time and peak RSS of the runs, the re-index's share of
+# each full build's wall time, what the re-index found (summary.json's `reindex`) and whether
+# its pages.jsonl is byte-identical to the full build's.
 #
 # Usage: bench/reindex/run.sh [NAME=SITE_DIR ...]
 #   default sites: python (python3.11-doc), cppreference (cppreference-doc-en-html) and
@@ -36,8 +38,8 @@ timed() {
   /usr/bin/time -f "%e %U %S %M" -o "$work/time-$label" "$canon" "$@" --quiet > "$work/out-$label"
 }
 
-echo "| site | files | changed | full s (CPU s, MiB) | re-index s (CPU s, MiB) | full after the change s (CPU s, MiB) | re-index / full | re-index / full after | re-index found | same pages.jsonl |"
-echo "|---|---:|---:|---|---|---|---:|---:|---|---|"
+echo "| site | files | changes | changed | full s (CPU s, MiB) | re-index s (CPU s, MiB) | full after the change s (CPU s, MiB) | re-index / full | re-index / full after | re-index found | same pages.jsonl |"
+echo "|---|---:|---|---:|---|---|---|---:|---:|---|---|"
 for entry in "${sites[@]}"; do
   name=${entry%%=*}
   source=${entry#*=}
@@ -47,31 +49,38 @@ for entry in "${sites[@]}"; do
   rm -rf "$site" "$work/index-$name" "$work/full-$name"
   cp -al "$source" "$site"
   timed "$name-full" index "$site" --out "$work/index-$name"
-  changed=$(python3 - "$site" "$percent" "$seed" <<'PY'
+  for round in text links; do
+    changed=$(python3 - "$site" "$percent" "$seed" "$round" <<'PY'
 import os, random, sys
-site, percent, seed = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+site, percent, seed, kind = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 pages = sorted(os.path.join(d, f) for d, _, fs in os.walk(site) for f in fs if f.endswith((".html", ".htm")))
-chosen = random.Random(seed).sample(pages, max(1, round(len(pages) * percent / 100)))
+rng = random.Random(seed * 2 + (kind == "links"))
+chosen = rng.sample(pages, max(1, round(len(pages) * percent / 100)))
 for n, path in enumerate(chosen):
     with open(path, "rb") as f:
         html = f.read()
     at = html.rfind(b"</p>")
     at = at if at >= 0 else len(html)
-    html = html[:at] + b" Changed for the re-index benchmark, page %d." % n + html[at:]
+    added = b" Changed for the re-index benchmark (%s), page %d." % (kind.encode(), n)
+    if kind == "links":
+        target = os.path.relpath(rng.choice(pages), os.path.dirname(path))
+        added += b' See <a href="%s">another page</a>.' % target.encode()
+    html = html[:at] + added + html[at:]
     tmp = path + ".reindex-tmp"
     with open(tmp, "wb") as f:  # a new file: the hard-linked original stays as it was
         f.write(html)
     os.replace(tmp, path)
 print(len(chosen))
 PY
-)
-  timed "$name-reindex" index "$site" --out "$work/index-$name"
-  timed "$name-after" index "$site" --out "$work/full-$name" --full
-  same=no
-  cmp -s "$work/index-$name/pages.jsonl" "$work/full-$name/pages.jsonl" && same=yes
-  python3 - "$name" "$changed" "$work" "$same" <<'PY'
+  )
+    timed "$name-reindex" index "$site" --out "$work/index-$name"
+    rm -rf "$work/full-$name"
+    timed "$name-after" index "$site" --out "$work/full-$name" --full
+    same=no
+    cmp -s "$work/index-$name/pages.jsonl" "$work/full-$name/pages.jsonl" && same=yes
+    python3 - "$name" "$changed" "$work" "$same" "$round" <<'PY'
 import json, sys
-name, changed, work, same = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+name, changed, work, same, kind = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 def run(label):
     wall, user, system, rss = open(f"{work}/time-{name}-{label}").read().split()
     return float(wall), float(user) + float(system), int(rss) // 1024
@@ -86,9 +95,10 @@ found = (f"{files['new']} new, {files['changed']} changed, {files['deleted']} de
 if r["full_because"]:
     found = "FULL BUILD: " + r["full_because"]
 cell = lambda t: f"{t[0]:.2f} ({t[1]:.1f}, {t[2]})"
-print(f"| {name} | {s['input_files']} | {changed} | {cell(full)} | {cell(again)} | {cell(after)} | "
+print(f"| {name} | {s['input_files']} | {kind} | {changed} | {cell(full)} | {cell(again)} | {cell(after)} | "
       f"{again[0] / full[0]:.3f} | {again[0] / after[0]:.3f} | {found} | {same} |")
 stages = ", ".join(f"{k} {v:.2f}" for k, v in s["seconds"].items())
-print(f"<!-- {name} re-index stages: {stages} -->")
+print(f"<!-- {name} {kind} re-index stages: {stages} -->")
 PY
+  done
 done

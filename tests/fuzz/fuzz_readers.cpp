@@ -1,22 +1,25 @@
 /// @file fuzz_readers.cpp
 /// @brief libFuzzer target: canon's readers of its own and its users' files: `canon rank`'s
-/// edge and node lists, pages.jsonl lines, truth files and the alternates of document data.
-/// The first byte picks the reader; the rest is its input.
+/// edge and node lists, pages.jsonl lines, truth files, the alternates of document data and the
+/// page store's catalog. The first byte picks the reader; the rest is its input.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <string>
 
+#include <xxhash.h>
+
 #include "eval/truth.h"
 #include "indexer/alternates.h"
 #include "indexer/index_format.h"
 #include "indexer/page_lines.h"
+#include "indexer/store_catalog.h"
 #include "ranking/edge_list.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string input(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 5) {
+  switch (data[0] % 6) {
     case 0: {
       std::istringstream in(input);
       auto edges = canon::ranking::read_edge_list(in, "fuzz");
@@ -41,6 +44,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 3:
       (void)canon::eval::parse_truth(input, "fuzz");
       break;
+    case 4: {  // the catalog's body, given the checksum it needs so that the decoder reads it
+      std::string catalog = "canon page store catalog\n" + std::string("\x01\0\0\0", 4) + input;
+      const std::uint64_t hash = XXH3_64bits(catalog.data(), catalog.size());
+      for (int i = 0; i < 8; ++i) catalog.push_back(static_cast<char>((hash >> (8 * i)) & 0xff));
+      (void)canon::indexer::decode_store_catalog(catalog, "fuzz");
+      break;
+    }
     default:
       (void)canon::index_format::decode_alternates(canon::index_format::data_field(input, "canon_alternates"));
       break;

@@ -1,0 +1,143 @@
+/// @file test_store_catalog.cpp
+/// @brief The page store's catalog (store_catalog.h): what is written is read back field for
+/// field, and a catalog that is damaged, cut, of another version or missing is refused with the
+/// status that says which.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "common/file_io.h"
+#include "indexer/store_catalog.h"
+#include "support/temp_dir.h"
+
+namespace fs = std::filesystem;
+using canon::StatusCode;
+using canon::indexer::CatalogEntry;
+using canon::indexer::StoreCatalog;
+using canon::indexer::StoreLocation;
+
+namespace {
+
+/// A catalog with one entry of each kind.
+StoreCatalog sample_catalog() {
+  StoreCatalog catalog;
+  catalog.fingerprint = {{"canon", "0.1.0"}, {"base_url", "http://localhost/"}, {"max_links", "100000"}};
+  catalog.run_started_ns = 1'764'000'000'123'456'789;
+  catalog.segments = {"3.seg", "7.seg"};
+  catalog.next_segment = 9;
+  catalog.urls = {"http://localhost/a.html", "http://localhost/b/", "https://example.org/x?y=1"};
+  CatalogEntry indexed;
+  indexed.path = "a.html";
+  indexed.size = 12'345;
+  indexed.mtime_ns = 1'763'000'000'000'000'001;
+  indexed.content_hash = 0xfedcba9876543210u;
+  indexed.cuts = {"links: 100000 of 123456 followed"};
+  indexed.title = "Alpha — a title";
+  indexed.heading = "Alpha";
+  indexed.defined = {"alpha", "beta"};
+  indexed.canonical_url = "http://localhost/a.html";
+  indexed.links = {1, 2, 1};
+  indexed.stored = StoreLocation{1, 4096};
+  indexed.stored_bytes = 777;
+  indexed.docid = 42;
+  indexed.terms_digest = 1;
+  indexed.fields_digest = UINT64_MAX;
+  CatalogEntry redirect;
+  redirect.path = "b/old.html";
+  redirect.mtime_ns = -5;  // before 1970
+  redirect.refresh_url = "http://localhost/b/";
+  CatalogEntry noindex;
+  noindex.path = "c.html";
+  noindex.robots_noindex = true;
+  noindex.links = {0};
+  CatalogEntry unreadable;
+  unreadable.path = "d.html";
+  unreadable.unreadable = "binary file (not HTML)";
+  catalog.files = {indexed, redirect, noindex, unreadable};
+  return catalog;
+}
+
+void check_same(const CatalogEntry& a, const CatalogEntry& b) {
+  CAPTURE(a.path);
+  CHECK(a.path == b.path);
+  CHECK(a.unreadable == b.unreadable);
+  CHECK(a.size == b.size);
+  CHECK(a.mtime_ns == b.mtime_ns);
+  CHECK(a.content_hash == b.content_hash);
+  CHECK(a.cuts == b.cuts);
+  CHECK(a.title == b.title);
+  CHECK(a.heading == b.heading);
+  CHECK(a.defined == b.defined);
+  CHECK(a.robots_noindex == b.robots_noindex);
+  CHECK(a.canonical_url == b.canonical_url);
+  CHECK(a.refresh_url == b.refresh_url);
+  CHECK(a.links == b.links);
+  CHECK(a.stored == b.stored);
+  CHECK(a.stored_bytes == b.stored_bytes);
+  CHECK(a.docid == b.docid);
+  CHECK(a.terms_digest == b.terms_digest);
+  CHECK(a.fields_digest == b.fields_digest);
+}
+
+std::string slurp(const fs::path& path) {
+  auto bytes = canon::read_file(path);
+  REQUIRE(bytes.ok());
+  return bytes.value();
+}
+
+void overwrite(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+}  // namespace
+
+TEST_CASE("a catalog is read back as it was written") {
+  canon::testing::TempDir dir;
+  const StoreCatalog written = sample_catalog();
+  REQUIRE(canon::indexer::write_store_catalog(dir.path() / "catalog", written).ok());
+  auto read = canon::indexer::read_store_catalog(dir.path() / "catalog");
+  REQUIRE_MESSAGE(read.ok(), read.status().message());
+  CHECK(read->fingerprint == written.fingerprint);
+  CHECK(read->run_started_ns == written.run_started_ns);
+  CHECK(read->segments == written.segments);
+  CHECK(read->next_segment == written.next_segment);
+  CHECK(read->urls == written.urls);
+  REQUIRE(read->files.size() == written.files.size());
+  for (std::size_t i = 0; i < written.files.size(); ++i) check_same(read->files[i], written.files[i]);
+}
+
+TEST_CASE("a catalog that does not check out is refused with the status that says why") {
+  canon::testing::TempDir dir;
+  const fs::path path = dir.path() / "catalog";
+  REQUIRE(canon::indexer::write_store_catalog(path, sample_catalog()).ok());
+  const std::string bytes = slurp(path);
+  const std::size_t version_at = std::string("canon page store catalog\n").size();
+  struct Case {
+    const char* what;
+    std::string bytes;
+    StatusCode code;
+  };
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] = static_cast<char>(flipped[bytes.size() / 2] ^ 1);
+  std::string other_version = bytes;
+  other_version[version_at] = static_cast<char>(other_version[version_at] + 1);
+  const Case cases[] = {
+      {"a flipped bit", flipped, StatusCode::kCorruption},
+      {"cut short", bytes.substr(0, bytes.size() - 9), StatusCode::kCorruption},
+      {"only the magic", bytes.substr(0, version_at), StatusCode::kCorruption},
+      {"empty", "", StatusCode::kCorruption},
+      {"another file", "<html>not a catalog</html>", StatusCode::kCorruption},
+      {"another format version", other_version, StatusCode::kFailedPrecondition},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    overwrite(path, c.bytes);
+    auto read = canon::indexer::read_store_catalog(path);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.status().code() == c.code);
+  }
+  fs::remove(path);
+  CHECK(canon::indexer::read_store_catalog(path).status().code() == StatusCode::kNotFound);
+}
