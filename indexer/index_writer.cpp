@@ -206,7 +206,8 @@ double static_weight(double cluster_pagerank, const WriterOptions& options) {
 
 /// Gives `doc` its cluster fields' values and data: the static score and weight, the cluster
 /// id, and (as data lines after `prepared_data`, the data prepare() wrote) the alternates and the
-/// authoritative page.
+/// authoritative page. The data is set only when it differs: a document read from a database
+/// whose data is set again has its data rewritten (for most documents, 16 KiB of text).
 void set_cluster_values_and_data(Xapian::Document& doc, std::string prepared_data, const ClusterFields& fields,
                                  const WriterOptions& options) {
   doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(fields.cluster_pagerank));
@@ -216,7 +217,22 @@ void set_cluster_values_and_data(Xapian::Document& doc, std::string prepared_dat
     fmt::add_data_line(prepared_data, fmt::kDataAlternates, fmt::encode_alternates(fields.alternates));
   }
   if (!fields.authoritative_url.empty()) fmt::add_data_line(prepared_data, fmt::kDataAuthoritative, fields.authoritative_url);
-  doc.set_data(prepared_data);
+  if (doc.get_data() != prepared_data) doc.set_data(prepared_data);
+}
+
+/// Document data without the lines set_cluster_values_and_data appends: the data prepare() wrote.
+std::string without_cluster_lines(const std::string& data) {
+  std::size_t line = 0;
+  while (line < data.size()) {
+    const std::string_view rest = std::string_view(data).substr(line);
+    for (const std::string_view key : {fmt::kDataAlternates, fmt::kDataAuthoritative}) {
+      if (rest.size() > key.size() && rest.starts_with(key) && rest[key.size()] == '=') return data.substr(0, line);
+    }
+    const std::size_t end = data.find('\n', line);
+    if (end == std::string::npos) break;
+    line = end + 1;
+  }
+  return data;
 }
 
 /// Gives `doc` its static score, cluster id, alternates and authoritative page.
@@ -282,18 +298,24 @@ Status IndexWriter::replace(DocumentId id, const std::string& url, const std::st
   return rep_->status;
 }
 
-Status IndexWriter::update_fields(DocumentId id, const std::string& url, const std::string& prepared,
+Status IndexWriter::update_fields(DocumentId id, const std::string& url, const std::string* prepared,
                                   const ClusterFields& fields) {
   if (!rep_->status.ok()) return rep_->status;
   try {
     // A document read from the database it is replaced in: Xapian writes only what was
     // modified (here its values and data), not its terms and positions.
     Xapian::Document doc = rep_->db.get_document(id);
-    const Xapian::Document fresh = Xapian::Document::unserialise(prepared);
-    for (auto value = fresh.values_begin(); value != fresh.values_end(); ++value) {
-      doc.add_value(value.get_valueno(), *value);
+    std::string prepared_data;
+    if (prepared != nullptr) {
+      const Xapian::Document fresh = Xapian::Document::unserialise(*prepared);
+      for (auto value = fresh.values_begin(); value != fresh.values_end(); ++value) {
+        doc.add_value(value.get_valueno(), *value);
+      }
+      prepared_data = fresh.get_data();
+    } else {
+      prepared_data = without_cluster_lines(doc.get_data());
     }
-    set_cluster_values_and_data(doc, fresh.get_data(), fields, rep_->options);
+    set_cluster_values_and_data(doc, std::move(prepared_data), fields, rep_->options);
     rep_->db.replace_document(id, doc);
   } catch (const Xapian::Error& e) {
     rep_->status = Status::io_error("cannot update " + url + ": " + e.get_description());

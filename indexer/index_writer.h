@@ -137,10 +137,11 @@ public:
   Result<DocumentId> add(const std::string& url, const std::string& prepared, const ClusterFields& fields);
   /// Replaces document `id` with the page's document: its one write in this run.
   Status replace(DocumentId id, const std::string& url, const std::string& prepared, const ClusterFields& fields);
-  /// Gives document `id` the values and data of `prepared` (its stamp) and of `fields`: for a
-  /// document whose terms digest is unchanged (Xapian then rewrites neither its terms nor their
-  /// positions).
-  Status update_fields(DocumentId id, const std::string& url, const std::string& prepared, const ClusterFields& fields);
+  /// Gives document `id` the values and data of `fields`, and those of `prepared` (the file's
+  /// stamp) when given: for a document whose terms digest is unchanged (Xapian then rewrites
+  /// neither its terms nor their positions). Without `prepared` the document keeps the values
+  /// and data prepare() gave it.
+  Status update_fields(DocumentId id, const std::string& url, const std::string* prepared, const ClusterFields& fields);
   /// Removes document `id`.
   Status remove(DocumentId id);
   /// Records the largest cluster PageRank of the documents the database will hold once

@@ -799,6 +799,14 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
       ++updates.kept;
       continue;
     }
+    // Only values and data changed, and not the file's stamp: the document has what it needs.
+    const bool same_stamp = was != nullptr && was->size == r.file_size && was->mtime_ns == r.mtime_ns;
+    if (was != nullptr && was->terms_digest == r.digests.terms && same_stamp) {
+      r.docid = was->docid;
+      if (Status updated = index.update_fields(r.docid, r.url, nullptr, fields); !updated.ok()) return updated;
+      ++updates.updated;
+      continue;
+    }
     auto page = stored.read(r.stored);
     if (!page.ok()) return page.status();
     if (was == nullptr) {
@@ -813,7 +821,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
       if (Status replaced = index.replace(r.docid, r.url, page->document, fields); !replaced.ok()) return replaced;
       ++updates.rewritten;
     } else {
-      if (Status updated = index.update_fields(r.docid, r.url, page->document, fields); !updated.ok()) return updated;
+      if (Status updated = index.update_fields(r.docid, r.url, &page->document, fields); !updated.ok()) return updated;
       ++updates.updated;
     }
   }
