@@ -204,20 +204,31 @@ double static_weight(double cluster_pagerank, const WriterOptions& options) {
   return std::log1p(options.pagerank_scale * std::max(cluster_pagerank, 0.0));
 }
 
-/// Gives `doc` its cluster fields' values and data: the static score and weight, the cluster
-/// id, and (as data lines after `prepared_data`, the data prepare() wrote) the alternates and the
-/// authoritative page. The data is set only when it differs: a document read from a database
-/// whose data is set again has its data rewritten (for most documents, 16 KiB of text).
-void set_cluster_values_and_data(Xapian::Document& doc, std::string prepared_data, const ClusterFields& fields,
-                                 const WriterOptions& options) {
+/// Gives `doc` its cluster fields' values: the static score and weight and the cluster id.
+void set_cluster_values(Xapian::Document& doc, const ClusterFields& fields, const WriterOptions& options) {
   doc.add_value(fmt::kStaticScoreSlot, Xapian::sortable_serialise(fields.cluster_pagerank));
   doc.add_value(fmt::kClusterSlot, fmt::cluster_value(fields.cluster_id));
   doc.add_value(fmt::kStaticWeightSlot, Xapian::sortable_serialise(static_weight(fields.cluster_pagerank, options)));
+}
+
+/// `prepared_data` (the data prepare() wrote) with the cluster fields' lines: the alternates and
+/// the authoritative page.
+std::string with_cluster_lines(std::string prepared_data, const ClusterFields& fields) {
   if (!fields.alternates.empty()) {
     fmt::add_data_line(prepared_data, fmt::kDataAlternates, fmt::encode_alternates(fields.alternates));
   }
   if (!fields.authoritative_url.empty()) fmt::add_data_line(prepared_data, fmt::kDataAuthoritative, fields.authoritative_url);
-  if (doc.get_data() != prepared_data) doc.set_data(prepared_data);
+  return prepared_data;
+}
+
+/// Gives `doc` its cluster fields' values and data (after `prepared_data`). The data is set only
+/// when it differs: a document read from a database whose data is set again has its data
+/// rewritten (for most documents, 16 KiB of text).
+void set_cluster_values_and_data(Xapian::Document& doc, std::string prepared_data, const ClusterFields& fields,
+                                 const WriterOptions& options) {
+  set_cluster_values(doc, fields, options);
+  std::string data = with_cluster_lines(std::move(prepared_data), fields);
+  if (doc.get_data() != data) doc.set_data(data);
 }
 
 /// Document data without the lines set_cluster_values_and_data appends: the data prepare() wrote.
@@ -282,6 +293,12 @@ DocumentDigests IndexWriter::digests(std::uint64_t terms_source, const FileStamp
   values.push_back('\0');
   values += fields.authoritative_url;
   digests.fields = XXH3_64bits(values.data(), values.size());
+  // What the data alone is written from: the stamp's lines and the cluster lines.
+  std::string data = std::to_string(file.size) + ' ' + std::to_string(file.mtime_seconds) + '\0';
+  data += fmt::encode_alternates(fields.alternates);
+  data.push_back('\0');
+  data += fields.authoritative_url;
+  digests.data = XXH3_64bits(data.data(), data.size());
   return digests;
 }
 
@@ -299,7 +316,7 @@ Status IndexWriter::replace(DocumentId id, const std::string& url, const std::st
 }
 
 Status IndexWriter::update_fields(DocumentId id, const std::string& url, const std::string* prepared,
-                                  const ClusterFields& fields) {
+                                  const ClusterFields& fields, bool data_changed) {
   if (!rep_->status.ok()) return rep_->status;
   try {
     // A document read from the database it is replaced in: Xapian writes only what was
@@ -312,6 +329,10 @@ Status IndexWriter::update_fields(DocumentId id, const std::string& url, const s
         doc.add_value(value.get_valueno(), *value);
       }
       prepared_data = fresh.get_data();
+    } else if (!data_changed) {  // values only: the data is not read
+      set_cluster_values(doc, fields, rep_->options);
+      rep_->db.replace_document(id, doc);
+      return rep_->status;
     } else {
       prepared_data = without_cluster_lines(doc.get_data());
     }

@@ -83,6 +83,9 @@ struct WriterOptions {
 struct DocumentDigests {
   std::uint64_t terms = 0;
   std::uint64_t fields = 0;
+  /// Of the part of `fields` that makes the document's data (stamp, alternates, authoritative
+  /// page): when it is unchanged, an update sets values alone and does not read the data.
+  std::uint64_t data = 0;
   bool operator==(const DocumentDigests&) const = default;
 };
 
@@ -140,8 +143,10 @@ public:
   /// Gives document `id` the values and data of `fields`, and those of `prepared` (the file's
   /// stamp) when given: for a document whose terms digest is unchanged (Xapian then rewrites
   /// neither its terms nor their positions). Without `prepared` the document keeps the values
-  /// and data prepare() gave it.
-  Status update_fields(DocumentId id, const std::string& url, const std::string* prepared, const ClusterFields& fields);
+  /// and data prepare() gave it, and when `data_changed` is false (the data digest is the same)
+  /// only its values are set.
+  Status update_fields(DocumentId id, const std::string& url, const std::string* prepared, const ClusterFields& fields,
+                       bool data_changed = true);
   /// Removes document `id`.
   Status remove(DocumentId id);
   /// Records the largest cluster PageRank of the documents the database will hold once

@@ -803,7 +803,10 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
     const bool same_stamp = was != nullptr && was->size == r.file_size && was->mtime_ns == r.mtime_ns;
     if (was != nullptr && was->terms_digest == r.digests.terms && same_stamp) {
       r.docid = was->docid;
-      if (Status updated = index.update_fields(r.docid, r.url, nullptr, fields); !updated.ok()) return updated;
+      if (Status updated = index.update_fields(r.docid, r.url, nullptr, fields, was->data_digest != r.digests.data);
+          !updated.ok()) {
+        return updated;
+      }
       ++updates.updated;
       continue;
     }
@@ -928,6 +931,7 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     e.docid = r.docid;
     e.terms_digest = r.digests.terms;
     e.fields_digest = r.digests.fields;
+    e.data_digest = r.digests.data;
     catalog.files.push_back(std::move(e));
   }
   return write_store_catalog(store.dir / "catalog", catalog);

@@ -55,6 +55,7 @@ void put_entry(std::string& out, const CatalogEntry& e) {
   put_varint(out, e.docid);
   put_fixed(out, e.terms_digest, 8);
   put_fixed(out, e.fields_digest, 8);
+  put_fixed(out, e.data_digest, 8);
 }
 
 CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
@@ -91,6 +92,7 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
   e.docid = static_cast<std::uint32_t>(docid);
   e.terms_digest = in.fixed(8);
   e.fields_digest = in.fixed(8);
+  e.data_digest = in.fixed(8);
   return e;
 }
 

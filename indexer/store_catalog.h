@@ -19,7 +19,7 @@
 namespace canon::indexer {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
-inline constexpr std::uint32_t kStoreCatalogVersion = 1;
+inline constexpr std::uint32_t kStoreCatalogVersion = 2;
 
 /// One input file as a run parsed it, or tried to.
 struct CatalogEntry {
@@ -49,6 +49,7 @@ struct CatalogEntry {
   std::uint32_t docid = 0;
   std::uint64_t terms_digest = 0;
   std::uint64_t fields_digest = 0;
+  std::uint64_t data_digest = 0;
 };
 
 /// The whole catalog.

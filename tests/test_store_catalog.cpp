@@ -44,6 +44,7 @@ StoreCatalog sample_catalog() {
   indexed.docid = 42;
   indexed.terms_digest = 1;
   indexed.fields_digest = UINT64_MAX;
+  indexed.data_digest = 0x0123456789abcdefu;
   CatalogEntry redirect;
   redirect.path = "b/old.html";
   redirect.mtime_ns = -5;  // before 1970
@@ -79,6 +80,7 @@ void check_same(const CatalogEntry& a, const CatalogEntry& b) {
   CHECK(a.docid == b.docid);
   CHECK(a.terms_digest == b.terms_digest);
   CHECK(a.fields_digest == b.fields_digest);
+  CHECK(a.data_digest == b.data_digest);
 }
 
 std::string slurp(const fs::path& path) {

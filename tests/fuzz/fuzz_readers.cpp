@@ -45,7 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)canon::eval::parse_truth(input, "fuzz");
       break;
     case 4: {  // the catalog's body, given the checksum it needs so that the decoder reads it
-      std::string catalog = "canon page store catalog\n" + std::string("\x01\0\0\0", 4) + input;
+      std::string catalog = "canon page store catalog\n";
+      for (int i = 0; i < 4; ++i) catalog.push_back(static_cast<char>((canon::indexer::kStoreCatalogVersion >> (8 * i)) & 0xff));
+      catalog += input;
       const std::uint64_t hash = XXH3_64bits(catalog.data(), catalog.size());
       for (int i = 0; i < 8; ++i) catalog.push_back(static_cast<char>((hash >> (8 * i)) & 0xff));
       (void)canon::indexer::decode_store_catalog(catalog, "fuzz");
