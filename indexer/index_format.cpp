@@ -165,13 +165,17 @@ void add_data_line(std::string& data, std::string_view key, std::string_view val
   data += '\n';
 }
 
+bool is_data_line_of(std::string_view line, std::string_view key) {
+  return line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=';
+}
+
 std::string data_field(std::string_view data, std::string_view key) {
   std::size_t pos = 0;
   while (pos < data.size()) {
     std::size_t end = data.find('\n', pos);
     if (end == std::string_view::npos) end = data.size();
     const std::string_view line = data.substr(pos, end - pos);
-    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=') {
+    if (is_data_line_of(line, key)) {
       return std::string(line.substr(key.size() + 1));
     }
     pos = end + 1;

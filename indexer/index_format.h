@@ -94,6 +94,8 @@ inline constexpr std::string_view kDataAuthoritative = "canon_authoritative";
 /// Appends the line `key=value` to document data `data`; newlines in the value become spaces
 /// (a value cannot hold one). The writer's one encoder of document data.
 void add_data_line(std::string& data, std::string_view key, std::string_view value);
+/// Whether the document data line `line` (without its newline) is a `key=` line.
+bool is_data_line_of(std::string_view line, std::string_view key);
 /// The value of `key` in document data `data` (the first `key=` line), or "" when it has none.
 /// The one decoder of document data (search, evaluation).
 std::string data_field(std::string_view data, std::string_view key);

@@ -156,7 +156,7 @@ std::string replace_data_values(std::string_view data, const std::vector<std::pa
     const std::string_view line = data.substr(pos, end - pos);
     bool replaced = false;
     for (const auto& [key, value] : values) {
-      if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == '=') {
+      if (fmt::is_data_line_of(line, key)) {
         fmt::add_data_line(out, key, value);
         replaced = true;
         break;
@@ -237,7 +237,7 @@ std::string without_cluster_lines(const std::string& data) {
   while (line < data.size()) {
     const std::string_view rest = std::string_view(data).substr(line);
     for (const std::string_view key : {fmt::kDataAlternates, fmt::kDataAuthoritative}) {
-      if (rest.size() > key.size() && rest.starts_with(key) && rest[key.size()] == '=') return data.substr(0, line);
+      if (fmt::is_data_line_of(rest, key)) return data.substr(0, line);
     }
     const std::size_t end = data.find('\n', line);
     if (end == std::string::npos) break;

@@ -262,8 +262,6 @@ struct ChunkLayout {
   std::size_t count() const { return (files + files_per_chunk - 1) / files_per_chunk; }
   /// The chunk's Xapian database.
   std::string path(std::size_t chunk) const { return (dir / std::to_string(chunk)).string(); }
-  /// The chunk file `i` is in.
-  std::size_t chunk_of(std::size_t i) const { return i / files_per_chunk; }
   /// [first, end) of the files of `chunk`.
   std::size_t first(std::size_t chunk) const { return chunk * files_per_chunk; }
   std::size_t end(std::size_t chunk) const { return std::min(files, (chunk + 1) * files_per_chunk); }
@@ -326,10 +324,6 @@ Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_
   if (reuse.previous != nullptr) {
     const StoreCatalog& old = reuse.previous->catalog;
     number = old.next_segment;
-    std::vector<bool> needed(old.segments.size(), false);
-    for (const std::uint32_t e : reuse.unchanged_entry) {
-      if (e != kNoEntry && old.files[e].stored) needed[old.files[e].stored->segment] = true;
-    }
     // A segment is kept while at least half its bytes are pages still in use; below that, those
     // pages are copied into the new segments and the old one is left with the old index, so the
     // store stays within twice the size of its live pages however many runs it has seen.
@@ -340,11 +334,11 @@ Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_
     reuse.segment_of_old.assign(old.segments.size(), kNoRecord);
     reuse.compact_old.assign(old.segments.size(), false);
     for (std::uint32_t s = 0; s < old.segments.size(); ++s) {
-      if (!needed[s]) continue;
-      const std::uintmax_t segment_bytes = fs::file_size(reuse.previous->store_dir / old.segments[s], ec);
-      if (ec) return Status::io_error("cannot read the page store segment '" + old.segments[s] + "': " + ec.message());
-      reuse.compact_old[s] = live_bytes[s] * 2 < segment_bytes;
+      if (live_bytes[s] == 0) continue;  // no unchanged page in it
       const fs::path from = reuse.previous->store_dir / old.segments[s];
+      const std::uintmax_t segment_bytes = fs::file_size(from, ec);
+      if (ec) return Status::io_error("cannot read the page store segment '" + from.string() + "': " + ec.message());
+      reuse.compact_old[s] = live_bytes[s] * 2 < segment_bytes;
       const fs::path to = store_dir / old.segments[s];
       fs::create_hard_link(from, to, ec);
       if (ec) fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);  // a file system without links
@@ -666,7 +660,6 @@ ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& recor
 
 /// How stage 6 writes every document.
 struct IndexPlan {
-  const std::vector<PageRecord>& records;
   const ClusterAssignment& clusters;
   WriterOptions writer;
   bool index_duplicates = false;
@@ -675,7 +668,7 @@ struct IndexPlan {
 
   IndexPlan(const std::vector<PageRecord>& records, const ClusterAssignment& clusters, const IndexOptions& options,
             std::size_t graph_nodes)
-      : records(records), clusters(clusters),
+      : clusters(clusters),
         writer{options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))},
         index_duplicates(options.collapse == CollapseMode::kQueryTime) {
     for (const PageRecord& r : records) {
@@ -1065,7 +1058,6 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
       reindex.index_rewritten_because = updates.status().message();
       std::error_code ec;
       fs::remove_all(xapian_dir, ec);
-      for (PageRecord& r : records) r.docid = 0;
     }
   }
   if (!indexed) {

@@ -2,6 +2,8 @@
 /// @brief Opening a previous index's page store and finding the files that changed since.
 #include "indexer/previous_build.h"
 
+#include <algorithm>
+
 #include <xxhash.h>
 
 #include "common/file_io.h"
@@ -77,6 +79,10 @@ Comparison compare(const SiteFile& file, const CatalogEntry& e, std::int64_t run
   if (!stamp.ok()) return Comparison::kChanged;
   const bool same_stamp = stamp->size == e.size && stamp->mtime_ns == e.mtime_ns;
   if (same_stamp && e.mtime_ns < run_started_ns - kRacyNanoseconds) return Comparison::kUnchanged;
+  // Another size, neither cut at the page limit: other bytes, without reading them (the parse will).
+  if (stamp->size != e.size && std::max<std::uintmax_t>(stamp->size, e.size) <= limits.max_page_bytes) {
+    return Comparison::kChanged;
+  }
   // Modified about when the previous run read it (the time cannot tell), or since: the bytes can.
   auto bytes = read_page_bytes(file.absolute_path, limits);
   if (!bytes.ok() || content_hash(bytes->bytes) != e.content_hash) return Comparison::kChanged;
@@ -124,9 +130,11 @@ FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, c
     if (changes.unchanged_entry[i] != kNoEntry) {
       ++changes.unchanged;
       changes.restamped_count += changes.restamped[i] ? 1 : 0;
+    } else if (!previous.catalog.files[entry[i]].unreadable.empty()) {
+      ++changes.retried;
+    } else {
+      ++changes.changed;
     }
-    else if (!previous.catalog.files[entry[i]].unreadable.empty()) ++changes.retried;
-    else ++changes.changed;
   }
   changes.deleted = previous.catalog.files.size() - matched;
   return changes;

@@ -75,7 +75,7 @@ struct FileChanges {
 /// modification time are the entry's, unless the file was modified less than a second before the
 /// previous run began or after it (when a change need not move the time); otherwise, and when
 /// the stamp moved, unchanged when the bytes a run parses (read_page_bytes) have the entry's
-/// content hash. Stats (and where needed, reads) the files on `threads` threads.
+/// content hash (a file whose size changed, under the page limit, is changed without being read). Stats (and where needed, reads) the files on `threads` threads.
 FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const PageLimits& limits,
                           unsigned threads);
 
