@@ -26,5 +26,6 @@ void add_rank_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
 void add_synth_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
+void add_urls_command(CLI::App& app);
 
 }  // namespace canon::cli

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   canon::cli::add_serve_command(app);
   canon::cli::add_synth_command(app);
   canon::cli::add_eval_command(app);
+  canon::cli::add_urls_command(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -32,7 +32,7 @@
 #include "indexer/html_rules.h"
 #include "indexer/site_plan.h"
 #include "indexer/site_walker.h"
-#include "indexer/url.h"
+#include "urls/url.h"
 
 namespace canon::eval {
 namespace fs = std::filesystem;
@@ -473,7 +473,7 @@ std::vector<std::size_t> eligible_pages(std::vector<SourcePage>& pages) {
   std::vector<std::string> probe_urls(pages.size());
   std::unordered_map<std::string, std::size_t> url_owner;  // probe URL -> page (index.html wins)
   for (std::size_t i = 0; i < pages.size(); ++i) {
-    auto url = indexer::file_url(kProbeBase, pages[i].path);
+    auto url = urls::file_url(kProbeBase, pages[i].path);
     if (!url.ok()) continue;
     probe_urls[i] = url.value();
     auto [it, inserted] = url_owner.emplace(probe_urls[i], i);

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "indexer/url.h"
+#include "urls/url.h"
 
 namespace canon::indexer {
 
@@ -22,7 +22,7 @@ std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageReco
     candidates[d].pagerank = r.pagerank;
     candidates[d].defined = std::move(r.defined);
     if (r.in_dedup && r.canonical_url) {
-      std::string canonical = strip_index_page(*r.canonical_url);
+      std::string canonical = urls::strip_index_page(*r.canonical_url);
       const std::uint32_t target = resolver.follow(canonical);
       if (target != kNoRecord && records[target].in_dedup) candidates[d].canonical = target;
     }

@@ -12,7 +12,7 @@
 
 #include "common/utf8.h"
 #include "indexer/html_rules.h"
-#include "indexer/url.h"
+#include "urls/url.h"
 
 namespace canon::indexer {
 namespace {
@@ -101,7 +101,7 @@ public:
     find_outermost(root, [](const GumboNode* n) { return is_element(n, GUMBO_TAG_BASE) && attribute(n, "href"); }, bases);
     link_base_ = page_url_;
     if (!bases.empty()) {
-      auto resolved = resolve_url(page_url_, attribute(bases.front(), "href"));
+      auto resolved = urls::resolve_url(page_url_, attribute(bases.front(), "href"));
       if (resolved.ok()) link_base_ = resolved.value();
     }
     html::walk_tree(
@@ -235,10 +235,10 @@ private:
       target = target.substr(0, target.find(quote));
     }
     if (collapsed(target).empty()) return;  // refreshes the page itself
-    auto resolved = resolve_url(link_base_, target);
+    auto resolved = urls::resolve_url(link_base_, target);
     if (!resolved.ok()) return;
-    auto self = normalize_url(page_url_);
-    if (self.ok() && strip_index_page(self.value()) == strip_index_page(resolved.value())) return;
+    auto self = urls::normalize_url(page_url_);
+    if (self.ok() && urls::strip_index_page(self.value()) == urls::strip_index_page(resolved.value())) return;
     page_.refresh_url = resolved.value();
   }
 
@@ -247,14 +247,14 @@ private:
     const char* href = attribute(node, "href");
     if (rel == nullptr || href == nullptr || page_.canonical_url) return;
     if (!has_token(lower(rel), "canonical")) return;
-    auto resolved = resolve_url(link_base_, href);
+    auto resolved = urls::resolve_url(link_base_, href);
     if (resolved.ok()) page_.canonical_url = resolved.value();
   }
 
   void on_anchor(const GumboNode* node) {
     const char* href = attribute(node, "href");
     if (href == nullptr) return;
-    auto resolved = resolve_url(link_base_, href);
+    auto resolved = urls::resolve_url(link_base_, href);
     if (!resolved.ok()) return;  // mailto:, javascript:, malformed: not a page link
     PageLink link;
     link.url = std::move(resolved.value());

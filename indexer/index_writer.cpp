@@ -12,7 +12,7 @@
 
 #include "common/utf8.h"
 #include "indexer/index_format.h"
-#include "indexer/url.h"
+#include "urls/url.h"
 
 namespace canon::indexer {
 namespace fmt = canon::index_format;
@@ -117,8 +117,8 @@ std::string IndexWriter::prepare(const PageContent& page) {
   terms.index_text(page.main_text);
 
   doc.add_boolean_term(fmt::url_term(page.url));
-  doc.add_boolean_term(fmt::hash_long_term(std::string(fmt::kHostPrefix) + url_host(page.url)));
-  for (const std::string& term : fmt::path_terms(url_path(page.url))) doc.add_boolean_term(term);
+  doc.add_boolean_term(fmt::hash_long_term(std::string(fmt::kHostPrefix) + urls::url_host(page.url)));
+  for (const std::string& term : fmt::path_terms(urls::url_path(page.url))) doc.add_boolean_term(term);
   doc.add_boolean_term(std::string(fmt::kMimeTypePrefix) + "text/html");
   doc.add_value(fmt::kUrlSlot, page.url);
 

@@ -54,7 +54,7 @@
 #include "indexer/site_links.h"
 #include "indexer/site_plan.h"
 #include "indexer/site_walker.h"
-#include "indexer/url.h"
+#include "urls/url.h"
 #include "ranking/link_graph.h"
 
 namespace canon::indexer {
@@ -108,8 +108,8 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
 /// links to the page's own host apart from the others (it knows no URLs).
 template <typename Links, typename Add>
 void for_each_anchor_by_host(Links& links, const std::string& url, Add add) {
-  const std::string host = url_host(url);
-  for (auto& link : links) add(url_host(link.url) == host, link.anchor_text);
+  const std::string host = urls::url_host(url);
+  for (auto& link : links) add(urls::url_host(link.url) == host, link.anchor_text);
 }
 
 /// What the near-duplicate detector sees of a page: views into `page` and `url`.
@@ -529,7 +529,7 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
   if (!r.refresh_url && !page->robots_nofollow) {
     std::vector<std::string> link_urls;
     for (const PageLink& link : page->links) {
-      if (!link.nofollow) link_urls.push_back(strip_index_page(link.url));
+      if (!link.nofollow) link_urls.push_back(urls::strip_index_page(link.url));
     }
     r.links = run.url_ids.ids(link_urls);
   }
@@ -632,7 +632,7 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
   for (const SkippedPath& skipped : run.plan.skipped) {
     PageRecord r;
     r.path = skipped.relative_path;
-    if (auto url = file_url(base_url, r.path); url.ok()) r.url = url.value();
+    if (auto url = urls::file_url(base_url, r.path); url.ok()) r.url = url.value();
     r.reason = skipped.reason;
     records.push_back(std::move(r));
   }
@@ -1088,7 +1088,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 Result<IndexSummary> index_site(const IndexOptions& options) {
   std::string base = options.base_url;
   if (!base.empty() && base.back() != '/') base += '/';
-  auto base_url = normalize_url(base);
+  auto base_url = urls::normalize_url(base);
   if (!base_url.ok()) {
     return Status::error("--base-url must be an absolute http(s) URL, not '" + options.base_url + "'");
   }

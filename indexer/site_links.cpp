@@ -2,7 +2,7 @@
 /// @brief Redirects and the link graph over page records.
 #include "indexer/site_links.h"
 
-#include "indexer/url.h"
+#include "urls/url.h"
 
 namespace canon::indexer {
 
@@ -23,7 +23,7 @@ std::uint32_t RedirectResolver::follow(std::string& url) const {
     if (record == kNoRecord) return kNoRecord;
     const PageRecord& target = records_[record];
     if (!target.refresh_url) return record;
-    url = strip_index_page(*target.refresh_url);
+    url = urls::strip_index_page(*target.refresh_url);
   }
   return kNoRecord;
 }

@@ -4,7 +4,7 @@
 
 #include <unordered_map>
 
-#include "indexer/url.h"
+#include "urls/url.h"
 
 namespace canon::indexer {
 
@@ -20,7 +20,7 @@ Result<SitePlan> plan_site(const std::filesystem::path& site_dir, const std::str
   plan.skipped = std::move(listing->skipped);
   std::unordered_map<std::string, std::size_t> owner_of_url;
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
-    plan.urls.push_back(file_url(base_url, plan.files[i].relative_path));
+    plan.urls.push_back(urls::file_url(base_url, plan.files[i].relative_path));
     if (!plan.urls.back().ok()) continue;
     auto [it, inserted] = owner_of_url.emplace(plan.urls.back().value(), i);
     if (!inserted && serves_before(plan.files[i].relative_path, plan.files[it->second].relative_path)) {

@@ -21,7 +21,7 @@
 #include "eval/wordnet.h"
 #include "indexer/html_extract.h"
 #include "indexer/pipeline.h"
-#include "indexer/url.h"
+#include "urls/url.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -194,7 +194,7 @@ std::map<std::string, std::string> tree(const fs::path& dir) {
 json truth_of(const fs::path& out) { return json::parse(read(out / "truth.json")); }
 
 canon::indexer::ExtractedPage extract(const fs::path& site, const std::string& path) {
-  auto url = canon::indexer::file_url(kBase, path);
+  auto url = canon::urls::file_url(kBase, path);
   REQUIRE(url.ok());
   return canon::indexer::extract_page(read(site / path), url.value());
 }
@@ -371,7 +371,7 @@ TEST_CASE(
   std::map<std::string, std::string> original_of;  // copy URL -> original path
   for (const auto& cluster : truth["clusters"]) {
     for (std::size_t c = 1; c < cluster.size(); ++c) {
-      original_of[canon::indexer::file_url(kBase, cluster[c].get<std::string>()).value()] =
+      original_of[canon::urls::file_url(kBase, cluster[c].get<std::string>()).value()] =
           cluster[0];
     }
   }
@@ -380,14 +380,14 @@ TEST_CASE(
   for (const auto& cluster : truth["clusters"]) {
     if (cluster.size() < 2) continue;
     const std::string original_path = cluster[0];
-    const std::string original_url = canon::indexer::file_url(kBase, original_path).value();
+    const std::string original_url = canon::urls::file_url(kBase, original_path).value();
     std::vector<std::string> expected;
     for (const auto& link : extract(f.source, original_path).links) expected.push_back(link.url);
     REQUIRE_FALSE(expected.empty());
     for (std::size_t c = 1; c < cluster.size(); ++c) {
       const std::string copy_path = cluster[c];
       CAPTURE(copy_path);
-      const std::string copy_url = canon::indexer::file_url(kBase, copy_path).value();
+      const std::string copy_url = canon::urls::file_url(kBase, copy_path).value();
       // Links to the page itself ("#top") stay on the copy; all others reach the original's
       // targets.
       std::vector<std::string> links;
@@ -409,10 +409,10 @@ TEST_CASE(
   std::map<std::string, int> in_links;
   for (const auto& [path, bytes] : out_files) {
     if (!path.ends_with(".html") || bytes.empty()) continue;
-    const std::string url = canon::indexer::file_url(kBase, path).value();
+    const std::string url = canon::urls::file_url(kBase, path).value();
     for (const auto& link : extract(options.out_dir, path).links) {
       const std::string target =
-          canon::indexer::strip_index_page(link.url);  // as the pipeline does
+          canon::urls::strip_index_page(link.url);  // as the pipeline does
       auto it = original_of.find(target);
       if (it == original_of.end() || target == url) continue;  // self-links are no in-links
       CHECK_MESSAGE(it->second == path, (target + " linked from " + path));

@@ -4,14 +4,14 @@
 
 #include <string>
 
-#include "indexer/url.h"
+#include "urls/url.h"
 
-using canon::indexer::file_url;
-using canon::indexer::normalize_url;
-using canon::indexer::resolve_url;
-using canon::indexer::strip_index_page;
-using canon::indexer::url_host;
-using canon::indexer::url_path;
+using canon::urls::file_url;
+using canon::urls::normalize_url;
+using canon::urls::resolve_url;
+using canon::urls::strip_index_page;
+using canon::urls::url_host;
+using canon::urls::url_path;
 
 namespace {
 

@@ -6,24 +6,24 @@
 #include <cstdint>
 #include <string_view>
 
-#include "indexer/url.h"
+#include "urls/url.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const std::size_t newline = input.find('\n');
   const std::string_view base = newline == std::string_view::npos ? "http://localhost/dir/page.html" : input.substr(0, newline);
   const std::string_view reference = newline == std::string_view::npos ? input : input.substr(newline + 1);
-  auto normal = canon::indexer::normalize_url(input);
+  auto normal = canon::urls::normalize_url(input);
   if (normal.ok()) {
-    auto again = canon::indexer::normalize_url(normal.value());
+    auto again = canon::urls::normalize_url(normal.value());
     if (!again.ok() || again.value() != normal.value()) __builtin_trap();
   }
-  auto resolved = canon::indexer::resolve_url(base, reference);
+  auto resolved = canon::urls::resolve_url(base, reference);
   if (resolved.ok()) {
-    (void)canon::indexer::strip_index_page(resolved.value());
-    (void)canon::indexer::url_host(resolved.value());
-    (void)canon::indexer::url_path(resolved.value());
+    (void)canon::urls::strip_index_page(resolved.value());
+    (void)canon::urls::url_host(resolved.value());
+    (void)canon::urls::url_path(resolved.value());
   }
-  (void)canon::indexer::file_url("http://localhost/", reference);
+  (void)canon::urls::file_url("http://localhost/", reference);
   return 0;
 }

@@ -7,7 +7,7 @@
 
 #include "common/status.h"
 
-namespace canon::indexer {
+namespace canon::urls {
 
 /// Resolves `reference` (an href as written in a page) against the absolute URL `base` and
 /// normalises the result (RFC 3986 syntax normalisation: lower-case scheme and host, dot
@@ -34,4 +34,4 @@ std::string url_host(std::string_view absolute_url);
 /// Path of an absolute URL, starting with '/' ("/" when empty); no query or fragment.
 std::string url_path(std::string_view absolute_url);
 
-}  // namespace canon::indexer
+}  // namespace canon::urls

@@ -1,6 +1,6 @@
 /// @file url.cpp
 /// @brief URL handling on top of uriparser.
-#include "indexer/url.h"
+#include "urls/url.h"
 
 #include <uriparser/Uri.h>
 
@@ -9,7 +9,7 @@
 #include <cctype>
 #include <memory>
 
-namespace canon::indexer {
+namespace canon::urls {
 namespace {
 
 /// Owns a parsed UriUriA, the text its ranges point into, and frees its members.
@@ -158,4 +158,4 @@ std::string url_path(std::string_view absolute_url) {
   return path.empty() ? "/" : path;
 }
 
-}  // namespace canon::indexer
+}  // namespace canon::urls

@@ -1,0 +1,144 @@
+/// @file test_urls_cli.cpp
+/// @brief `canon urls learn|normalize|export` end to end: runs the built canon binary
+/// (CANON_BINARY) on a small site with /print/ copies, and on bad rule files.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/temp_dir.h"
+
+#ifndef CANON_BINARY
+#error "CANON_BINARY must name the canon executable"
+#endif
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }  // test paths have no quotes
+
+/// Runs `canon ARGS` in DIR through a shell (ARGS may hold redirections).
+Run run_canon(const canon::testing::TempDir& dir, const std::string& args) {
+  const auto out = dir.path() / "stdout", err = dir.path() / "stderr";
+  const std::string command = "cd " + quoted(dir.path().string()) + " && " + quoted(CANON_BINARY) + " " + args +
+                              " > " + quoted(out.string()) + " 2> " + quoted(err.string());
+  const int status = std::system(command.c_str());
+  Run run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = read_file(out);
+  run.err = read_file(err);
+  return run;
+}
+
+/// A page of ~150 words of its own (pages differ in every word, so only copies cluster).
+std::string page_html(int n) {
+  std::string body;
+  for (int w = 0; w < 150; ++w) body += "w" + std::to_string(n * 1000 + (w * 7919) % 997) + " ";
+  return "<html><head><title>Page " + std::to_string(n) + "</title></head><body><h1>Page " + std::to_string(n) +
+         "</h1><p>" + body + "</p></body></html>";
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("canon urls: learn /print/ copies, normalise with the rules, export duplicates") {
+  canon::testing::TempDir dir;
+  for (int i = 0; i < 40; ++i) {
+    dir.write("site/docs/p" + std::to_string(i) + ".html", page_html(i));
+    if (i < 30) dir.write("site/print/docs/p" + std::to_string(i) + ".html", page_html(i));
+  }
+  const Run index = run_canon(dir, "index site --out idx --quiet");
+  REQUIRE(index.exit_code == 0);
+
+  const Run learn = run_canon(dir, "urls learn idx");
+  REQUIRE(learn.exit_code == 0);
+  CHECK(learn.out.find("Learned 1 URL rule ") != std::string::npos);
+  const auto rules = nlohmann::json::parse(read_file(dir.path() / "idx/url-rules.json"));
+  CHECK(rules["format"] == "canon url rules");
+  REQUIRE(rules["rules"].size() == 1);
+  CHECK(rules["rules"][0]["kind"] == "path");
+  CHECK(rules["rules"][0]["precision"] == 1.0);
+  CHECK(rules["parameters"]["min_support"] == 2);
+
+  // One line per input URL, in input order; untouched URLs come back RFC-normalised only.
+  const Run normalized = run_canon(dir, "urls normalize --rules idx/url-rules.json "
+                                        "http://localhost/print/docs/new.html HTTP://LOCALHOST:80/docs/./p1.html "
+                                        "http://localhost/print/docs/p3.html");
+  REQUIRE(normalized.exit_code == 0);
+  CHECK(lines_of(normalized.out) ==
+        std::vector<std::string>{"http://localhost/print/docs/new.html\thttp://localhost/docs/new.html",
+                                 "HTTP://LOCALHOST:80/docs/./p1.html\thttp://localhost/docs/p1.html",
+                                 "http://localhost/print/docs/p3.html\thttp://localhost/docs/p3.html"});
+  dir.write("urls.txt", "http://localhost/print/a.html\nhttp://localhost/b.html\n");
+  const Run from_stdin = run_canon(dir, "urls normalize --rules idx/url-rules.json - < urls.txt");
+  REQUIRE(from_stdin.exit_code == 0);
+  CHECK(lines_of(from_stdin.out) == std::vector<std::string>{"http://localhost/print/a.html\thttp://localhost/a.html",
+                                                             "http://localhost/b.html\thttp://localhost/b.html"});
+  // A bad URL is reported, the others still printed, and the exit status says so.
+  const Run bad_url = run_canon(dir, "urls normalize --rules idx/url-rules.json 'not a url' http://localhost/print/x.html");
+  CHECK(bad_url.exit_code == 1);
+  CHECK(bad_url.err.find("URL 1 ('not a url')") != std::string::npos);
+  CHECK(lines_of(bad_url.out) == std::vector<std::string>{"http://localhost/print/x.html\thttp://localhost/x.html"});
+
+  const Run tsv = run_canon(dir, "urls export idx");
+  REQUIRE(tsv.exit_code == 0);
+  const auto pairs = lines_of(tsv.out);
+  CHECK(pairs.size() == 30);
+  for (const std::string& line : pairs) {
+    CAPTURE(line);
+    CHECK(line.starts_with("http://localhost/print/docs/p"));
+    CHECK(line.find("\thttp://localhost/docs/p") != std::string::npos);
+  }
+  const Run nutch = run_canon(dir, "urls export idx --format nutch");
+  REQUIRE(nutch.exit_code == 0);
+  CHECK(nutch.out.find("<regex-normalize>") != std::string::npos);
+  CHECK(nutch.out.find("print") != std::string::npos);
+}
+
+TEST_CASE("canon urls: bad rule files and bad directories get a clear error and a non-zero exit") {
+  canon::testing::TempDir dir;
+  dir.write("broken.json", "{\"rules\": [");
+  dir.write("badregex.json", R"j({"rules": [{"kind": "path", "pattern": "(a", "rewrite": "x"}]})j");
+  struct Case {
+    std::string args;
+    int exit_code;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"urls normalize --rules broken.json http://h/", 1, "canon: broken.json: not valid JSON"},
+      {"urls normalize --rules badregex.json http://h/", 1, "canon: badregex.json: rule 1: pattern '(a'"},
+      {"urls normalize --rules missing.json http://h/", 2, "canon: cannot open URL rule file missing.json"},
+      {"urls learn no-such-index", 2, "no-such-index"},
+      {"urls export no-such-index", 2, "no-such-index"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.args);
+    const Run run = run_canon(dir, c.args);
+    CHECK(run.exit_code == c.exit_code);
+    CHECK(run.err.find(c.message) != std::string::npos);
+  }
+}
