@@ -7,6 +7,7 @@
 #include "cli/option_groups.h"
 #include "dedup/detector.h"
 #include "indexer/pipeline.h"
+#include "urls/url_rules.h"
 
 namespace canon::cli {
 
@@ -15,6 +16,7 @@ void add_index_command(CLI::App& app) {
     indexer::IndexOptions options;
     bool quiet = false;
     bool no_collapse = false;
+    std::string url_rules;
   };
   auto args = std::make_shared<Args>();
   indexer::IndexOptions& options = args->options;
@@ -64,6 +66,9 @@ void add_index_command(CLI::App& app) {
                   "Index duplicates too, each with its cluster id; search collapses clusters");
   index->add_flag("--full", options.full,
                   "Parse every file again, even when INDEX_DIR's page store could be re-used");
+  index->add_option("--url-rules", args->url_rules,
+                    "URL rules (canon urls learn): pages whose URL they make another page's are recorded as its "
+                    "duplicates without being read");
   add_quiet_flag(*index, args->quiet, "No progress output");
   add_threads_option(*index, options.threads, "Parse and detection threads");
 
@@ -71,6 +76,14 @@ void add_index_command(CLI::App& app) {
     args->options.show_progress = !args->quiet;
     args->options.collapse =
         args->no_collapse ? indexer::CollapseMode::kQueryTime : indexer::CollapseMode::kIndexTime;
+    if (!args->url_rules.empty()) {
+      auto file = urls::read_rule_file(args->url_rules);
+      if (!file.ok()) fail(file.status());
+      auto rules = urls::RuleSet::compile(file->rules);
+      if (!rules.ok()) fail(Status::error(args->url_rules + ": " + rules.status().message()));
+      args->options.url_rules = std::make_shared<const urls::RuleSet>(std::move(rules).value());
+      args->options.url_rules_digest = file->digest;
+    }
     auto summary = indexer::index_site(args->options);
     if (!summary.ok()) fail(summary.status());
     std::cout << "Indexed " << args->options.site_dir.string() << " into " << args->options.out_dir.string() << ": ";
@@ -80,6 +93,10 @@ void add_index_command(CLI::App& app) {
       separator = ", ";
     }
     std::cout << "; " << summary->duplicate_clusters << " near-duplicate clusters.\n";
+    if (args->options.url_rules) {
+      std::cout << "URL rules: " << summary->url_rule_duplicates << " pages recorded as duplicates without being read ("
+                << summary->url_rules << " rules).\n";
+    }
     const indexer::ReindexSummary& reindex = summary->reindex;
     if (reindex.full_because.empty()) {
       std::cout << "Re-indexed: " << reindex.added << " new, " << reindex.changed << " changed, " << reindex.deleted

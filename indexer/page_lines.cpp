@@ -30,6 +30,7 @@ std::string encode_page_line(const PageLine& page) {
   if (page.similarity) j["similarity"] = *page.similarity;
   if (page.redirect_to) j["redirect_to"] = *page.redirect_to;
   if (page.canonical) j["canonical"] = *page.canonical;
+  if (page.url_rule) j["url_rule"] = *page.url_rule;
   if (page.indexed_for_query_time_collapse) j["indexed_for_query_time_collapse"] = true;
   if (!page.cut.empty()) j["cut"] = page.cut;
   return j.dump();
@@ -68,6 +69,7 @@ Result<PageLine> decode_page_line(std::string_view line) {
   page.similarity = number("similarity");
   page.redirect_to = text("redirect_to");
   page.canonical = text("canonical");
+  page.url_rule = text("url_rule");
   const auto collapse = j.find("indexed_for_query_time_collapse");
   page.indexed_for_query_time_collapse = collapse != j.end() && collapse->is_boolean() && collapse->get<bool>();
   if (const auto cut = j.find("cut"); cut != j.end() && cut->is_array()) {

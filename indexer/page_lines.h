@@ -31,6 +31,7 @@ struct PageLine {
   std::optional<double> similarity;    ///< duplicates
   std::optional<std::string> redirect_to;
   std::optional<std::string> canonical;
+  std::optional<std::string> url_rule;  ///< duplicates recorded by URL rules, not parsed
   bool indexed_for_query_time_collapse = false;
   std::vector<std::string> cut;        ///< what the page limits cut; absent when nothing was
 };

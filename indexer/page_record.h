@@ -46,6 +46,10 @@ struct PageRecord {
   PageStatus status = PageStatus::kSkipped;
   std::string reason;  ///< why it was skipped
   bool parsed = false;
+  /// Recorded by URL rules (IndexOptions::url_rules), not read: the rules applied, described.
+  /// Such a page is a redirect to the URL the rules give until its cluster is known, then a
+  /// duplicate in the cluster of that URL's page.
+  std::optional<std::string> url_rule;
   std::string title;
   std::string heading;               ///< the page's main heading (ExtractedPage::main_heading)
   std::vector<std::string> defined;  ///< dedup::defined_terms of the page's <dt> ids

@@ -173,7 +173,7 @@ PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, 
   line.url = r.url;
   line.status = r.status;
   line.reason = r.reason;
-  if (r.parsed) line.title = r.title;
+  if (r.parsed && !r.url_rule) line.title = r.title;
   line.heading = r.heading;
   if (r.node) line.pagerank = r.pagerank;
   if (r.cluster) {
@@ -185,6 +185,7 @@ PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, 
   line.similarity = r.similarity;
   line.redirect_to = r.redirect_to;
   line.canonical = r.canonical_url;
+  line.url_rule = r.url_rule;
   line.cut = r.cuts;
   line.indexed_for_query_time_collapse = index_duplicates && r.status == PageStatus::kDuplicate;
   return line;
@@ -222,6 +223,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"split_off", s.split_off},
       {"split_for_definitions", s.split_for_definitions},
       {"pagerank", {{"iterations", s.pagerank_iterations}, {"converged", s.pagerank_converged}}},
+      {"url_rules", {{"rules", s.url_rules}, {"pages_not_parsed", s.url_rule_duplicates}}},
       {"parameters",
        {{"base_url", o.base_url},
         {"detector", o.detector},
@@ -240,7 +242,8 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
         {"tolerance", o.pagerank.tolerance},
         {"max_iterations", o.pagerank.max_iterations},
         {"honour_canonical", o.honour_canonical},
-        {"collapse", index_format::to_string(o.collapse)}}},
+        {"collapse", index_format::to_string(o.collapse)},
+        {"url_rules_digest", o.url_rules_digest}}},
       {"reindex",
        {{"full_because", s.reindex.full_because},
         {"files", {{"new", s.reindex.added}, {"changed", s.reindex.changed}, {"deleted", s.reindex.deleted}, {"retried", s.reindex.retried},
@@ -462,9 +465,85 @@ private:
   std::vector<Status> stored_status_;
 };
 
+/// The files URL rules record as duplicates without reading them (IndexOptions::url_rules):
+/// per file, the URL the rules give (another file of the site serves it) and the rules applied.
+struct UrlRuleDuplicates {
+  std::vector<bool> marked;
+  std::vector<std::string> target, rules;
+  std::size_t count = 0;
+};
+
+/// Describes the rule a URL rule duplicate was recorded by, for pages.jsonl.
+std::string describe_rule(const urls::UrlRule& rule) {
+  switch (rule.kind) {
+    case urls::RuleKind::kPath: return "path " + rule.pattern + " -> " + rule.rewrite;
+    case urls::RuleKind::kDropParam: {
+      std::string out = "drop-param";
+      for (const urls::ParamMatch& p : rule.params) out += " " + p.name + "=" + p.value;
+      return out;
+    }
+    case urls::RuleKind::kSortParams: return "sort-params";
+  }
+  return "";
+}
+
+/// Stage 1b: each file whose URL `rules` rewrite, to a fixed point, into the URL another file of
+/// the site serves.
+UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::RuleSet* rules) {
+  UrlRuleDuplicates out;
+  const std::size_t files = plan.files.size();
+  out.marked.assign(files, false);
+  out.target.resize(files);
+  out.rules.resize(files);
+  if (rules == nullptr) return out;
+  std::unordered_map<std::string_view, std::size_t> served;
+  for (std::size_t i = 0; i < files; ++i) {
+    if (plan.serves_url(i)) served.emplace(plan.urls[i].value(), i);
+  }
+  for (std::size_t i = 0; i < files; ++i) {
+    if (!plan.serves_url(i)) continue;
+    auto normal = rules->normalize(plan.urls[i].value());
+    if (!normal.ok() || normal->capped || normal->url == plan.urls[i].value()) continue;
+    const auto it = served.find(normal->url);
+    if (it == served.end() || it->second == i) continue;
+    out.marked[i] = true;
+    out.target[i] = normal->url;
+    for (std::size_t applied : normal->rules) {
+      out.rules[i] += (out.rules[i].empty() ? "" : "; then ") + describe_rule(rules->rules()[applied]);
+    }
+    ++out.count;
+  }
+  return out;
+}
+
+/// Stage 5b: each page recorded by URL rules joins the cluster of the page its redirect leads to
+/// (a duplicate of that cluster's authoritative page), or is skipped, with the reason, when that
+/// page is not indexed.
+void place_url_rule_duplicates(std::vector<PageRecord>& records, const RedirectResolver& resolver) {
+  for (PageRecord& r : records) {
+    if (!r.url_rule || r.status != PageStatus::kRedirect || !r.redirect_to) continue;
+    const std::uint32_t target = resolver.find(*r.redirect_to);
+    const PageRecord* page = target == kNoRecord ? nullptr : &records[target];
+    if (page != nullptr && page->cluster) {
+      r.status = PageStatus::kDuplicate;
+      r.cluster = page->cluster;
+      r.cluster_pagerank = page->cluster_pagerank;
+      r.authoritative = page->authoritative;
+      r.authority_reason = page->authority_reason;
+      r.redirect_to.reset();
+    } else {
+      r.status = PageStatus::kSkipped;
+      r.reason = "URL rules make it " + *r.redirect_to + ", which is not indexed" +
+                 (page != nullptr && !page->reason.empty() ? " (" + page->reason + ")" : "");
+      r.redirect_to.reset();
+    }
+  }
+}
+
 /// What stage 2 works with for every file.
 struct ParseContext {
   const SitePlan& plan;
+  const UrlRuleDuplicates& by_rule;
   const Reuse& reuse;
   SamplePages& sample;
   dedup::Detector& detector;
@@ -614,9 +693,17 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
       PageRecord& r = records[i];
       Status done = Status::ok_status();
       if (plan_record(run.plan, i, r)) {
-        const CatalogEntry* entry = run.reuse.entry(i);
-        done = entry != nullptr ? reuse_file(run, i, *entry, *writer.value(), segment, r)
-                                : parse_file(run, i, *writer.value(), segment, r);
+        if (run.by_rule.marked[i]) {
+          // Not read: a redirect to the URL the rules give, until its cluster is known.
+          r.parsed = true;
+          r.url_rule = run.by_rule.rules[i];
+          r.refresh_url = run.by_rule.target[i];
+          r.status = PageStatus::kRedirect;
+        } else {
+          const CatalogEntry* entry = run.reuse.entry(i);
+          done = entry != nullptr ? reuse_file(run, i, *entry, *writer.value(), segment, r)
+                                  : parse_file(run, i, *writer.value(), segment, r);
+        }
       }
       if (!done.ok()) {
         chunk_status[chunk] = done;
@@ -901,6 +988,12 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     if (!plan.serves_url(i)) continue;
     CatalogEntry e;
     e.path = r.path;
+    if (r.url_rule) {
+      // Never read: the next run records it again if the rules still apply, else reads it.
+      e.unreadable = "recorded by URL rules, not read";
+      catalog.files.push_back(std::move(e));
+      continue;
+    }
     if (!r.parsed) {
       e.unreadable = r.reason;
       catalog.files.push_back(std::move(e));
@@ -954,9 +1047,12 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   auto plan = plan_site(options.site_dir, base_url);
   if (!plan.ok()) return plan.status();
   const std::vector<SiteFile>& files = plan->files;
+  const UrlRuleDuplicates by_rule = find_url_rule_duplicates(plan.value(), options.url_rules.get());
+  summary.url_rules = options.url_rules ? options.url_rules->rules().size() : 0;
+  summary.url_rule_duplicates = by_rule.count;
   Reuse reuse;
   if (previous != nullptr) {
-    FileChanges changes = compare_files(plan.value(), *previous, options.limits, threads);
+    FileChanges changes = compare_files(plan.value(), *previous, options.limits, threads, by_rule.marked);
     reuse.previous = previous;
     reuse.unchanged_entry = std::move(changes.unchanged_entry);
     reuse.restamped = std::move(changes.restamped);
@@ -986,7 +1082,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 2. Every page parsed once (or taken over): records, detector documents, the page store.
   UrlIds url_ids;
-  ParseContext parse{plan.value(), reuse, sample, *detector.value(), stored, url_ids};
+  ParseContext parse{plan.value(), by_rule, reuse, sample, *detector.value(), stored, url_ids};
   const std::string parse_stage =
       previous == nullptr ? "parse"
                           : "parse (" + std::to_string(reindex.added) + " new, " + std::to_string(reindex.changed) +
@@ -1036,6 +1132,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   summary.split_for_definitions = chosen.split_for_definitions;
   const ClusterAssignment assignment = assign_clusters(records, chosen);
   summary.duplicate_clusters = assignment.duplicate_clusters;
+  place_url_rule_duplicates(records, resolver);
   if (Status read = stored.failed(); !read.ok()) return read;
   clock.lap("authority");
 
@@ -1099,7 +1196,7 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   if (!build.ok()) return build.status();
   BuildDirectory work = std::move(build).value();
   // The index being replaced, re-used unless it cannot be (the reason is reported).
-  const auto fingerprint = store_fingerprint(base_url.value(), options.limits);
+  const auto fingerprint = store_fingerprint(base_url.value(), options.url_rules_digest, options.limits);
   ReindexSummary reindex;
   std::optional<PreviousBuild> previous;
   if (options.full) {

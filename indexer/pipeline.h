@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,7 @@
 #include "indexer/html_extract.h"
 #include "indexer/index_writer.h"
 #include "ranking/pagerank.h"
+#include "urls/url_rules.h"
 
 namespace canon::indexer {
 
@@ -44,6 +46,11 @@ struct IndexOptions {
   /// Files per chunk database (see docs/design.md, "The pipeline"); 0 chooses by site size and
   /// thread count. The results do not depend on it (tests vary it).
   std::size_t chunk_files = 0;
+  /// URL rules (canon urls learn): a page whose URL they rewrite into the URL of another page of
+  /// the site is recorded as its duplicate without being read (docs/url-rules.md). May be null.
+  std::shared_ptr<const urls::RuleSet> url_rules;
+  /// A digest of the rule file (a re-index with other rules is a full build); empty without rules.
+  std::string url_rules_digest;
   /// Rebuild from the site's files alone, even when INDEX_DIR holds an index whose page store
   /// could be re-used (docs/design.md, "Re-indexing").
   bool full = false;
@@ -95,6 +102,9 @@ struct IndexSummary {
   std::size_t split_off = 0;
   /// Of split_off, pages that define an item their authoritative page lacks.
   std::size_t split_for_definitions = 0;
+  /// Rules given (IndexOptions::url_rules), and the pages they recorded without reading them.
+  std::size_t url_rules = 0;
+  std::size_t url_rule_duplicates = 0;
   unsigned pagerank_iterations = 0;
   bool pagerank_converged = false;
   ReindexSummary reindex;

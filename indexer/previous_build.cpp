@@ -19,10 +19,12 @@ namespace canon::indexer {
 namespace fs = std::filesystem;
 
 std::vector<std::pair<std::string, std::string>> store_fingerprint(const std::string& base_url,
+                                                                    const std::string& url_rules_digest,
                                                                     const PageLimits& limits) {
   return {
       {"canon", CANON_VERSION},
       {"base_url", base_url},
+      {"url_rules", url_rules_digest.empty() ? "none" : url_rules_digest},
       {"max_page_bytes", std::to_string(limits.max_page_bytes)},
       {"max_nesting", std::to_string(limits.max_nesting)},
       {"max_links", std::to_string(limits.max_links)},
@@ -102,17 +104,21 @@ Result<FilePrefix> read_page_bytes(const fs::path& path, const PageLimits& limit
 }
 
 FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const PageLimits& limits,
-                          unsigned threads) {
+                          unsigned threads, const std::vector<bool>& by_url_rule) {
   FileChanges changes;
   const std::size_t files = plan.files.size();
   changes.unchanged_entry.assign(files, kNoEntry);
   changes.restamped.resize(files);
   std::vector<std::uint32_t> entry(files, kNoEntry);
+  std::size_t matched = 0;
   for (std::size_t i = 0; i < files; ++i) {
     if (!plan.serves_url(i)) continue;
-    if (auto it = previous.entry_of_path.find(plan.files[i].relative_path); it != previous.entry_of_path.end()) {
-      entry[i] = it->second;
+    const auto it = previous.entry_of_path.find(plan.files[i].relative_path);
+    if (!by_url_rule.empty() && by_url_rule[i]) {
+      matched += it != previous.entry_of_path.end() ? 1 : 0;
+      continue;
     }
+    if (it != previous.entry_of_path.end()) entry[i] = it->second;
   }
   parallel_for(files, threads, [&](std::size_t i, std::size_t) {
     if (entry[i] == kNoEntry) return;
@@ -120,10 +126,9 @@ FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, c
                                           previous.catalog.run_started_ns, limits, changes.restamped[i]);
     if (comparison != Comparison::kChanged) changes.unchanged_entry[i] = entry[i];
   });
-  std::size_t matched = 0;
   for (std::size_t i = 0; i < files; ++i) {
     if (entry[i] == kNoEntry) {
-      changes.added += plan.serves_url(i) ? 1 : 0;
+      changes.added += plan.serves_url(i) && (by_url_rule.empty() || !by_url_rule[i]) ? 1 : 0;
       continue;
     }
     ++matched;

@@ -22,8 +22,10 @@
 namespace canon::indexer {
 
 /// What a page store depends on besides the site's files: canon's version (its parser), the base
-/// URL (every URL in it) and the page limits (what a page keeps).
+/// URL (every URL in it), the URL rules (which pages are recorded without being parsed: a digest
+/// of the rule file, empty for none) and the page limits (what a page keeps).
 std::vector<std::pair<std::string, std::string>> store_fingerprint(const std::string& base_url,
+                                                                    const std::string& url_rules_digest,
                                                                     const PageLimits& limits);
 
 /// A previous index whose page store can be re-used.
@@ -76,8 +78,10 @@ struct FileChanges {
 /// previous run began or after it (when a change need not move the time); otherwise, and when
 /// the stamp moved, unchanged when the bytes a run parses (read_page_bytes) have the entry's
 /// content hash (a file whose size changed, under the page limit, is changed without being read). Stats (and where needed, reads) the files on `threads` threads.
+/// Files marked in `by_url_rule` (recorded by URL rules, never read; empty: none) are neither
+/// compared nor counted, but their entries are not deleted ones.
 FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const PageLimits& limits,
-                          unsigned threads);
+                          unsigned threads, const std::vector<bool>& by_url_rule = {});
 
 /// The content hash of a catalog entry (XXH3-64 of the bytes parsed).
 std::uint64_t content_hash(std::string_view bytes);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -19,11 +20,12 @@
 #include <xapian.h>
 
 #include "common/file_io.h"
-#include "indexer/pipeline.h"
 #include "indexer/index_format.h"
+#include "indexer/pipeline.h"
 #include "indexer/store_catalog.h"
 #include "query/searcher.h"
 #include "support/temp_dir.h"
+#include "urls/url_rules.h"
 
 namespace fs = std::filesystem;
 using canon::indexer::IndexOptions;
@@ -49,8 +51,11 @@ void write(const fs::path& path, const std::string& text) {
 }
 
 IndexSummary index(const fs::path& site, const fs::path& out, bool full,
-                   canon::indexer::CollapseMode collapse = canon::indexer::CollapseMode::kIndexTime) {
+                   canon::indexer::CollapseMode collapse = canon::indexer::CollapseMode::kIndexTime,
+                   const std::shared_ptr<const canon::urls::RuleSet>& url_rules = nullptr) {
   IndexOptions options;
+  options.url_rules = url_rules;
+  options.url_rules_digest = url_rules ? "test-rules" : "";
   options.site_dir = site;
   options.out_dir = out;
   options.show_progress = false;
@@ -219,6 +224,46 @@ TEST_CASE("re-indexing after random edits gives what a full rebuild gives") {
         CHECK(dump_documents(reindexed) == dump_documents(fresh));
         fs::remove_all(fresh);
       }
+    }
+  }
+}
+
+TEST_CASE("re-indexing with URL rules after random edits gives what a full rebuild gives") {
+  // sample_site's mirror/ and print/ pages: the rules record them as duplicates unread, until an
+  // edit deletes their page (then they are read) or turns it into a redirect or a copy.
+  std::vector<canon::urls::UrlRule> rules(2);
+  rules[0].pattern = "(http://localhost)/mirror(/.*)";
+  rules[0].rewrite = "\\1\\2";
+  rules[1].pattern = "(http://localhost)/print/(.*)";
+  rules[1].rewrite = "\\1/docs/\\2";
+  auto compiled = canon::urls::RuleSet::compile(rules);
+  REQUIRE(compiled.ok());
+  const auto url_rules = std::make_shared<const canon::urls::RuleSet>(std::move(compiled).value());
+  const std::vector<std::string> queries = {"backup", "install", "release notes", "lanterns", "quartz", "download"};
+  for (const unsigned seed : {1u, 2u, 3u}) {
+    canon::testing::TempDir dir;
+    const fs::path site = dir.path() / "site";
+    fs::copy(sample_site(), site, fs::copy_options::recursive);
+    const fs::path reindexed = dir.path() / "reindexed";
+    auto last_run = fs::file_time_type::clock::now();
+    const IndexSummary first = index(site, reindexed, false, canon::indexer::CollapseMode::kIndexTime, url_rules);
+    CHECK(first.url_rule_duplicates > 0);
+    std::mt19937 random(seed);
+    std::string history;
+    for (int step = 0; step < 8; ++step) {
+      const int edits = 1 + static_cast<int>(random() % 3);
+      for (int e = 0; e < edits; ++e) history += edit_site(site, random, step, last_run) + "; ";
+      CAPTURE(seed);
+      CAPTURE(history);
+      last_run = fs::file_time_type::clock::now();
+      const IndexSummary again = index(site, reindexed, false, canon::indexer::CollapseMode::kIndexTime, url_rules);
+      REQUIRE_MESSAGE(again.reindex.full_because.empty(), again.reindex.full_because);
+      const fs::path fresh = dir.path() / ("fresh-" + std::to_string(step));
+      index(site, fresh, true, canon::indexer::CollapseMode::kIndexTime, url_rules);
+      CHECK(slurp(reindexed / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
+      CHECK(search_all(reindexed, queries) == search_all(fresh, queries));
+      CHECK(dump_documents(reindexed) == dump_documents(fresh));
+      fs::remove_all(fresh);
     }
   }
 }

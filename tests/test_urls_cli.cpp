@@ -119,6 +119,58 @@ TEST_CASE("canon urls: learn /print/ copies, normalise with the rules, export du
   CHECK(nutch.out.find("print") != std::string::npos);
 }
 
+TEST_CASE("canon index --url-rules: pages the rules map to another page are duplicates, not read") {
+  canon::testing::TempDir dir;
+  for (int i = 0; i < 40; ++i) {
+    dir.write("site/docs/p" + std::to_string(i) + ".html", page_html(i));
+    if (i < 30) dir.write("site/print/docs/p" + std::to_string(i) + ".html", page_html(i));
+  }
+  REQUIRE(run_canon(dir, "index site --out idx --quiet").exit_code == 0);
+  REQUIRE(run_canon(dir, "urls learn idx --out rules.json --quiet").exit_code == 0);
+  // New print pages whose text differs from their page: only the rule can say they are copies.
+  // One more print page whose page does not exist: the rule does not apply, it is read.
+  dir.write("site/print/docs/p35.html", page_html(1035));
+  dir.write("site/print/docs/p99.html", page_html(99));
+  const Run index = run_canon(dir, "index site --out ruled --url-rules rules.json --quiet");
+  REQUIRE(index.exit_code == 0);
+  CHECK(index.out.find("URL rules: 31 pages recorded as duplicates without being read (1 rules).") != std::string::npos);
+  const auto lines = lines_of(read_file(dir.path() / "ruled/pages.jsonl"));
+  std::size_t by_rule = 0;
+  for (const std::string& line : lines) {
+    const auto page = nlohmann::json::parse(line);
+    const std::string path = page["path"];
+    CAPTURE(path);
+    if (path.starts_with("print/") && path != "print/docs/p99.html") {
+      ++by_rule;
+      CHECK(page["status"] == "duplicate");
+      CHECK(page.contains("url_rule"));
+      CHECK_FALSE(page.contains("title"));  // not read
+      CHECK(page["authoritative"] == "http://localhost/docs/" + path.substr(std::string("print/docs/").size()));
+    } else {
+      CHECK_FALSE(page.contains("url_rule"));
+    }
+    if (path == "print/docs/p99.html") CHECK(page["status"] == "indexed");
+  }
+  CHECK(by_rule == 31);
+  const auto summary = nlohmann::json::parse(read_file(dir.path() / "ruled/summary.json"));
+  CHECK(summary["url_rules"]["pages_not_parsed"] == 31);
+
+  // A re-index with the same rules gives what a full build gives, also after the page a rule
+  // duplicate points to is deleted (the duplicate is then read).
+  std::filesystem::remove(dir.path() / "site/docs/p3.html");
+  const Run again = run_canon(dir, "index site --out ruled --url-rules rules.json");
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.out.find("Re-indexed: 0 new, 0 changed, 1 deleted") != std::string::npos);
+  REQUIRE(run_canon(dir, "index site --out full --url-rules rules.json --full --quiet").exit_code == 0);
+  CHECK(read_file(dir.path() / "ruled/pages.jsonl") == read_file(dir.path() / "full/pages.jsonl"));
+  CHECK(read_file(dir.path() / "ruled/pages.jsonl").find("\"path\":\"print/docs/p3.html\",\"status\":\"indexed\"") !=
+        std::string::npos);
+  // Without the rules, the store is not re-used: the pages it never read must be read now.
+  const Run without = run_canon(dir, "index site --out ruled");
+  REQUIRE(without.exit_code == 0);
+  CHECK(without.out.find("Full build: the index was built with url_rules") != std::string::npos);
+}
+
 TEST_CASE("canon urls: bad rule files and bad directories get a clear error and a non-zero exit") {
   canon::testing::TempDir dir;
   dir.write("broken.json", "{\"rules\": [");

@@ -7,7 +7,10 @@
 #include <numeric>
 #include <sstream>
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
+#include <xxhash.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 #include <unordered_map>
@@ -185,6 +188,9 @@ Result<RuleFile> decode_rule_file(std::string_view text, const std::string& wher
   }
   if (!doc.contains("rules") || !doc["rules"].is_array()) return Status::error(where + ": no \"rules\" array");
   RuleFile file;
+  char digest[17];
+  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(XXH3_64bits(text.data(), text.size())));
+  file.digest = digest;
   if (doc.contains("parameters") && doc["parameters"].is_object()) {
     const json& p = doc["parameters"];
     if (!read_count(p, "min_support", file.parameters.min_support)) {

@@ -92,6 +92,9 @@ struct RuleFile {
   /// Anything about the learning run worth keeping (counts, the reduction reached): written as
   /// the "summary" object, read back as its JSON text.
   std::string summary_json = "{}";
+  /// XXH3-64 of the file's bytes, hexadecimal (set by decode_rule_file): what an index built with
+  /// the rules records of them.
+  std::string digest;
 };
 
 /// The JSON text of `file` (docs/url-rules.md, "url-rules.json"), pretty-printed.
