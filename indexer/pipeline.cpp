@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <set>
 #include <span>
 #include <cerrno>
 #include <charconv>
@@ -1132,7 +1133,14 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   summary.split_for_definitions = chosen.split_for_definitions;
   const ClusterAssignment assignment = assign_clusters(records, chosen);
   summary.duplicate_clusters = assignment.duplicate_clusters;
-  place_url_rule_duplicates(records, resolver);
+  if (by_rule.count > 0) {
+    place_url_rule_duplicates(records, resolver);
+    std::set<std::uint64_t> with_duplicates;  // clusters a rule duplicate joined count too
+    for (const PageRecord& r : records) {
+      if (r.status == PageStatus::kDuplicate && r.cluster) with_duplicates.insert(*r.cluster);
+    }
+    summary.duplicate_clusters = with_duplicates.size();
+  }
   if (Status read = stored.failed(); !read.ok()) return read;
   clock.lap("authority");
 

@@ -58,3 +58,17 @@ for name in sample_site "generated-$pages"; do
   echo '```'
   echo
 done
+
+echo "### The generated site indexed again with its rules (--url-rules), and without (both --full)"
+echo
+cp "$work/index-generated-$pages/url-rules.json" "$work/rules-$pages.json"
+for run in without with; do
+  extra=()
+  [ "$run" = with ] && extra=(--url-rules "$work/rules-$pages.json")
+  rm -rf "$work/again-$run"
+  /usr/bin/time -f "$run rules: %e s wall, %U s user, %M KiB peak RSS" -o "$work/time-$run" \
+    "$canon" index "$work/site-$pages" --out "$work/again-$run" --full --quiet "${extra[@]}" > "$work/out-$run"
+  echo "    $(cat "$work/time-$run")"
+  sed 's/^/    /' "$work/out-$run"
+done
+echo
