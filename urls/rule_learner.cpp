@@ -551,11 +551,13 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
     std::vector<std::size_t> changes(n, 0);
     for (std::size_t i = 0; i < site.url.size(); ++i) {
       const auto each = set->each_change(site.url[i]);
-      for (const auto& [a, out_a] : each) {
+      for (const auto& change : each) {
+        const std::size_t a = change.first;
         ++changes[a];
         for (std::size_t b = 0; b < n; ++b) {
           if (!covers[a][b] || a == b) continue;
-          const bool same = std::any_of(each.begin(), each.end(), [&, b = b](const auto& c) { return c.first == b && c.second == out_a; });
+          const bool same = std::any_of(each.begin(), each.end(),
+                                        [&](const auto& c) { return c.first == b && c.second == change.second; });
           if (!same) covers[a][b] = false;
         }
       }
