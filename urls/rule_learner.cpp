@@ -344,7 +344,10 @@ RuleEvaluation evaluate_url_rules(const RuleSet& rules, const std::vector<Labell
   return e;
 }
 
-Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, const LearnParameters& parameters) {
+namespace {
+
+/// Parameters in range, or the error naming the option.
+Status check_parameters(const LearnParameters& parameters) {
   if (parameters.min_support < 1) return Status::error("--min-support must be at least 1");
   if (!(parameters.min_precision >= 0.0 && parameters.min_precision <= 1.0)) {
     return Status::error("--min-precision must be between 0 and 1");
@@ -355,22 +358,26 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
   if (!(parameters.exception_share >= 0.0 && parameters.exception_share <= 1.0)) {
     return Status::error("--exception-share must be between 0 and 1");
   }
-  Site site = prepare(labelled);
-  LearnReport report;
-  report.urls = site.url.size();
-  report.unusable = site.unusable;
-  report.file.parameters = parameters;
+  return Status::ok_status();
+}
 
-  // Pairwise rules: each duplicate of a learning cluster against the cluster's indexed page.
+/// What stage 1 finds in the learning clusters.
+struct PairwiseRules {
+  std::vector<PathEdit> edits;  ///< locations aligned, both tokenizations
+  std::map<std::string, std::vector<DroppedParams>> dropped_params;  ///< by the names, joined
+  std::vector<std::uint64_t> sorting_clusters;  ///< clusters with a pair that sorts parameters
+};
+
+/// Stage 1: each duplicate of a learning cluster against the cluster's indexed page. Holds
+/// clusters out (site.held_out) as it meets them; counts pairs and clusters in `report`.
+PairwiseRules pairwise_rules(Site& site, double held_out_fraction, LearnReport& report) {
+  PairwiseRules out;
   std::set<std::uint64_t> duplicate_clusters;
-  std::vector<PathEdit> edits;
-  std::map<std::string, std::vector<DroppedParams>> dropped_params;  // by the names, joined
-  std::vector<std::uint64_t> sorting_clusters;
   for (std::size_t i = 0; i < site.url.size(); ++i) {
     auto target = site.indexed_of_cluster.find(site.cluster[i]);
     if (site.indexed[i] || target == site.indexed_of_cluster.end()) continue;
     const std::uint64_t cluster = site.cluster[i];
-    if (duplicate_clusters.insert(cluster).second && is_held_out(site.url[target->second], parameters.held_out_fraction)) {
+    if (duplicate_clusters.insert(cluster).second && is_held_out(site.url[target->second], held_out_fraction)) {
       site.held_out.insert(cluster);
     }
     if (site.held_out.contains(cluster)) continue;
@@ -385,7 +392,7 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
           edit->how = how;
           edit->cluster = cluster;
           edit->source = i;
-          edits.push_back(std::move(*edit));
+          out.edits.push_back(std::move(*edit));
         }
       }
     }
@@ -400,20 +407,23 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
                 [](const QueryParam& a, const QueryParam& b) { return a.name < b.name; });
       std::string names;
       for (const QueryParam& p : pair_drops.params) names += p.name + '&';
-      dropped_params[names].push_back(std::move(pair_drops));
+      out.dropped_params[names].push_back(std::move(pair_drops));
     }
-    if (sorts_params(from, to, dropped)) sorting_clusters.push_back(cluster);
+    if (sorts_params(from, to, dropped)) out.sorting_clusters.push_back(cluster);
   }
   report.duplicate_clusters = duplicate_clusters.size();
   report.held_out_clusters = site.held_out.size();
   report.learning_clusters = report.duplicate_clusters - report.held_out_clusters;
+  return out;
+}
 
-  // Candidates: each shape's pairwise rules generalised, and their specific forms.
+/// Stage 2: each shape's pairwise rules generalised, and their specific forms.
+std::vector<Candidate> generalise(const PairwiseRules& pairs) {
   std::vector<Candidate> candidates;
   std::unordered_map<std::string, std::size_t> seen;
   std::size_t family = 0;
   std::map<std::string, std::vector<const PathEdit*>> shapes;
-  for (const PathEdit& e : edits) shapes[shape_of(e)].push_back(&e);
+  for (const PathEdit& e : pairs.edits) shapes[shape_of(e)].push_back(&e);
   for (const auto& [shape, members] : shapes) {
     add_family(candidates, seen, family++, members, path_rule, [](const PathEdit* e) {
       std::string key;
@@ -421,7 +431,7 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
       return key;
     });
   }
-  for (const auto& [names, drops] : dropped_params) {
+  for (const auto& [names, drops] : pairs.dropped_params) {
     std::vector<const DroppedParams*> members;
     for (const DroppedParams& d : drops) members.push_back(&d);
     add_family(
@@ -447,38 +457,24 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
           return values;
         });
   }
-  if (!sorting_clusters.empty()) {
+  if (!pairs.sorting_clusters.empty()) {
     Candidate sort;
     sort.rule.kind = RuleKind::kSortParams;
-    sort.clusters.insert(sorting_clusters.begin(), sorting_clusters.end());
+    sort.clusters.insert(pairs.sorting_clusters.begin(), pairs.sorting_clusters.end());
     sort.family = family++;
     sort.general = true;
     candidates.push_back(std::move(sort));
   }
 
-  // Support first: only candidates with enough learning clusters are validated.
-  std::vector<Candidate> supported;
-  for (Candidate& c : candidates) {
-    c.rule.evidence.support = c.clusters.size();
-    if (c.rule.evidence.support >= parameters.min_support) {
-      supported.push_back(std::move(c));
-    } else {
-      ++report.rejected_support;
-    }
-  }
-  std::stable_sort(supported.begin(), supported.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.rule.specificity() > b.rule.specificity(); });
-  report.candidates = supported.size();
-  std::vector<UrlRule> rules;
-  for (const Candidate& c : supported) rules.push_back(c.rule);
-  auto compiled = RuleSet::compile(rules);
-  if (!compiled.ok()) return Status::internal("a learned rule does not compile: " + compiled.status().message());
+  return candidates;
+}
 
-  // Validation: every candidate applied alone to every URL of the site. An indexed page it
-  // changes is an original it would make unfindable; a duplicate it changes is right when it
-  // lands on a URL of its own cluster.
+/// Stage 3: every candidate applied alone to every URL of the site (`rules`: the candidates'
+/// rules compiled, in the same order). An indexed page it changes is an original it would
+/// make unfindable; a duplicate it changes is right when it lands on a URL of its own cluster.
+void validate(std::vector<Candidate>& supported, const RuleSet& compiled, const Site& site) {
   for (std::size_t i = 0; i < site.url.size(); ++i) {
-    for (const auto& [r, out] : compiled->each_change(site.url[i])) {
+    for (const auto& [r, out] : compiled.each_change(site.url[i])) {
       RuleEvidence& e = supported[r].rule.evidence;
       ++e.coverage;
       if (site.indexed[i]) {
@@ -508,7 +504,12 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
     }
   }
 
-  // Selection: a general rule that passes replaces its family's specific ones.
+}
+
+/// Stage 4: the candidates that pass (support was checked before), with their exceptions; a
+/// general rule that passes replaces its family's specific ones.
+std::vector<UrlRule> select_rules(std::vector<Candidate>& supported, const LearnParameters& parameters,
+                                  LearnReport& report) {
   std::vector<bool> passes(supported.size(), false);
   std::set<std::size_t> general_families;
   for (std::size_t r = 0; r < supported.size(); ++r) {
@@ -540,8 +541,12 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
     }
   }
 
-  // Redundancy: a rule whose every change another kept rule makes too (the same URL into the
-  // same URL) adds nothing, as "mirror0" beside "mirror" + digits; the wider rule stays.
+  return kept;
+}
+
+/// Stage 5: a rule whose every change another kept rule makes too (the same URL into the same
+/// URL) adds nothing, as "mirror0" beside "mirror" + digits; the wider rule stays.
+Result<std::vector<UrlRule>> drop_redundant(std::vector<UrlRule> kept, const Site& site, LearnReport& report) {
   if (kept.size() > 1) {
     auto set = RuleSet::compile(kept);
     if (!set.ok()) return Status::internal("a learned rule does not compile: " + set.status().message());
@@ -581,7 +586,12 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
     kept = std::move(wider);
   }
 
-  // Together: normalising to a fixed point must not move an indexed page either.
+  return kept;
+}
+
+/// Stage 6: normalising to a fixed point with all the kept rules must not move an indexed page
+/// either; the rule that first moves one goes, until none does.
+Result<std::vector<UrlRule>> check_together(std::vector<UrlRule> kept, const Site& site, LearnReport& report) {
   for (bool clean = false; !clean && !kept.empty();) {
     auto set = RuleSet::compile(kept);
     if (!set.ok()) return Status::internal("a learned rule does not compile: " + set.status().message());
@@ -600,11 +610,11 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
     }
     if (clean) kept = set->rules();
   }
-  report.file.rules = kept;
-  auto final_set = RuleSet::compile(kept);
-  if (!final_set.ok()) return Status::internal("a learned rule does not compile: " + final_set.status().message());
-  report.evaluation = evaluate_url_rules(final_set.value(), labelled);
+  return kept;
+}
 
+/// The summary object of url-rules.json.
+std::string summary_json(const LearnReport& report) {
   nlohmann::ordered_json summary = {
       {"urls", report.urls},
       {"unusable_urls", report.unusable},
@@ -620,9 +630,52 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
         {"originals", report.rejected_originals},
         {"redundant", report.rejected_redundant},
         {"together", report.rejected_together}}},
-      {"rules", kept.size()},
+      {"rules", report.file.rules.size()},
       {"evaluation", evaluation_json(report.evaluation)}};
-  report.file.summary_json = summary.dump();
+  return summary.dump();
+}
+
+}  // namespace
+
+Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, const LearnParameters& parameters) {
+  if (Status ok = check_parameters(parameters); !ok.ok()) return ok;
+  Site site = prepare(labelled);
+  LearnReport report;
+  report.urls = site.url.size();
+  report.unusable = site.unusable;
+  report.file.parameters = parameters;
+
+  const PairwiseRules pairs = pairwise_rules(site, parameters.held_out_fraction, report);
+  std::vector<Candidate> candidates = generalise(pairs);
+
+  // Support first: only candidates with enough learning clusters are validated.
+  std::vector<Candidate> supported;
+  for (Candidate& c : candidates) {
+    c.rule.evidence.support = c.clusters.size();
+    if (c.rule.evidence.support >= parameters.min_support) {
+      supported.push_back(std::move(c));
+    } else {
+      ++report.rejected_support;
+    }
+  }
+  std::stable_sort(supported.begin(), supported.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.rule.specificity() > b.rule.specificity(); });
+  report.candidates = supported.size();
+  std::vector<UrlRule> rules;
+  for (const Candidate& c : supported) rules.push_back(c.rule);
+  auto compiled = RuleSet::compile(rules);
+  if (!compiled.ok()) return Status::internal("a learned rule does not compile: " + compiled.status().message());
+  validate(supported, compiled.value(), site);
+
+  auto wider = drop_redundant(select_rules(supported, parameters, report), site, report);
+  if (!wider.ok()) return wider.status();
+  auto kept = check_together(std::move(wider).value(), site, report);
+  if (!kept.ok()) return kept.status();
+  report.file.rules = std::move(kept).value();
+  auto final_set = RuleSet::compile(report.file.rules);
+  if (!final_set.ok()) return Status::internal("a learned rule does not compile: " + final_set.status().message());
+  report.evaluation = evaluate_url_rules(final_set.value(), labelled);
+  report.file.summary_json = summary_json(report);
   return report;
 }
 
