@@ -7,8 +7,9 @@
 /// set). Pairwise rules of one shape are generalised across clusters (a kept part that varies
 /// becomes a wildcard, a deleted value that varies becomes its narrowest type: digits, hex,
 /// alpha, alphanumeric, word), each candidate is validated on clusters held out from learning,
-/// and candidates are kept by support and precision. Rewriting a page in its own right, or a URL
-/// into another cluster's URL or into a URL the site does not have, counts against a rule.
+/// and candidates are kept by support and precision. Rewriting a page in its own right, or a
+/// duplicate's URL into another cluster's URL, counts against a rule; a rewrite into a URL the
+/// site does not have is not judged (another rule may complete it).
 #pragma once
 
 #include <cstddef>
