@@ -75,18 +75,9 @@ std::string percent(double share) {
   return text;
 }
 
-/// One line saying what `rule` does.
-std::string describe(const urls::UrlRule& r) {
-  switch (r.kind) {
-    case urls::RuleKind::kPath: return "path  " + r.pattern + "  ->  " + r.rewrite;
-    case urls::RuleKind::kDropParam: {
-      std::string out = "drop-param ";
-      for (const urls::ParamMatch& p : r.params) out += " " + p.name + "=" + p.value;
-      return out;
-    }
-    case urls::RuleKind::kSortParams: return std::string("sort-params") + (r.location.empty() ? "" : "  " + r.location);
-  }
-  return "";
+/// One line saying what `rule` does, with where it applies when that is not everywhere.
+std::string describe_with_location(const urls::UrlRule& r) {
+  return urls::describe(r) + (r.location.empty() ? "" : " where " + r.location);
 }
 
 void print_learn_report(const urls::LearnReport& report, const fs::path& written, bool show_rejected) {
@@ -97,7 +88,7 @@ void print_learn_report(const urls::LearnReport& report, const fs::path& written
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const urls::UrlRule& r = rules[i];
     const urls::RuleEvidence& e = r.evidence;
-    std::printf("%3zu. %s\n", i + 1, describe(r).c_str());
+    std::printf("%3zu. %s\n", i + 1, describe_with_location(r).c_str());
     std::printf("     support %zu, held-out precision %.2f (%zu/%zu), coverage %zu", e.support, e.precision(),
                 e.held_out_correct, e.held_out_changed, e.coverage);
     if (!r.exceptions.empty()) std::printf(", %zu exception%s: %s%s", r.exceptions.size(), r.exceptions.size() == 1 ? "" : "s",
@@ -113,7 +104,7 @@ void print_learn_report(const urls::LearnReport& report, const fs::path& written
     for (const auto& [rule, why] : report.rejected) {
       const urls::RuleEvidence& e = rule.evidence;
       std::printf("  rejected: %s\n     %s (support %zu, held out %zu/%zu, learning %zu/%zu, coverage %zu)\n",
-                  describe(rule).c_str(), why.c_str(), e.support, e.held_out_correct, e.held_out_changed,
+                  describe_with_location(rule).c_str(), why.c_str(), e.support, e.held_out_correct, e.held_out_changed,
                   e.learning_correct, e.learning_changed, e.coverage);
     }
   }

@@ -474,20 +474,6 @@ struct UrlRuleDuplicates {
   std::size_t count = 0;
 };
 
-/// Describes the rule a URL rule duplicate was recorded by, for pages.jsonl.
-std::string describe_rule(const urls::UrlRule& rule) {
-  switch (rule.kind) {
-    case urls::RuleKind::kPath: return "path " + rule.pattern + " -> " + rule.rewrite;
-    case urls::RuleKind::kDropParam: {
-      std::string out = "drop-param";
-      for (const urls::ParamMatch& p : rule.params) out += " " + p.name + "=" + p.value;
-      return out;
-    }
-    case urls::RuleKind::kSortParams: return "sort-params";
-  }
-  return "";
-}
-
 /// Stage 1b: each file whose URL `rules` rewrite, to a fixed point, into the URL another file of
 /// the site serves.
 UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::RuleSet* rules) {
@@ -510,7 +496,7 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
     out.marked[i] = true;
     out.target[i] = normal->url;
     for (std::size_t applied : normal->rules) {
-      out.rules[i] += (out.rules[i].empty() ? "" : "; then ") + describe_rule(rules->rules()[applied]);
+      out.rules[i] += (out.rules[i].empty() ? "" : "; then ") + urls::describe(rules->rules()[applied]);
     }
     ++out.count;
   }

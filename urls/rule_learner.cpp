@@ -147,15 +147,6 @@ std::string shape_of(const PathEdit& e) {
   return key;
 }
 
-std::string regex_quote(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 std::string rewrite_quote(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -322,8 +313,10 @@ double RuleEvaluation::precision() const {
   return changed == 0 ? 1.0 : static_cast<double>(correct) / static_cast<double>(changed);
 }
 
-RuleEvaluation evaluate_url_rules(const RuleSet& rules, const std::vector<LabelledUrl>& labelled) {
-  const Site site = prepare(labelled);
+namespace {
+
+/// evaluate_url_rules on a site already prepared.
+RuleEvaluation evaluate(const RuleSet& rules, const Site& site) {
   RuleEvaluation e;
   e.urls = site.url.size();
   e.clusters = std::unordered_set<std::uint64_t>(site.cluster.begin(), site.cluster.end()).size();
@@ -342,6 +335,12 @@ RuleEvaluation evaluate_url_rules(const RuleSet& rules, const std::vector<Labell
   }
   e.distinct_after = distinct.size();
   return e;
+}
+
+}  // namespace
+
+RuleEvaluation evaluate_url_rules(const RuleSet& rules, const std::vector<LabelledUrl>& labelled) {
+  return evaluate(rules, prepare(labelled));
 }
 
 namespace {
@@ -674,7 +673,7 @@ Result<LearnReport> learn_url_rules(const std::vector<LabelledUrl>& labelled, co
   report.file.rules = std::move(kept).value();
   auto final_set = RuleSet::compile(report.file.rules);
   if (!final_set.ok()) return Status::internal("a learned rule does not compile: " + final_set.status().message());
-  report.evaluation = evaluate_url_rules(final_set.value(), labelled);
+  report.evaluation = evaluate(final_set.value(), site);  // the site as prepared above
   report.file.summary_json = summary_json(report);
   return report;
 }

@@ -127,6 +127,28 @@ const char* to_string(RuleKind kind) {
   return "path";
 }
 
+std::string regex_quote(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string describe(const UrlRule& rule) {
+  switch (rule.kind) {
+    case RuleKind::kPath: return "path " + rule.pattern + " -> " + rule.rewrite;
+    case RuleKind::kDropParam: {
+      std::string out = "drop-param";
+      for (const ParamMatch& p : rule.params) out += " " + p.name + "=" + p.value;
+      return out;
+    }
+    case RuleKind::kSortParams: return "sort-params";
+  }
+  return "";
+}
+
 std::size_t UrlRule::specificity() const {
   switch (kind) {
     case RuleKind::kPath: return literal_characters(pattern);
@@ -483,15 +505,6 @@ std::string java_replacement(std::string_view rewrite) {
     } else {
       out += c;
     }
-  }
-  return out;
-}
-
-std::string regex_quote(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
-    out += c;
   }
   return out;
 }

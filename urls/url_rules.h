@@ -31,6 +31,9 @@ enum class RuleKind {
 /// "path", "drop-param", "sort-params".
 const char* to_string(RuleKind kind);
 
+/// `text` as an RE2 (and Java) pattern that matches it literally.
+std::string regex_quote(std::string_view text);
+
 /// How well a rule did when it was learned (all counts of URLs the rule changes, applied alone).
 struct RuleEvidence {
   std::size_t support = 0;        ///< learning clusters it was generalised from
@@ -84,6 +87,10 @@ struct LearnParameters {
   /// this share of the duplicate URLs it rewrites correctly; else it is refused.
   double exception_share = 0.01;
 };
+
+/// One line saying what `rule` does: "path PATTERN -> REWRITE", "drop-param NAME=VALUE ...",
+/// "sort-params" (pages.jsonl's `url_rule`, and the summaries canon prints).
+std::string describe(const UrlRule& rule);
 
 /// The contents of a url-rules.json.
 struct RuleFile {

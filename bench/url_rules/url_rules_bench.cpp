@@ -107,12 +107,6 @@ std::vector<canon::urls::UrlRule> hand_written() {
   return rules;
 }
 
-std::string params_text(const canon::urls::UrlRule& r) {
-  std::string out;
-  for (const auto& p : r.params) out += p.name + "=" + p.value + " ";
-  return out;
-}
-
 struct Row {
   std::size_t rules = 0;
   canon::urls::RuleEvaluation whole;
@@ -213,16 +207,14 @@ int main(int argc, char** argv) {
   print_row(name, "hand-written", measure(usual.value(), pages, all));
   if (std::getenv("SHOW_RULES") != nullptr) {
     for (const auto& r : report->file.rules) {
-      std::fprintf(stderr, "%s %s -> %s %s (support %zu, precision %.2f, %zu exceptions)\n",
-                   canon::urls::to_string(r.kind), r.pattern.c_str(), r.rewrite.c_str(), params_text(r).c_str(),
+      std::fprintf(stderr, "%s (support %zu, precision %.2f, %zu exceptions)\n", canon::urls::describe(r).c_str(),
                    r.evidence.support, r.evidence.precision(), r.exceptions.size());
     }
   }
   if (std::getenv("SHOW_REJECTED") != nullptr) {
     for (const auto& [r, why] : report->rejected) {
-      std::fprintf(stderr, "rejected: %s %s -> %s %s: %s (support %zu, held out %zu/%zu, learning %zu/%zu)\n",
-                   canon::urls::to_string(r.kind), r.pattern.c_str(), r.rewrite.c_str(), params_text(r).c_str(),
-                   why.c_str(), r.evidence.support, r.evidence.held_out_correct,
+      std::fprintf(stderr, "rejected: %s: %s (support %zu, held out %zu/%zu, learning %zu/%zu)\n",
+                   canon::urls::describe(r).c_str(), why.c_str(), r.evidence.support, r.evidence.held_out_correct,
                    r.evidence.held_out_changed, r.evidence.learning_correct, r.evidence.learning_changed);
     }
   }
