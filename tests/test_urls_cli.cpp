@@ -13,40 +13,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/canon_cli.h"
 #include "support/temp_dir.h"
-
-#ifndef CANON_BINARY
-#error "CANON_BINARY must name the canon executable"
-#endif
 
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string quoted(const std::string& s) { return "'" + s + "'"; }  // test paths have no quotes
-
-/// Runs `canon ARGS` in DIR through a shell (ARGS may hold redirections).
-Run run_canon(const canon::testing::TempDir& dir, const std::string& args) {
-  const auto out = dir.path() / "stdout", err = dir.path() / "stderr";
-  const std::string command = "cd " + quoted(dir.path().string()) + " && " + quoted(CANON_BINARY) + " " + args +
-                              " > " + quoted(out.string()) + " 2> " + quoted(err.string());
-  const int status = std::system(command.c_str());
-  Run run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = read_file(out);
-  run.err = read_file(err);
-  return run;
-}
+using canon::testing::read_file;
+using canon::testing::Run;
+using canon::testing::run_canon;
 
 /// A page of ~150 words of its own (pages differ in every word, so only copies cluster).
 std::string page_html(int n) {
