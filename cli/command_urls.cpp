@@ -141,7 +141,8 @@ void add_learn_command(CLI::App& urls_app) {
       ->check(CLI::Range(0.01, 0.99));
   learn->add_option("--exception-share", args->parameters.exception_share,
                     "A rule that would rewrite indexed pages keeps them as exceptions when they are at most this "
-                    "share of the duplicates it rewrites correctly; else it is refused")
+                    "share of the duplicates it rewrites correctly, plus up to 3 rewritten into URLs the site does not "
+                    "have (from 45 correct rewrites on); else it is refused. 0: no exceptions")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   learn->add_option("--out", args->out, "Where to write the rules (default: INDEX_DIR/url-rules.json)");

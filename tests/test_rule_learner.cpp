@@ -1,8 +1,10 @@
 /// @file test_rule_learner.cpp
 /// @brief Learning URL rules from hand-made clusters: what is learned, that it generalises to
-/// URLs the learner never saw, and that a rule merging pages in their own right is refused.
+/// URLs the learner never saw, that a rule merging pages in their own right is refused, and that
+/// on a small site a folder's listing page is kept as an exception of the folder's rule.
 #include <doctest/doctest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -117,6 +119,101 @@ TEST_CASE("learn: a rule that would merge pages in their own right is refused") 
     CHECK(normalized(set.value(), url) == url);
   }
   CHECK(report->evaluation.originals_changed == 0);
+}
+
+namespace {
+
+/// The small-site shape: 150 pages in their own right under /docs/, 90 of them copied into two
+/// of print/, mirror/ and archive/v14/ each (60 copies per folder, about 42 learning clusters
+/// per rule), and a listing page in each folder (print/index.html, served as /print/), a page
+/// of its own with no original. With `root_page`, the site also has a page of its own at "/",
+/// the URL each folder's rule would rewrite the listing page into.
+SiteBuilder small_site(bool root_page) {
+  SiteBuilder site;
+  const std::vector<std::string> folders = {"print", "mirror", "archive/v14"};
+  for (int i = 0; i < 150; ++i) {
+    const std::uint64_t c = site.original(page(i));
+    for (int f = 0; f < 3 && i < 90; ++f) {
+      if (i % 3 != f) site.duplicate("http://h/" + folders[f] + "/docs/p" + std::to_string(i) + ".html", c);
+    }
+  }
+  for (const std::string& folder : folders) site.original("http://h/" + folder + "/");
+  if (root_page) site.original("http://h/");
+  return site;
+}
+
+}  // namespace
+
+TEST_CASE("learn: on a small site, a folder's listing page is an exception, not a reason to refuse its rule") {
+  const SiteBuilder site = small_site(false);
+  auto report = learn_url_rules(site.urls, LearnParameters{});
+  REQUIRE(report.ok());
+  const auto& rules = report->file.rules;
+  REQUIRE(rules.size() == 3);
+  std::set<std::string> exceptions;
+  for (const auto& r : rules) {
+    CAPTURE(r.pattern);
+    CHECK(r.kind == RuleKind::kPath);
+    CHECK(r.evidence.support >= 35);
+    CHECK(r.evidence.support <= 50);
+    CHECK(r.evidence.precision() == 1.0);
+    CHECK(r.evidence.learning_correct + r.evidence.held_out_correct == 60);
+    // One listing page is 1 of 61 pages the rule changes: above the 1 % share, within the
+    // allowance for pages rewritten into URLs the site does not have.
+    CHECK(r.evidence.originals_changed == 1);
+    REQUIRE(r.exceptions.size() == 1);
+    exceptions.insert(r.exceptions.front());
+  }
+  CHECK(exceptions == std::set<std::string>{"http://h/archive/v14/", "http://h/mirror/", "http://h/print/"});
+  auto set = RuleSet::compile(rules);
+  REQUIRE(set.ok());
+  CHECK(normalized(set.value(), "http://h/print/docs/p1.html") == page(1));
+  CHECK(normalized(set.value(), "http://h/mirror/docs/p0.html") == page(0));
+  CHECK(normalized(set.value(), "http://h/archive/v14/docs/p0.html") == page(0));
+  CHECK(normalized(set.value(), "http://h/print/docs/unseen.html") == "http://h/docs/unseen.html");
+  // No page in its own right is rewritten: the listing pages stay, alone and together.
+  for (const std::string listing : {"http://h/print/", "http://h/mirror/", "http://h/archive/v14/"}) {
+    CHECK(normalized(set.value(), listing) == listing);
+  }
+  CHECK(report->evaluation.originals_changed == 0);
+  CHECK(report->evaluation.distinct_after == report->evaluation.clusters);
+
+  // --exception-share 0 still means no exceptions at all.
+  LearnParameters no_exceptions;
+  no_exceptions.exception_share = 0.0;
+  auto strict = learn_url_rules(site.urls, no_exceptions);
+  REQUIRE(strict.ok());
+  CHECK(strict->file.rules.empty());
+  CHECK(strict->rejected_originals == 4);
+}
+
+TEST_CASE("learn: a rule that would rewrite a page into another page's URL is still refused on a small site") {
+  // The same site with a page of its own at "/": each folder's rule would now take its listing
+  // page for the root page, which is a page the site has.
+  const SiteBuilder site = small_site(true);
+  auto report = learn_url_rules(site.urls, LearnParameters{});
+  REQUIRE(report.ok());
+  CHECK(report->file.rules.empty());
+  CHECK(report->rejected_originals >= 3);
+  bool reason_given = false;
+  for (const auto& [rule, why] : report->rejected) {
+    reason_given = reason_given || why.find("rewrites 1 indexed page, 1 into URLs the site has;") != std::string::npos;
+  }
+  CHECK(reason_given);
+  CHECK(report->evaluation.changed == 0);
+
+  // And a folder with too few copies for the allowance: 30 correct rewrites beside one listing
+  // page is a page in its own right for every 31 URLs the rule changes (refused).
+  SiteBuilder thin;
+  for (int i = 0; i < 60; ++i) {
+    const std::uint64_t c = thin.original(page(i));
+    if (i < 30) thin.duplicate("http://h/print/docs/p" + std::to_string(i) + ".html", c);
+  }
+  thin.original("http://h/print/");
+  auto thin_report = learn_url_rules(thin.urls, LearnParameters{});
+  REQUIRE(thin_report.ok());
+  CHECK(thin_report->file.rules.empty());
+  CHECK(thin_report->rejected_originals > 0);
 }
 
 TEST_CASE("learn: a pattern seen in one cluster only is below the default support") {

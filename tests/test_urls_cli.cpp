@@ -93,6 +93,36 @@ TEST_CASE("canon urls: learn /print/ copies, normalise with the rules, export du
   CHECK(nutch.out.find("print") != std::string::npos);
 }
 
+TEST_CASE("canon urls learn: a small site's print folder with its own listing page gets its rule") {
+  // 50 print copies and print/index.html, a page of its own listing them: the rule /print/ -> /
+  // would make the listing page http://localhost/, a URL the site does not have.
+  canon::testing::TempDir dir;
+  std::string listing = "<html><head><title>Printable pages</title></head><body><h1>Printable pages</h1><ul>";
+  for (int i = 0; i < 60; ++i) {
+    dir.write("site/docs/p" + std::to_string(i) + ".html", page_html(i));
+    if (i < 50) {
+      dir.write("site/print/docs/p" + std::to_string(i) + ".html", page_html(i));
+      listing += "<li><a href=\"docs/p" + std::to_string(i) + ".html\">Page " + std::to_string(i) + "</a></li>";
+    }
+  }
+  dir.write("site/print/index.html", listing + "</ul></body></html>");
+  REQUIRE(run_canon(dir, "index site --out idx --quiet").exit_code == 0);
+  const Run learn = run_canon(dir, "urls learn idx");
+  REQUIRE(learn.exit_code == 0);
+  CHECK(learn.out.find("Learned 1 URL rule ") != std::string::npos);
+  CHECK(learn.out.find("1 exception: http://localhost/print/") != std::string::npos);
+  CHECK(learn.out.find("0 indexed pages changed") != std::string::npos);
+  const auto rules = nlohmann::json::parse(read_file(dir.path() / "idx/url-rules.json"));
+  REQUIRE(rules["rules"].size() == 1);
+  CHECK(rules["rules"][0]["except"] == nlohmann::json::array({"http://localhost/print/"}));
+  CHECK(rules["rules"][0]["originals_changed"] == 1);
+  const Run normalized =
+      run_canon(dir, "urls normalize --rules idx/url-rules.json http://localhost/print/ http://localhost/print/docs/p7.html");
+  REQUIRE(normalized.exit_code == 0);
+  CHECK(lines_of(normalized.out) == std::vector<std::string>{"http://localhost/print/\thttp://localhost/print/",
+                                                             "http://localhost/print/docs/p7.html\thttp://localhost/docs/p7.html"});
+}
+
 TEST_CASE("canon index --url-rules: pages the rules map to another page are duplicates, not read") {
   canon::testing::TempDir dir;
   for (int i = 0; i < 40; ++i) {

@@ -6,6 +6,7 @@
 #include "urls/rule_learner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
@@ -236,6 +237,10 @@ struct Candidate {
   UrlRule rule;
   std::set<std::uint64_t> clusters;
   std::vector<std::string> originals;  ///< indexed pages it would rewrite (the first kMaxExceptions + 1)
+  /// Of those, the ones it would rewrite into a URL the site has (another page's, or one of the
+  /// page's own duplicates'): evidence that it takes pages for others, not a page it merely
+  /// does not fit.
+  std::size_t originals_to_site_urls = 0;
   std::size_t family = 0;
   bool general = false;
 };
@@ -263,7 +268,12 @@ void add_family(std::vector<Candidate>& out, std::unordered_map<std::string, std
       return;
     }
     seen.emplace(key, out.size());
-    out.push_back({std::move(rule), std::move(clusters), {}, family, general});
+    out.push_back({.rule = std::move(rule),
+                   .clusters = std::move(clusters),
+                   .originals = {},
+                   .originals_to_site_urls = 0,
+                   .family = family,
+                   .general = general});
   };
   if (by_specific.size() > 1) add(members, true);
   for (const auto& [key, group] : by_specific) add(group, by_specific.size() == 1);
@@ -476,14 +486,15 @@ void validate(std::vector<Candidate>& supported, const RuleSet& compiled, const 
     for (const auto& [r, out] : compiled.each_change(site.url[i])) {
       RuleEvidence& e = supported[r].rule.evidence;
       ++e.coverage;
+      const auto it = site.index_of.find(out);
       if (site.indexed[i]) {
         ++e.originals_changed;
+        if (it != site.index_of.end()) ++supported[r].originals_to_site_urls;
         if (supported[r].originals.size() <= kMaxExceptions) supported[r].originals.push_back(site.url[i]);
         continue;
       }
       // A URL the site does not have cannot be judged: it may be a step on the way, as the
       // print copy with a session id loses one rule's part before the other's.
-      const auto it = site.index_of.find(out);
       if (it == site.index_of.end()) {
         ++e.unresolved;
         continue;
@@ -505,6 +516,60 @@ void validate(std::vector<Candidate>& supported, const RuleSet& compiled, const 
 
 }
 
+/// P(X <= k) for X ~ Binomial(n, p), 0 < p < 1.
+double binomial_at_most(std::size_t k, std::size_t n, double p) {
+  double term = std::pow(1.0 - p, static_cast<double>(n));  // P(X = 0); 0 for a huge n, as it should be
+  double sum = term;
+  for (std::size_t i = 0; i < k && i < n; ++i) {
+    term *= static_cast<double>(n - i) / static_cast<double>(i + 1) * p / (1.0 - p);
+    sum += term;
+  }
+  return sum;
+}
+
+/// A rule that rewrites pages in their own right at this rate of the URLs it changes is one to
+/// refuse; the allowance below is what such a rule shows less than kAllowanceSignificance of
+/// the time (docs/url-rules.md, "Exceptions").
+constexpr double kHarmfulOriginalRate = 0.1;
+constexpr double kAllowanceSignificance = 0.05;
+/// The allowance never exceeds this many pages: it is for a folder's own pages (its listing
+/// page, perhaps a search page), not for a share of the site.
+constexpr std::size_t kMaxAllowance = 3;
+
+/// How many indexed pages a rule that rewrites `correct` duplicates correctly may keep as
+/// exceptions beyond --exception-share when it rewrites them into URLs the site does not have:
+/// the largest a <= kMaxAllowance such that a rule rewriting pages in their own right at
+/// kHarmfulOriginalRate would rewrite at most a of `correct` + a URLs with a probability of at
+/// most kAllowanceSignificance (0 below 45 correct rewrites, 1 from 45, 2 from 59, 3 from 73).
+std::size_t allowance_for_missing_urls(std::size_t correct) {
+  for (std::size_t a = kMaxAllowance; a > 0; --a) {
+    if (binomial_at_most(a, correct + a, kHarmfulOriginalRate) <= kAllowanceSignificance) return a;
+  }
+  return 0;
+}
+
+/// Why `candidate`, which rewrites `correct` duplicates correctly, may not keep the indexed
+/// pages it rewrites as exceptions; empty when it may (or rewrites none). Those it rewrites into
+/// URLs of the site (taking them for other pages) may be at most --exception-share of `correct`,
+/// as may all of them together, plus allowance_for_missing_urls(correct) of those rewritten
+/// into URLs the site does not have. An --exception-share of 0 allows no exception at all.
+std::string why_no_exceptions(const Candidate& candidate, std::size_t correct, double exception_share) {
+  const RuleEvidence& e = candidate.rule.evidence;
+  if (e.originals_changed == 0) return "";
+  const std::size_t to_site = candidate.originals_to_site_urls;
+  const double by_share = exception_share * static_cast<double>(correct);
+  const std::size_t allowance = exception_share > 0.0 ? allowance_for_missing_urls(correct) : 0;
+  if (e.originals_changed <= kMaxExceptions && static_cast<double>(to_site) <= by_share &&
+      static_cast<double>(e.originals_changed) <= by_share + static_cast<double>(allowance)) {
+    return "";
+  }
+  const auto most = [](double pages) { return std::to_string(static_cast<std::size_t>(std::floor(pages))); };
+  return "rewrites " + std::to_string(e.originals_changed) +
+         (e.originals_changed == 1 ? " indexed page, " : " indexed pages, ") + std::to_string(to_site) +
+         " into URLs the site has; it may except " + most(by_share + static_cast<double>(allowance)) + ", " +
+         most(by_share) + " of them into URLs the site has";
+}
+
 /// Stage 4: the candidates that pass (support was checked before), with their exceptions; a
 /// general rule that passes replaces its family's specific ones.
 std::vector<UrlRule> select_rules(std::vector<Candidate>& supported, const LearnParameters& parameters,
@@ -514,13 +579,13 @@ std::vector<UrlRule> select_rules(std::vector<Candidate>& supported, const Learn
   for (std::size_t r = 0; r < supported.size(); ++r) {
     const RuleEvidence& e = supported[r].rule.evidence;
     const std::size_t correct = e.learning_correct + e.held_out_correct;
-    const bool excepted = e.originals_changed > 0 && e.originals_changed <= kMaxExceptions &&
-                          static_cast<double>(e.originals_changed) <= parameters.exception_share * static_cast<double>(correct);
+    const std::string no_exceptions = why_no_exceptions(supported[r], correct, parameters.exception_share);
+    const bool excepted = e.originals_changed > 0 && no_exceptions.empty();
     const double learning_precision =
         e.learning_changed == 0 ? 1.0 : static_cast<double>(e.learning_correct) / static_cast<double>(e.learning_changed);
-    if (e.originals_changed > 0 && !excepted) {
+    if (!no_exceptions.empty()) {
       ++report.rejected_originals;
-      report.rejected.emplace_back(supported[r].rule, "rewrites " + std::to_string(e.originals_changed) + " indexed pages");
+      report.rejected.emplace_back(supported[r].rule, no_exceptions);
     } else if (e.held_out_correct == 0) {
       ++report.rejected_untested;
       report.rejected.emplace_back(supported[r].rule, "changes no URL of a held-out cluster");

@@ -9,7 +9,12 @@
 /// alpha, alphanumeric, word), each candidate is validated on clusters held out from learning,
 /// and candidates are kept by support and precision. Rewriting a page in its own right, or a
 /// duplicate's URL into another cluster's URL, counts against a rule; a rewrite into a URL the
-/// site does not have is not judged (another rule may complete it).
+/// site does not have is not judged (another rule may complete it). A rule keeps the few pages
+/// in their own right it would rewrite as exceptions, URLs it leaves alone: at most
+/// --exception-share of the duplicates it rewrites correctly, plus, for pages it would rewrite
+/// into URLs the site does not have (a folder's listing page), a small allowance that grows
+/// with those correct rewrites: 1 page from 45, 2 from 59, 3 from 73 (docs/url-rules.md,
+/// "Exceptions").
 #pragma once
 
 #include <cstddef>
@@ -66,7 +71,7 @@ struct LearnReport {
   std::size_t rejected_support = 0;     ///< below min_support
   std::size_t rejected_untested = 0;    ///< changed no held-out URL
   std::size_t rejected_precision = 0;   ///< below min_precision (held out or learning)
-  std::size_t rejected_originals = 0;   ///< would rewrite more indexed pages than it may except
+  std::size_t rejected_originals = 0;   ///< would rewrite more indexed pages than it may except (above)
   std::size_t rejected_redundant = 0;   ///< every change it makes, a wider kept rule makes
   std::size_t rejected_together = 0;    ///< fine alone, but rewrote an indexed page in the set
   RuleEvaluation evaluation;      ///< the kept rules over the whole site

@@ -69,7 +69,8 @@ struct UrlRule {
   std::vector<ParamMatch> params;  ///< kDropParam
   std::string location;  ///< kDropParam, kSortParams
   /// URLs (normalised) the rule leaves alone although it matches them: pages in their own right
-  /// that learning found the rule would rewrite (at most --exception-share of what it gets right).
+  /// that learning found the rule would rewrite (at most --exception-share of what it gets right,
+  /// plus up to 3 rewritten into URLs the site does not have: docs/url-rules.md, "Exceptions").
   std::vector<std::string> exceptions;
   RuleEvidence evidence;  ///< zero for a hand-written rule
 
@@ -84,7 +85,9 @@ struct LearnParameters {
   double min_precision = 1.0;
   double held_out_fraction = 0.3;
   /// A rule that would rewrite indexed pages keeps them as exceptions when they number at most
-  /// this share of the duplicate URLs it rewrites correctly; else it is refused.
+  /// this share of the duplicate URLs it rewrites correctly, plus a small allowance (at most 3,
+  /// from 45 correct rewrites on) of pages rewritten into URLs the site does not have; else it is
+  /// refused. 0: no exceptions at all (docs/url-rules.md, "Exceptions").
   double exception_share = 0.01;
 };
 
