@@ -7,6 +7,8 @@
 #include <limits>
 #include <utility>
 
+#include <xxhash.h>
+
 #include "dedup/union_find.h"
 
 namespace canon::dedup {
@@ -26,8 +28,71 @@ std::vector<std::string> defined_terms(std::span<const std::string> dt_ids) {
   return terms;
 }
 
+std::vector<std::uint32_t> listed_entries(std::span<const std::string> link_targets) {
+  std::vector<std::uint32_t> entries;
+  entries.reserve(link_targets.size());
+  for (const std::string_view target : link_targets) {
+    const std::size_t hash_at = std::min(target.find('#'), target.size());
+    // A place in another page (a source line, a section elsewhere) says where, not what.
+    if (hash_at != 0 && hash_at < target.size()) continue;
+    std::string_view path = target.substr(0, hash_at);
+    path = path.substr(0, std::min(path.find('?'), path.size()));
+    while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+    const std::size_t slash = path.rfind('/');
+    const std::string_view last = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    std::string entry(last);
+    entry.append(target.substr(hash_at));
+    if (entry.empty() || entry == "#") continue;
+    entries.push_back(static_cast<std::uint32_t>(XXH3_64bits(entry.data(), entry.size())));
+  }
+  std::sort(entries.begin(), entries.end());
+  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+  if (entries.size() > kMaxListedEntries) entries.resize(kMaxListedEntries);
+  return entries;
+}
+
+bool entries_covered(std::span<const std::uint32_t> page, std::span<const std::uint32_t> authoritative) {
+  const bool sampled = authoritative.size() >= kMaxListedEntries;
+  std::size_t compared = 0, missing = 0;
+  for (const std::uint32_t entry : page) {
+    if (sampled && entry > authoritative.back()) break;  // beyond what the sample tells (page is sorted)
+    ++compared;
+    if (!std::binary_search(authoritative.begin(), authoritative.end(), entry)) ++missing;
+  }
+  return missing < kMaxMissingEntries &&
+         static_cast<double>(missing) <= kMaxMissingShare * static_cast<double>(compared);
+}
+
 bool definitions_covered(std::span<const std::string> page, std::span<const std::string> authoritative) {
   return std::includes(authoritative.begin(), authoritative.end(), page.begin(), page.end());
+}
+
+std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
+                               std::span<const AuthorityCandidate> candidates, const DocumentLoader& load) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> both_ways;
+  for (const SimilarPair& pair : clusters.pairs) both_ways.insert(both_ways.end(), {{pair.a, pair.b}, {pair.b, pair.a}});
+  const std::vector<Comparison> verdicts = detector.compare(both_ways, load);
+  std::vector<char> covered(clusters.cluster_of.size(), 0);
+  // x lists everything y lists, and more.
+  const auto lists_more = [&](std::uint32_t x, std::uint32_t y) {
+    return candidates[x].listed.size() > candidates[y].listed.size() &&
+           entries_covered(candidates[y].listed, candidates[x].listed) &&
+           definitions_covered(candidates[y].defined, candidates[x].defined);
+  };
+  for (std::size_t p = 0; p < both_ways.size(); p += 2) {
+    const auto [a, b] = both_ways[p];
+    const Comparison &a_in_b = verdicts[p], &b_in_a = verdicts[p + 1];
+    // Equal within rounding: neither text holds more (a copy, a page and its mirror).
+    const double margin = 1e-9;
+    if (!a_in_b.moved) continue;  // both ways equal: neither is fuller
+    if (a_in_b.near_duplicate && (lists_more(b, a) || (!lists_more(a, b) && a_in_b.similarity > b_in_a.similarity + margin))) {
+      covered[a] = 1;
+    }
+    if (b_in_a.near_duplicate && (lists_more(a, b) || (!lists_more(b, a) && b_in_a.similarity > a_in_b.similarity + margin))) {
+      covered[b] = 1;
+    }
+  }
+  return covered;
 }
 
 AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
@@ -44,8 +109,9 @@ AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters
   // its cluster's authoritative page changed (a split can take away the page whose rel=canonical
   // chose it).
   std::vector<std::uint32_t> compared_with(n, kNone);
+  const std::vector<char> covered_by_fuller = fuller_pages(detector, clusters, candidates, load);
   for (;;) {
-    out.authority = choose_authorities(out.cluster_of, candidates, honour_canonical);
+    out.authority = choose_authorities(out.cluster_of, candidates, honour_canonical, covered_by_fuller);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (member, authoritative page)
     for (std::uint32_t d = 0; d < n; ++d) {
       const std::uint32_t authoritative = out.authority[d].authoritative;
@@ -61,9 +127,15 @@ AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters
       out.to_authoritative[member] = verdicts[p];
       compared_with[member] = pairs[p].second;
       if (policy != ChainPolicy::kSplit) continue;
-      // A page that defines an item its authoritative page does not (a release's module page with
-      // a class the next release dropped) is not served by it, however alike the texts.
-      const bool covered = definitions_covered(candidates[member].defined, candidates[pairs[p].second].defined);
+      // A page that defines or lists an item its authoritative page does not (a release's module
+      // page with a class the next release dropped, std's module page with the macros core's
+      // lacks) is not served by it, however alike the texts.
+      const AuthorityCandidate &page = candidates[member], &authoritative = candidates[pairs[p].second];
+      // What the same item at a parallel path lists is comparable entry by entry (the same
+      // generator); a copy's links may differ where its text says the same (an old release's
+      // links to old pages, a feed copy's to the feed).
+      const bool covered = definitions_covered(page.defined, authoritative.defined) &&
+                           (!verdicts[p].moved || entries_covered(page.listed, authoritative.listed));
       if (!verdicts[p].near_duplicate || !covered) {
         leaves[member] = true;
         split = true;

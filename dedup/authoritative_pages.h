@@ -20,7 +20,8 @@ enum class ChainPolicy {
   /// Keep the detector's clusters (connected components of its verified pairs, single linkage).
   kKeep,
   /// Check every member against its cluster's authoritative page; the members that are not its
-  /// near-duplicates, or that define an item it lacks (definitions_covered), leave the cluster
+  /// near-duplicates, or that define an item it lacks (definitions_covered), or, as the same
+  /// item at a parallel path (Comparison::moved), list one (entries_covered), leave the cluster
   /// and regroup among themselves (docs/dedup.md, "Chains").
   kSplit,
 };
@@ -33,6 +34,42 @@ std::vector<std::string> defined_terms(std::span<const std::string> dt_ids);
 /// True when every term of `page` is one of `authoritative`'s: the authoritative page defines
 /// everything the page does (it may define more). Both as defined_terms() gives.
 bool definitions_covered(std::span<const std::string> page, std::span<const std::string> authoritative);
+
+/// Per document: whether a page it is a verified near-duplicate of (clusters.pairs), as the same
+/// item at a parallel path (Comparison::moved: minhash and exact), is fuller: the detector
+/// judges it covered by that page (compare(it, other).near_duplicate) and the other page lists
+/// everything it lists and more (AuthorityCandidate::listed and ::defined), or, when neither
+/// lists more, the detector judges the other page covered by it less (a smaller similarity the
+/// other way).
+std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
+                               std::span<const AuthorityCandidate> candidates, const DocumentLoader& load);
+
+/// What a page lists, from the href of each link of its main content (ExtractedPage's
+/// main_link_targets): each linked page's last path segment (`struct.Context.html`,
+/// `trait.Wake.html`) and each place in the page itself (`#method.map`), so that the same entry
+/// in parallel trees (`std/task/` and `core/task/`) or in a copy below a prefix is the same; a
+/// place in another page (`cmp.rs.html#287-300`, a source line) says where, not what, and is
+/// left out. Hashed to 32 bits; sorted, without repeats; at most kMaxListedEntries, the smallest
+/// hashes (a page that lists more keeps a uniform sample, whose largest hash bounds what it can
+/// tell). Pure.
+std::vector<std::uint32_t> listed_entries(std::span<const std::string> link_targets);
+
+/// How many entries listed_entries() keeps.
+inline constexpr std::size_t kMaxListedEntries = 1024;
+
+/// A page is not served by one that lacks a substantial part of what it lists: at least this
+/// many of its entries, or more than this share of them (docs/dedup.md, "Moved pages": of the
+/// std/core/alloc same-item pairs of rust-doc, 98.3 % have a page missing less than both from the
+/// other; std's module `task` misses 2 of 15 entries in core's (`Wake`), x86_64's intrinsics
+/// index 82 in x86's).
+inline constexpr std::size_t kMaxMissingEntries = 8;
+inline constexpr double kMaxMissingShare = 0.1;
+
+/// True when `authoritative` lists what `page` lists but for an insubstantial part: fewer than
+/// kMaxMissingEntries of its entries and at most kMaxMissingShare of them missing, as far as
+/// the sample tells (an entry of `page` is compared when `authoritative` kept every entry or it
+/// is no larger than the largest hash `authoritative` keeps). Both as listed_entries() gives.
+bool entries_covered(std::span<const std::uint32_t> page, std::span<const std::uint32_t> authoritative);
 
 /// Each page's final cluster and authoritative page.
 struct AuthoritativePages {
@@ -56,7 +93,8 @@ struct AuthoritativePages {
 };
 
 /// The authoritative pages of `clusters` (a find_clusters() result of `detector`'s current run)
-/// under choose_authorities(candidates, honour_canonical), with `policy` applied to chains.
+/// under choose_authorities(candidates, honour_canonical, fuller_pages()), with `policy` applied
+/// to chains.
 /// kSplit repeats, until nothing changes: choose each cluster's authoritative page; compare each
 /// member not yet checked against it; members that fail, or whose candidates[].defined are
 /// not covered by the authoritative page's, leave, and regroup by the detector's

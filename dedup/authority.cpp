@@ -30,6 +30,7 @@ std::string_view to_string(AuthorityReason reason) {
     case AuthorityReason::PageRank: return "pagerank";
     case AuthorityReason::Canonical: return "canonical";
     case AuthorityReason::Release: return "release";
+    case AuthorityReason::Fuller: return "fuller";
     case AuthorityReason::Redirect: return "redirect";
     case AuthorityReason::Original: return "original";
     case AuthorityReason::Tie: return "tie";
@@ -123,8 +124,9 @@ std::uint32_t best_by_rank(std::vector<std::uint32_t> pool,
 
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,
                                           std::span<const AuthorityCandidate> candidates,
-                                          bool honour_canonical) {
+                                          bool honour_canonical, std::span<const char> covered_by_fuller) {
   assert(cluster_of.size() == candidates.size());
+  assert(covered_by_fuller.empty() || covered_by_fuller.size() == candidates.size());
   const std::size_t n = cluster_of.size();
   std::vector<std::vector<std::uint32_t>> members(n);
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -174,6 +176,10 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
           std::erase_if(pool, [&](std::uint32_t m) { return newer_release(*best, release(m)); });
           reason = AuthorityReason::Release;
         }
+      }
+      if (reason == AuthorityReason::PageRank && !covered_by_fuller.empty() &&
+          keep_best(pool, [&](std::uint32_t m) { return covered_by_fuller[m] ? 0 : 1; })) {
+        reason = AuthorityReason::Fuller;
       }
       if (reason == AuthorityReason::PageRank &&
           keep_best(pool, [&](std::uint32_t m) { return candidates[m].redirects_in; })) {

@@ -24,6 +24,10 @@ struct AuthorityCandidate {
   /// cluster's authoritative page lacks one of these is not that page's duplicate
   /// (choose_authoritative_pages, ChainPolicy::kSplit).
   std::vector<std::string> defined = {};
+  /// What the page lists (listed_entries() of dedup/authoritative_pages.h): the same rule as
+  /// `defined`, for the entries of its main content's links; a page that lists everything a
+  /// member lists and more is the fuller page (choose_authoritative_pages).
+  std::vector<std::uint32_t> listed = {};
 };
 
 /// A release named in a URL's path: the first directory segment that is a version ("1.2",
@@ -53,13 +57,15 @@ enum class AuthorityReason {
   PageRank,   ///< strictly highest PageRank in the cluster
   Canonical,  ///< named by rel=canonical of another member of the same cluster
   Release,    ///< the newest release (or the current-release alias) among the members' paths
+  Fuller,     ///< it covers a member that does not cover it as well (the same item at a parallel
+              ///< path that lists more: std's page of a trait and core's)
   Redirect,   ///< the target of the most redirect pages of the site
   Original,   ///< the page whose path other members repeat below a prefix (`docs/a.html`, not
               ///< `mirror/docs/a.html`)
   Tie,        ///< equal highest PageRank; shorter URL, then lexicographically smaller, won
 };
 
-/// "singleton", "pagerank", "canonical", "release", "redirect", "original", "tie".
+/// "singleton", "pagerank", "canonical", "release", "fuller", "redirect", "original", "tie".
 std::string_view to_string(AuthorityReason reason);
 
 /// A cluster's authoritative page and the reason it won.
@@ -75,15 +81,19 @@ struct Authority {
 ///    more often than pages inside it do (a site-wide canonical, every page to the home page);
 /// 2. when the members' paths name at least two different releases (release_of), the members
 ///    of the newest release (an alias of the current release beats every version);
-/// 3. the members that the most redirect pages lead to, when any does;
-/// 4. when some members' paths are another member's path below a prefix (`mirror/docs/a.html`
+/// 3. the members no other member is fuller than (`covered_by_fuller`, when given: the member
+///    is covered by another that it covers less, choose_authoritative_pages), when that leaves
+///    fewer;
+/// 4. the members that the most redirect pages lead to, when any does;
+/// 5. when some members' paths are another member's path below a prefix (`mirror/docs/a.html`
 ///    repeats `docs/a.html`), the members that repeat no other's: a mirror, printable or
 ///    archived copy links to, and is read as, the page it copies;
-/// 5. the highest PageRank (equal within a relative 1e-12 counts as a tie);
-/// 6. ties: the shorter URL, then the lexicographically smaller one.
-/// REQUIRES: cluster_of.size() == candidates.size(); cluster ids index documents.
+/// 6. the highest PageRank (equal within a relative 1e-12 counts as a tie);
+/// 7. ties: the shorter URL, then the lexicographically smaller one.
+/// REQUIRES: cluster_of.size() == candidates.size(); cluster ids index documents;
+/// covered_by_fuller empty or of the same size.
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,
                                           std::span<const AuthorityCandidate> candidates,
-                                          bool honour_canonical);
+                                          bool honour_canonical, std::span<const char> covered_by_fuller = {});
 
 }  // namespace canon::dedup

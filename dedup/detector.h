@@ -57,6 +57,11 @@ struct Comparison {
   /// Whether the detector calls the pair near-duplicates: the rule find_clusters applies to its
   /// candidates (threshold, title rule, Hamming distance...), applied to this pair directly.
   bool near_duplicate = false;
+  /// minhash and exact: the pages are the same item at a parallel path (SiteNames::moved(),
+  /// dedup/page_names.h), measured directionally (similarity is the share of the first page's
+  /// masked shingles found in the second's). What each lists is then comparable entry by entry
+  /// (choose_authoritative_pages). False for every other pair and detector.
+  bool moved = false;
 };
 
 /// A detector's verdict over a set of documents.

@@ -218,13 +218,66 @@ bool ExactDetector::accept(std::uint32_t a, std::uint32_t b, double jaccard) con
   return jaccard >= names_.required(options_, a, b);
 }
 
-Clusters ExactDetector::find_clusters(const DocumentLoader&) {
+std::vector<std::pair<double, double>> ExactDetector::moved_coverages(
+    std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader& load) const {
+  std::vector<std::uint32_t> docs;
+  for (const auto& [a, b] : pairs) docs.insert(docs.end(), {a, b});
+  std::sort(docs.begin(), docs.end());
+  docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
+  std::vector<JoinedWords> texts(docs.size());
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    load(docs[i], [&](const DedupDocument& doc) { tokenize_joined(doc.text, texts[i]); });
+  }
+  const auto text_of = [&](std::uint32_t d) -> const JoinedWords& {
+    return texts[static_cast<std::size_t>(std::lower_bound(docs.begin(), docs.end(), d) - docs.begin())];
+  };
+  std::vector<std::pair<double, double>> out;
+  ShingleSet x, y;
+  for (const auto& [a, b] : pairs) {
+    if (text_hashes_[a] == 0 || text_hashes_[b] == 0) {
+      out.emplace_back(0.0, 0.0);
+    } else if (a == b || text_hashes_[a] == text_hashes_[b]) {
+      out.emplace_back(1.0, 1.0);
+    } else {
+      const std::vector<std::uint32_t> masked = names_.moved_words(a, b);
+      moved_shingle_set(text_of(a), masked, options_.shingle_size, boilerplate_, x);
+      moved_shingle_set(text_of(b), masked, options_.shingle_size, boilerplate_, y);
+      const std::size_t common = intersection_size<std::uint64_t>(x, y);
+      out.emplace_back(moved_coverage(common, x.size()), moved_coverage(common, y.size()));
+    }
+  }
+  return out;
+}
+
+Clusters ExactDetector::find_clusters(const DocumentLoader& load) {
   const auto n = static_cast<std::uint32_t>(shingles_.size());
   names_ = SiteNames(page_names_);
   page_names_ = {};
   const std::vector<TokenRecord> records = order_by_frequency(shingles_);
   JoinResult join = ppjoin(records, SetMeasure::Jaccard, options_.threshold, options_.threads);
-  std::erase_if(join.pairs, [&](const SimilarPair& p) { return !accept(p.a, p.b, p.similarity); });
+  // Moved pages are measured apart (masked containment): those the join found, and the others
+  // whatever their Jaccard, as minhash takes them.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_candidates;
+  std::erase_if(join.pairs, [&](const SimilarPair& p) {
+    if (moved(p.a, p.b)) {
+      moved_candidates.emplace_back(p.a, p.b);
+      return true;
+    }
+    return !accept(p.a, p.b, p.similarity);
+  });
+  if (options_.title_rule) {
+    for (const auto& [a, b] : names_.moved_pairs()) {
+      if (!shingles_[a].empty() && !shingles_[b].empty()) moved_candidates.emplace_back(a, b);
+    }
+    std::sort(moved_candidates.begin(), moved_candidates.end());
+    moved_candidates.erase(std::unique(moved_candidates.begin(), moved_candidates.end()), moved_candidates.end());
+    const std::vector<std::pair<double, double>> coverage = moved_coverages(moved_candidates, load);
+    for (std::size_t p = 0; p < moved_candidates.size(); ++p) {
+      const auto [a, b] = moved_candidates[p];
+      const double larger = std::max(coverage[p].first, coverage[p].second);
+      if (larger >= names_.required(options_, a, b)) join.pairs.push_back({a, b, larger});
+    }
+  }
   // Pages of one name at mirrored paths need only copy_threshold, which may be below the
   // join's threshold: those the join could not see are measured one by one.
   if (options_.title_rule) {
@@ -251,12 +304,23 @@ Clusters ExactDetector::find_clusters(const DocumentLoader&) {
 }
 
 std::vector<Comparison> ExactDetector::compare(
-    std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader&) {
+    std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, const DocumentLoader& load) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_pairs;
+  for (const auto& [a, b] : pairs) {
+    if (a != b && text_hashes_[a] != 0 && text_hashes_[b] != 0 && moved(a, b)) moved_pairs.emplace_back(a, b);
+  }
+  const std::vector<std::pair<double, double>> moved_scores = moved_coverages(moved_pairs, load);
+  std::size_t next_moved = 0;
   std::vector<Comparison> result;
   for (const auto& [a, b] : pairs) {
     assert(a < shingles_.size() && b < shingles_.size());
     if (text_hashes_[a] == 0 || text_hashes_[b] == 0) {
       result.push_back({});
+      continue;
+    }
+    if (a != b && moved(a, b)) {
+      const double s = moved_scores[next_moved++].first;  // the first page in the second
+      result.push_back({s, text_hashes_[a] == text_hashes_[b] || s >= names_.required(options_, a, b), true});
       continue;
     }
     const double s = similarity(a, b);

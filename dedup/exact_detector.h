@@ -53,7 +53,9 @@ JoinResult ppjoin(std::span<const TokenRecord> records, SetMeasure measure, doub
 /// oracle `minhash` is measured against. Uses shingle_size, threshold, the name rule's options
 /// and threads of DedupOptions; reads each document's text, title and first heading.
 /// compare()'s similarity is the exact Jaccard (0 when either set is empty, 1 for identical
-/// word sequences), equal to minhash's.
+/// word sequences), equal to minhash's; moved pages (SiteNames::moved()) are measured as minhash measures
+/// them (masked containment, their documents loaded), every pair of them the join finds plus
+/// SiteNames::moved_pairs().
 class ExactDetector final : public Detector {
 public:
   /// REQUIRES: options.shingle_size >= 1, 0 < options.threshold <= 1.
@@ -69,6 +71,13 @@ public:
 
 private:
   double similarity(std::uint32_t a, std::uint32_t b) const;
+  /// Whether a and b are the same item at a parallel path (SiteNames::moved()).
+  bool moved(std::uint32_t a, std::uint32_t b) const { return options_.title_rule && names_.moved(a, b); }
+  /// For each pair (a, b) of moved pages: moved_coverage() of a in b and of b in a, their words
+  /// masked (moved_shingle_set()), their documents loaded once each (1 for identical word
+  /// sequences).
+  std::vector<std::pair<double, double>> moved_coverages(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                                         const DocumentLoader& load) const;
   /// Whether a and b, of Jaccard `jaccard`, are near-duplicates: identical word sequences, or
   /// the Jaccard their names require.
   bool accept(std::uint32_t a, std::uint32_t b, double jaccard) const;

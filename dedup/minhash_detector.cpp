@@ -83,7 +83,9 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
 std::size_t MinhashDetector::state_bytes_per_document() const {
   std::size_t name_bytes = 0;
   for (const PageName& w : page_names_) {
-    name_bytes += (w.title.capacity() + w.heading.capacity()) * sizeof(std::uint32_t) + w.path_suffixes.capacity() * sizeof(std::uint64_t);
+    name_bytes += (w.title.capacity() + w.heading.capacity() + w.segment_words.capacity() + w.segment_word_end.capacity()) *
+                      sizeof(std::uint32_t) +
+                  (w.path_suffixes.capacity() + w.segments.capacity()) * sizeof(std::uint64_t);
   }
   return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) + sizeof(PageName) +
          (page_names_.empty() ? 0 : name_bytes / page_names_.size());
@@ -118,13 +120,17 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
       lsh_candidates(sketches_, width_, banding, std::span(skip.get(), n), options_.threads);
   // Pages of one name at mirrored paths need only copy_threshold, below what the banding is
   // tuned to: they are candidates whatever their sketches say.
+  // So are moved pages (the same item at a parallel path), measured by containment, which a
+  // longer page's Jaccard does not show.
   if (options_.title_rule) {
-    const auto lsh_end = static_cast<std::ptrdiff_t>(candidates.size());
-    for (const Pair& p : names_.same_name_pairs(kLshRunNeighbours)) {  // sorted, as LSH's are
-      if (!skip[p.first] && !skip[p.second]) candidates.push_back(p);
+    for (const auto& forced : {names_.same_name_pairs(kLshRunNeighbours), names_.moved_pairs(kLshRunNeighbours)}) {
+      const auto lsh_end = static_cast<std::ptrdiff_t>(candidates.size());
+      for (const Pair& p : forced) {  // sorted, as LSH's are
+        if (!skip[p.first] && !skip[p.second]) candidates.push_back(p);
+      }
+      std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());
+      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     }
-    std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());
-    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   }
 
   // LSH only proposes. A candidate whose similarity could reach what its names require only if
@@ -137,6 +143,10 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
     const auto [a, b] = candidates[c];
     required_of[c] = required(a, b);
+    if (moved(a, b)) {  // masked containment: no bound from the sketches of the own shingles
+      similarity[c] = -1.0;
+      return;
+    }
     const double high = std::min(1.0, estimate_jaccard(sketch_of(a), sketch_of(b)) + slack);
     // The overlap that Jaccard `high` would mean, at most the smaller set.
     const double sum = static_cast<double>(sizes_[a]) + static_cast<double>(sizes_[b]);
@@ -145,15 +155,17 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
     if (measure(common_high, sizes_[a], sizes_[b]) >= required_of[c]) similarity[c] = -1.0;
   });
   for (std::size_t c = 0; c < candidates.size(); ++c) needed[c] = similarity[c] < 0.0;
-  measure_exactly(candidates, needed, load, similarity);
+  std::vector<Measured> measured(candidates.size());
+  measure_exactly(candidates, needed, load, measured);
 
   measured_.clear();
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const auto [a, b] = candidates[c];
-    if (similarity[c] >= required_of[c]) pairs.push_back({a, b, similarity[c]});
-    if (needed[c]) measured_.emplace_back(pair_key(a, b), similarity[c]);
+    if (needed[c] && measured[c].larger() >= required_of[c]) pairs.push_back({a, b, measured[c].larger()});
+    if (needed[c]) measured_.emplace_back(pair_key(a, b), measured[c]);
   }
-  std::sort(measured_.begin(), measured_.end());
+  std::sort(measured_.begin(), measured_.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
   for (SimilarPair& p : pairs) {
     if (p.a > p.b) std::swap(p.a, p.b);
   }
@@ -162,7 +174,7 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
 
 std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
                                                  const DocumentLoader& load) {
-  std::vector<double> similarity(pairs.size(), 0.0);
+  std::vector<Measured> measured(pairs.size());
   std::vector<Pair> ordered(pairs.size());
   std::vector<bool> needed(pairs.size(), false);
   for (std::size_t p = 0; p < pairs.size(); ++p) {
@@ -171,31 +183,36 @@ std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
     ordered[p] = {std::min(a, b), std::max(a, b)};
     if (text_hashes_[a] == 0 || text_hashes_[b] == 0) continue;
     if (a == b || identical(a, b)) {
-      similarity[p] = 1.0;
+      measured[p] = {1.0, 1.0};
       continue;
     }
     if (sizes_[a] == 0 || sizes_[b] == 0) continue;
     const std::uint64_t key = pair_key(ordered[p].first, ordered[p].second);
-    const auto it = std::lower_bound(measured_.begin(), measured_.end(), std::pair{key, 0.0},
-                                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    const auto it = std::lower_bound(measured_.begin(), measured_.end(), key,
+                                     [](const auto& x, std::uint64_t k) { return x.first < k; });
     if (it != measured_.end() && it->first == key) {
-      similarity[p] = it->second;
+      measured[p] = it->second;
     } else {
       needed[p] = true;
     }
   }
-  measure_exactly(ordered, needed, load, similarity);
+  measure_exactly(ordered, needed, load, measured);
+  std::vector<double> similarity(pairs.size());
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    // Measured is of (smaller index, larger index): the first page of the pair against the second.
+    similarity[p] = pairs[p].first <= pairs[p].second ? measured[p].forward : measured[p].backward;
+  }
   std::vector<Comparison> result(pairs.size());
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
     if (text_hashes_[a] == 0 || text_hashes_[b] == 0) continue;
-    result[p] = {similarity[p], a == b || identical(a, b) || similarity[p] >= required(a, b)};
+    result[p] = {similarity[p], a == b || identical(a, b) || similarity[p] >= required(a, b), a != b && moved(a, b)};
   }
   return result;
 }
 
 void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
-                                      const DocumentLoader& load, std::vector<double>& out) const {
+                                      const DocumentLoader& load, std::vector<Measured>& out) const {
   // Connected components of the needed pairs: each document is loaded once, by the worker that
   // owns its component, and its shingle set lives only while that component is measured.
   const auto n = static_cast<std::uint32_t>(sizes_.size());
@@ -226,7 +243,7 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
 }
 
 void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
-                                        const DocumentLoader& load, std::vector<double>& out) const {
+                                        const DocumentLoader& load, std::vector<Measured>& out) const {
   std::vector<std::uint32_t> members;
   for (const std::size_t p : component) {
     members.push_back(pairs[p].first);
@@ -258,21 +275,34 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
     by_blocks.emplace_back(block_of[member_index(pairs[p].first)], block_of[member_index(pairs[p].second)], p);
   }
   std::sort(by_blocks.begin(), by_blocks.end());
+  // Per member: its own shingles, and for members of moved pairs its words (masked per pair).
   std::vector<ShingleSet> shingles(members.size());
+  std::vector<JoinedWords> texts(members.size());
+  std::vector<char> in_moved(members.size(), 0), in_plain(members.size(), 0);
+  for (const std::size_t p : component) {
+    const bool m = moved(pairs[p].first, pairs[p].second);
+    for (const std::uint32_t d : {pairs[p].first, pairs[p].second}) (m ? in_moved : in_plain)[member_index(d)] = 1;
+  }
   const auto load_block = [&](std::size_t block) {
     const auto first = std::lower_bound(block_of.begin(), block_of.end(), block) - block_of.begin();
     for (auto m = static_cast<std::size_t>(first); m < members.size() && block_of[m] == block; ++m) {
       load(members[m], [&](const DedupDocument& doc) {
-        thread_local JoinedWords words;
-        tokenize_joined(doc.text, words);
-        shingle_set(words, options_.shingle_size, shingles[m]);
-        boilerplate_.remove_from(shingles[m]);  // the set stays sorted
+        if (in_moved[m]) tokenize_joined(doc.text, texts[m]);
+        if (in_plain[m]) {
+          thread_local JoinedWords words;
+          tokenize_joined(doc.text, words);
+          shingle_set(words, options_.shingle_size, shingles[m]);
+          boilerplate_.remove_from(shingles[m]);  // the set stays sorted
+        }
       });
     }
   };
   const auto drop_block = [&](std::size_t block) {
     for (std::size_t m = 0; m < members.size(); ++m) {
-      if (block_of[m] == block) ShingleSet().swap(shingles[m]);
+      if (block_of[m] == block) {
+        ShingleSet().swap(shingles[m]);
+        texts[m] = JoinedWords();
+      }
     }
   };
   std::vector<std::size_t> loaded;  // the blocks held now: at most two
@@ -289,8 +319,19 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
         loaded.push_back(block);
       }
     }
-    const ShingleSet &x = shingles[member_index(pairs[p].first)], &y = shingles[member_index(pairs[p].second)];
-    out[p] = x.empty() || y.empty() ? 0.0 : measure(intersection_size<std::uint64_t>(x, y), x.size(), y.size());
+    const auto [a, b] = pairs[p];
+    if (moved(a, b)) {
+      thread_local ShingleSet x, y;
+      const std::vector<std::uint32_t> masked = names_.moved_words(a, b);
+      moved_shingle_set(texts[member_index(a)], masked, options_.shingle_size, boilerplate_, x);
+      moved_shingle_set(texts[member_index(b)], masked, options_.shingle_size, boilerplate_, y);
+      const std::size_t common = intersection_size<std::uint64_t>(x, y);
+      out[p] = {moved_coverage(common, x.size()), moved_coverage(common, y.size())};
+      continue;
+    }
+    const ShingleSet &x = shingles[member_index(a)], &y = shingles[member_index(b)];
+    const double jaccard = x.empty() || y.empty() ? 0.0 : measure(intersection_size<std::uint64_t>(x, y), x.size(), y.size());
+    out[p] = {jaccard, jaccard};
   }
 }
 

@@ -3,6 +3,7 @@
 /// of the candidates from shingle sets rebuilt on demand.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -60,20 +61,32 @@ private:
   double required(std::uint32_t a, std::uint32_t b) const {
     return names_.required(options_, a, b);
   }
+  /// Whether documents a and b are the same item at a parallel path (SiteNames::moved()),
+  /// measured by masked containment instead of Jaccard. REQUIRES: find_clusters() ran.
+  bool moved(std::uint32_t a, std::uint32_t b) const { return options_.title_rule && names_.moved(a, b); }
   /// Whether documents a and b have the same word sequence (so the same shingles).
   bool identical(std::uint32_t a, std::uint32_t b) const {
     return text_hashes_[a] != 0 && text_hashes_[a] == text_hashes_[b];
   }
-  /// measure() of each of `pairs` (both documents non-empty) whose `needed` flag is set, into
+  /// What a pair (a, b) measured: `forward` of a against b, `backward` of b against a. Both the
+  /// Jaccard of their own shingles, or for moved pages the share of a's (b's) masked shingles
+  /// found in the other's (moved_shingle_set()). find_clusters() verifies the larger of the two;
+  /// compare() judges its first page against its second.
+  struct Measured {
+    double forward = 0.0;
+    double backward = 0.0;
+    double larger() const { return std::max(forward, backward); }
+  };
+  /// The Measured of each of `pairs` (both documents non-empty) whose `needed` flag is set, into
   /// out[index]: the documents are loaded once per connected component of those pairs, or once
   /// per block of it measured against theirs when the component holds more than
   /// options_.measure_budget_shingles.
   void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
-                       const DocumentLoader& load, std::vector<double>& out) const;
-  /// measure() of the pairs whose indices are `component` (one connected component), into
+                       const DocumentLoader& load, std::vector<Measured>& out) const;
+  /// The Measured of the pairs whose indices are `component` (one connected component), into
   /// out[index]: its documents loaded once, or block against block beyond the budget.
   void measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
-                         const DocumentLoader& load, std::vector<double>& out) const;
+                         const DocumentLoader& load, std::vector<Measured>& out) const;
   std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {
     return std::span(sketches_).subspan(std::size_t{d} * width_, width_);
   }
@@ -92,9 +105,9 @@ private:
   std::vector<PageName> page_names_;
   SiteNames names_;
   /// The candidate pairs find_clusters() measured, (a << 32 | b) for a < b, sorted, with their
-  /// similarity: compare() asks mostly for these (a duplicate against its cluster's indexed
-  /// page) and need not load them again. 16 bytes per measured candidate.
-  std::vector<std::pair<std::uint64_t, double>> measured_;
+  /// Measured: compare() asks mostly for these (a duplicate against its cluster's indexed page)
+  /// and need not load them again. 24 bytes per measured candidate.
+  std::vector<std::pair<std::uint64_t, Measured>> measured_;
 };
 
 }  // namespace canon::dedup

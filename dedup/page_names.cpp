@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <cassert>
+#include <iterator>
 #include <limits>
+#include <tuple>
 #include <unordered_map>
 
 #include <xxhash.h>
 
 #include "dedup/authority.h"
+#include "dedup/detector_support.h"
+#include "dedup/shingles.h"
 #include "dedup/tokenizer.h"
 
 namespace canon::dedup {
@@ -25,11 +29,7 @@ constexpr std::string_view kOperatorChars = "&*+#~=!<>|%^[]";
 std::vector<std::uint32_t> word_hashes(std::string_view text) {
   std::vector<std::uint32_t> words;
   const auto add_words = [&](std::string_view part) {
-    for (const std::string& word : tokenize(part)) {
-      const auto hash = static_cast<std::uint32_t>(XXH3_64bits(word.data(), word.size()));
-      const bool number = word.find_first_not_of("0123456789") == std::string::npos;
-      words.push_back(number ? hash | kNumberBit : hash & ~kNumberBit);
-    }
+    for (const std::string& word : tokenize(part)) words.push_back(name_word_hash(word));
   };
   std::size_t at = 0;
   while (at < text.size()) {
@@ -96,6 +96,47 @@ std::string without_releases(std::string_view path, std::size_t query) {
 
 }  // namespace
 
+std::uint32_t name_word_hash(std::string_view word) {
+  const auto hash = static_cast<std::uint32_t>(XXH3_64bits(word.data(), word.size()));
+  const bool number = !word.empty() && word.find_first_not_of("0123456789") == std::string_view::npos;
+  return number ? hash | kNumberBit : hash & ~kNumberBit;
+}
+
+void moved_shingle_set(const JoinedWords& words, std::span<const std::uint32_t> masked, unsigned k,
+                       const Boilerplate& boilerplate, std::vector<std::uint64_t>& out) {
+  assert(k >= 1);
+  thread_local JoinedWords masked_words;
+  thread_local std::vector<std::uint64_t> plain;
+  masked_words.joined.clear();
+  masked_words.starts.clear();
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string_view word = std::string_view(words.joined).substr(words.starts[i], words.end(i) - words.starts[i]);
+    if (i > 0) masked_words.joined.push_back('\x1f');
+    masked_words.starts.push_back(masked_words.joined.size());
+    // A control character no word holds: one placeholder for every masked word.
+    if (std::binary_search(masked.begin(), masked.end(), name_word_hash(word))) {
+      masked_words.joined.push_back('\x1e');
+    } else {
+      masked_words.joined.append(word);
+    }
+  }
+  // The site's boilerplate is judged on the words as written, shingle by shingle.
+  shingle_hashes(words, k, plain);
+  shingle_hashes(masked_words, k, out);
+  assert(plain.size() == out.size());
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!boilerplate.contains(plain[i])) out[kept++] = out[i];
+  }
+  out.resize(kept);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+double moved_coverage(std::size_t common, std::size_t own) {
+  return own == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(own);
+}
+
 PageName page_name(const DedupDocument& doc) {
   // A page is named by its title and, where many pages share the title, its main heading (the
   // name a reader sees: Doxygen's member lists put "std::vector< _Tp > Member List" there); a
@@ -104,8 +145,12 @@ PageName page_name(const DedupDocument& doc) {
   const std::string_view heading = !doc.main_heading.empty() ? doc.main_heading
                                    : !doc.headings.empty()   ? std::string_view(doc.headings.front())
                                                              : opening_words(doc.text, kOpeningWords);
-  PageName name{text_hash(doc.title), text_hash(heading), word_hashes(doc.title), word_hashes(heading), 0, {}, 0,
-                !has_heading};
+  PageName name;
+  name.title_text = text_hash(doc.title);
+  name.heading_text = text_hash(heading);
+  name.title = word_hashes(doc.title);
+  name.heading = word_hashes(heading);
+  name.heading_is_opening = !has_heading;
   std::string_view path = doc.url.substr(0, doc.url.find('#'));
   if (const std::size_t scheme = path.find("://"); scheme != std::string_view::npos) {
     const std::size_t root = path.find('/', scheme + 3);
@@ -127,6 +172,15 @@ PageName page_name(const DedupDocument& doc) {
     name.path_suffixes.push_back(XXH3_64bits(suffix.data(), suffix.size()));
   }
   std::sort(name.path_suffixes.begin(), name.path_suffixes.end());
+  // A path ending in '/' names its directory's index page: its file name is empty.
+  for (std::size_t at = 1; at <= unversioned_query && at <= path.size();) {
+    const std::size_t end = std::min(path.find('/', at), unversioned_query);
+    const std::string_view segment = path.substr(at, end - at);
+    name.segments.push_back(XXH3_64bits(segment.data(), segment.size()));
+    for (const std::string& word : tokenize(segment)) name.segment_words.push_back(name_word_hash(word));
+    name.segment_word_end.push_back(static_cast<std::uint32_t>(name.segment_words.size()));
+    at = end + 1;
+  }
   const std::string_view stem = page_stem(doc.url);
   name.stem = XXH3_64bits(stem.data(), stem.size());
   return name;
@@ -145,9 +199,16 @@ SiteNames::SiteNames(std::span<const PageName> pages) {
   names_.reserve(pages.size());
   urls_.reserve(pages.size());
   for (const PageName& page : pages) {
-    urls_.push_back({page.path, page.stem, suffixes_.size(), suffixes_.size() + page.path_suffixes.size()});
+    urls_.push_back({page.path, page.stem, suffixes_.size(), suffixes_.size() + page.path_suffixes.size(),
+                     segments_.size(), segments_.size() + page.segments.size()});
     suffixes_.insert(suffixes_.end(), page.path_suffixes.begin(), page.path_suffixes.end());
+    for (std::size_t i = 0; i < page.segments.size(); ++i) {
+      const std::size_t first = segment_words_.size() + (i == 0 ? 0 : page.segment_word_end[i - 1]);
+      segments_.push_back({page.segments[i], first, segment_words_.size() + page.segment_word_end[i]});
+    }
+    segment_words_.insert(segment_words_.end(), page.segment_words.begin(), page.segment_words.end());
   }
+  count_parallel_paths();
   // Each name's words in order (kept for its subject), then as a sorted set (for the rest).
   std::vector<std::vector<std::uint32_t>> sequences;
   sequences.reserve(pages.size());
@@ -244,6 +305,135 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::same_name_pairs(
         const std::uint32_t a = by_name[x].second, b = by_name[y].second;
         if (url_evidence(a, b) != UrlEvidence::kMirrored) continue;
         pairs.emplace_back(a, b);  // a < b: sorted by d
+        ++paired;
+      }
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+std::uint64_t SiteNames::directory_pair_key(std::uint64_t x, std::uint64_t y) {
+  if (x > y) std::swap(x, y);
+  return x ^ (y * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull);
+}
+
+std::uint64_t SiteNames::prefix_hash(const Url& url, std::size_t i) const {
+  std::uint64_t hash = 0;
+  for (std::size_t j = 0; j <= i; ++j) hash = mix64(hash ^ segments_[url.segments + j].hash);
+  return hash;
+}
+
+void SiteNames::count_parallel_paths() {
+  // Pages whose paths are the same but for directory i share a key (the path with segment i
+  // blanked); each two distinct directories i of one key hold one same path below them.
+  std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>> by_blanked;  // (key, prefix, d)
+  std::vector<std::uint64_t> hashes;
+  for (std::uint32_t d = 0; d < urls_.size(); ++d) {
+    const Url& url = urls_[d];
+    const std::size_t depth = url.segments_end - url.segments;
+    for (std::size_t i = 0; i + 1 < depth; ++i) {
+      hashes.clear();
+      for (std::size_t j = 0; j < depth; ++j) hashes.push_back(j == i ? 0 : segments_[url.segments + j].hash);
+      hashes.push_back(i);
+      by_blanked.emplace_back(XXH3_64bits(hashes.data(), hashes.size() * sizeof(std::uint64_t)), prefix_hash(url, i), d);
+    }
+  }
+  std::sort(by_blanked.begin(), by_blanked.end());
+  std::vector<std::uint64_t> prefixes;
+  for (std::size_t g = 0, end = 0; g < by_blanked.size(); g = end) {
+    while (end < by_blanked.size() && std::get<0>(by_blanked[end]) == std::get<0>(by_blanked[g])) ++end;
+    prefixes.clear();
+    for (std::size_t m = g; m < end; ++m) prefixes.push_back(std::get<1>(by_blanked[m]));
+    prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());  // sorted within the key
+    if (prefixes.size() < 2 || prefixes.size() > kMaxParallelGroup) continue;
+    for (std::size_t x = 0; x < prefixes.size(); ++x) {
+      for (std::size_t y = x + 1; y < prefixes.size(); ++y) ++parallel_paths_[directory_pair_key(prefixes[x], prefixes[y])];
+    }
+  }
+}
+
+void SiteNames::differing_segment_words(const Url& mine, const Url& other, std::vector<std::uint32_t>& out) const {
+  for (std::size_t i = 0; i < mine.segments_end - mine.segments; ++i) {
+    const Segment& x = segments_[mine.segments + i];
+    if (x.hash == segments_[other.segments + i].hash) continue;
+    out.insert(out.end(), segment_words_.begin() + static_cast<std::ptrdiff_t>(x.words),
+               segment_words_.begin() + static_cast<std::ptrdiff_t>(x.words_end));
+  }
+}
+
+bool SiteNames::moved(std::uint32_t a, std::uint32_t b) const {
+  assert(a < names_.size() && b < names_.size());
+  const Url &x = urls_[a], &y = urls_[b];
+  const std::size_t depth = x.segments_end - x.segments;
+  if (depth < 2 || depth != y.segments_end - y.segments) return false;
+  // One directory differs, and the two directories hold parallel trees.
+  std::size_t differing = depth;
+  for (std::size_t i = 0; i < depth; ++i) {
+    if (segments_[x.segments + i].hash == segments_[y.segments + i].hash) continue;
+    if (differing != depth || i + 1 == depth) return false;  // a second one, or the file name
+    differing = i;
+  }
+  if (differing == depth) return false;
+  const auto shared = parallel_paths_.find(directory_pair_key(prefix_hash(x, differing), prefix_hash(y, differing)));
+  if (shared == parallel_paths_.end() || shared->second < kMinParallelPaths) return false;
+  // Renamed: the names differ in the site's common words only (a crate, a platform, a release
+  // that many pages carry), never in an item's own word (`deque::at`, `vector::at`).
+  if (relation(a, b) != NameRelation::kRenamed) return false;
+  // Each name carries its own place: every differing directory has a word in the page's own
+  // name, and every word one name has and the other lacks is a word of its own differing
+  // directories. A substitution of the place, not an added qualifier.
+  const auto explained = [&](const Name& mine, const Name& other, const Url& mine_url, const Url& other_url) {
+    const std::span<const std::uint32_t> own = words(mine), theirs = words(other);
+    std::vector<std::uint32_t> place;
+    for (std::size_t i = 0; i < mine_url.segments_end - mine_url.segments; ++i) {
+      const Segment& segment = segments_[mine_url.segments + i];
+      if (segment.hash == segments_[other_url.segments + i].hash) continue;
+      const auto first = segment_words_.begin() + static_cast<std::ptrdiff_t>(segment.words);
+      const auto last = segment_words_.begin() + static_cast<std::ptrdiff_t>(segment.words_end);
+      if (std::none_of(first, last, [&](std::uint32_t w) { return std::binary_search(own.begin(), own.end(), w); })) {
+        return false;  // a directory the name does not say
+      }
+      place.insert(place.end(), first, last);
+    }
+    std::sort(place.begin(), place.end());
+    return std::all_of(own.begin(), own.end(), [&](std::uint32_t w) {
+      return std::binary_search(theirs.begin(), theirs.end(), w) || std::binary_search(place.begin(), place.end(), w);
+    });
+  };
+  return explained(names_[a], names_[b], x, y) && explained(names_[b], names_[a], y, x);
+}
+
+std::vector<std::uint32_t> SiteNames::moved_words(std::uint32_t a, std::uint32_t b) const {
+  std::vector<std::uint32_t> words;
+  differing_segment_words(urls_[a], urls_[b], words);
+  differing_segment_words(urls_[b], urls_[a], words);
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  return words;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::moved_pairs(std::size_t neighbours) const {
+  std::vector<std::tuple<std::uint64_t, std::size_t, std::uint32_t>> by_place;  // (file name, depth, d)
+  for (std::uint32_t d = 0; d < urls_.size(); ++d) {
+    const std::size_t depth = urls_[d].segments_end - urls_[d].segments;
+    if (depth >= 2 && names_[d].words_end > names_[d].words) {
+      by_place.emplace_back(segments_[urls_[d].segments_end - 1].hash, depth, d);
+    }
+  }
+  std::sort(by_place.begin(), by_place.end());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (std::size_t g = 0, end = 0; g < by_place.size(); g = end) {
+    while (end < by_place.size() && std::get<0>(by_place[end]) == std::get<0>(by_place[g]) &&
+           std::get<1>(by_place[end]) == std::get<1>(by_place[g])) {
+      ++end;
+    }
+    for (std::size_t i = g; i < end; ++i) {
+      std::size_t paired = 0;
+      for (std::size_t j = i + 1; j < end && paired < neighbours; ++j) {
+        const std::uint32_t a = std::get<2>(by_place[i]), b = std::get<2>(by_place[j]);
+        if (!moved(a, b)) continue;
+        pairs.emplace_back(a, b);  // a < b: sorted by d within the group
         ++paired;
       }
     }

@@ -8,10 +8,12 @@
 #include <span>
 #include <utility>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "dedup/boilerplate.h"
 #include "dedup/detector.h"
+#include "dedup/tokenizer.h"
 
 namespace canon::dedup {
 
@@ -34,6 +36,12 @@ struct PageName {
   /// The heading fields hold the opening words of the text: the page has no heading.
   bool heading_is_opening = false;
   std::uint64_t section = 0;
+  /// Each segment of the path (the release directories left out, the query dropped): its
+  /// XXH3, and its words (name_word_hash(), in segment_words[segment_word_end[i-1],
+  /// segment_word_end[i])).
+  std::vector<std::uint64_t> segments;
+  std::vector<std::uint32_t> segment_words;
+  std::vector<std::uint32_t> segment_word_end;
 };
 
 /// Words of a page's text that stand in for a heading when it has none.
@@ -64,6 +72,27 @@ enum class UrlEvidence {
               ///< `docs/a.html`), releases in the paths aside (`docs/v1/a.html`, `docs/a.html`,
               ///< `0.49/a.html`)
 };
+
+/// The hash a word of a name has in PageName and SiteNames: the low 32 bits of XXH3 of the word
+/// as tokenize() gives it, the top bit set for words of digits only (numbers).
+std::uint32_t name_word_hash(std::string_view word);
+
+/// The own shingles (k words, `boilerplate` left out, judged on the words as written) of the
+/// tokenized text `words` with every word whose name_word_hash() is in `masked` (sorted)
+/// replaced by one placeholder word: how moved pages (SiteNames::moved()) are compared, so that
+/// the place their names and texts repeat ("std::cmp" / "core::cmp", "x86" / "x86_64") does not
+/// count against them. REQUIRES: k >= 1. Into `out` (sorted, unique; its buffer reused).
+void moved_shingle_set(const JoinedWords& words, std::span<const std::uint32_t> masked, unsigned k,
+                       const Boilerplate& boilerplate, std::vector<std::uint64_t>& out);
+
+/// How moved pages are measured: the share of one page's (masked) shingles found in the other's,
+/// from the overlap `common` of the two sets and the size `own` of the first (0 when empty). The
+/// same item in another place may list more (std's page of a trait lists the implementors of the
+/// whole standard library, core's those of core alone): the pages are near-duplicates when
+/// either is covered by the other (the larger share), and a page may stand for another only
+/// when it covers it (Detector::compare() judges its first page against its second), so the
+/// fuller page represents them (docs/dedup.md, "Moved pages").
+double moved_coverage(std::size_t common, std::size_t own);
 
 /// The similarity two pages need under DedupOptions::title_rule (the name rule):
 /// - the same name: copy_threshold at mirrored paths, else parallel_threshold;
@@ -98,6 +127,12 @@ public:
   /// Only the top level: deeper, a directory is often one item (a class and its members), whose
   /// name its pages share and which tells them from another item's pages.
   static constexpr std::size_t kSectionPercent = 50;
+  /// Two directories hold parallel trees (a crate that re-exports another's items, a platform
+  /// module that repeats another's) when at least this many paths below them are the same.
+  static constexpr std::size_t kMinParallelPaths = 8;
+  /// A file name shared by more sibling directories than this says nothing of which two are
+  /// parallel trees (`*/index.html` under every module): not counted.
+  static constexpr std::size_t kMaxParallelGroup = 64;
 
   SiteNames() = default;
   /// `pages[d]` for each document d.
@@ -116,8 +151,37 @@ public:
   /// the square of the largest group of one name.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> same_name_pairs(
       std::size_t neighbours = static_cast<std::size_t>(-1)) const;
+  /// Whether documents a and b are the same item at a parallel path: their names are renamed
+  /// (they differ in the site's common words only), their paths are the same but for one
+  /// directory (`std/cmp/trait.Eq.html`, `core/cmp/trait.Eq.html`; `core/arch/x86/fn.f.html`,
+  /// `core/arch/x86_64/fn.f.html`), the two directories hold parallel trees (at least
+  /// kMinParallelPaths paths below them are the same), each page's directory is named in its
+  /// own name ("Eq in std::cmp", "Eq in core::cmp"), and every word one name has and the other
+  /// lacks is a word of its own directory: the site writes the item's place into its name, and
+  /// the names differ in the place alone. A re-export, a crate or platform module that repeats
+  /// another's items. Such pages are measured by masked containment
+  /// (moved_shingle_set(), moved_coverage()) and need renamed_threshold.
+  /// Not moved: the same name in a parallel directory (`c/…/atof.html`, `cpp/…/atof.html`: the
+  /// name does not say the place), a qualifier one name adds while the other name does not say
+  /// its own place (`experimental/any.html` "std::experimental::any", `utility/any.html`
+  /// "std::any"), paths of other depths.
+  /// REQUIRES: a, b < the number of pages.
+  bool moved(std::uint32_t a, std::uint32_t b) const;
+  /// The words of the directories in which the paths of moved pages a and b differ, both sides,
+  /// as name_word_hash() gives them, sorted: what moved_shingle_set() masks in both texts.
+  /// REQUIRES: moved(a, b).
+  std::vector<std::uint32_t> moved_words(std::uint32_t a, std::uint32_t b) const;
+  /// The pairs (a < b) with moved(a, b), sorted: their Jaccard may be far below what LSH is
+  /// tuned to (a longer list of implementors), so detectors take them as candidates whatever
+  /// their sketches say. Pages are grouped by page_stem() and path depth; each is paired with at
+  /// most `neighbours` of the next pages of its group, so a group of g costs at most
+  /// g · neighbours checks of moved().
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_pairs(
+      std::size_t neighbours = static_cast<std::size_t>(-1)) const;
   /// required_similarity() of documents a and b.
+  /// Moved pages (moved()) need renamed_threshold of moved_coverage().
   double required(const DedupOptions& options, std::uint32_t a, std::uint32_t b) const {
+    if (options.title_rule && moved(a, b)) return std::max(options.threshold, options.renamed_threshold);
     return required_similarity(options, relation(a, b), url_evidence(a, b));
   }
 
@@ -140,7 +204,25 @@ private:
   struct Url {
     std::uint64_t path = 0, stem = 0;
     std::size_t suffixes = 0, end = 0;  // suffixes_[suffixes, end)
+    std::size_t segments = 0, segments_end = 0;  // segments_[segments, segments_end)
   };
+  /// A segment of a path: its hash and its words (segment_words_[words, words_end)).
+  struct Segment {
+    std::uint64_t hash = 0;
+    std::size_t words = 0, words_end = 0;
+  };
+  /// The words of the segments of `mine` that differ from `other`'s at the same position
+  /// (same depth assumed), appended to `out` unsorted.
+  void differing_segment_words(const Url& mine, const Url& other, std::vector<std::uint32_t>& out) const;
+  std::vector<Segment> segments_;
+  std::vector<std::uint32_t> segment_words_;
+  /// For two directories (hashes of the paths through them, the smaller first), how many paths
+  /// below them are the same; only pairs with at least two.
+  std::unordered_map<std::uint64_t, std::uint32_t> parallel_paths_;
+  static std::uint64_t directory_pair_key(std::uint64_t x, std::uint64_t y);
+  void count_parallel_paths();
+  /// The hash of the path of the page at `url` through its segment `i`.
+  std::uint64_t prefix_hash(const Url& url, std::size_t i) const;
   std::vector<Url> urls_;
   std::vector<std::uint64_t> suffixes_;
 };

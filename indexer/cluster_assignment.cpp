@@ -20,7 +20,9 @@ std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageReco
     PageRecord& r = records[d];
     candidates[d].url = r.url;
     candidates[d].pagerank = r.pagerank;
-    candidates[d].defined = std::move(r.defined);
+    // Copied: the store's catalog is written from the records after this stage.
+    candidates[d].defined = r.defined;
+    candidates[d].listed = r.listed;
     if (r.in_dedup && r.canonical_url) {
       std::string canonical = urls::strip_index_page(*r.canonical_url);
       const std::uint32_t target = resolver.follow(canonical);

@@ -308,6 +308,10 @@ public:
       const GumboAttribute* id = gumbo_get_attribute(&node->v.element.attributes, "id");
       if (id != nullptr && id->value[0] != '\0') page_.definition_ids.emplace_back(id->value);
     }
+    if (node->v.element.tag == GUMBO_TAG_A) {
+      const GumboAttribute* href = gumbo_get_attribute(&node->v.element.attributes, "href");
+      if (href != nullptr && href->value[0] != '\0') page_.main_link_targets.emplace_back(href->value);
+    }
   }
 
   void word_break() override { append_collapsed(text_, " "); }
@@ -440,6 +444,9 @@ void apply_limits(ExtractedPage& page, const PageLimits& limits) {
   std::size_t anchors = 0;
   for (PageLink& link : page.links) anchors += cut_text(link.anchor_text, limits.max_title_bytes) ? 1 : 0;
   if (anchors > 0) note("anchor texts: " + std::to_string(anchors) + " cut to " + title_bytes + " bytes");
+  // The same limits as the links (whose cuts the notes above already record: these are a subset).
+  std::erase_if(page.main_link_targets, too_long);
+  if (page.main_link_targets.size() > limits.max_links) page.main_link_targets.resize(limits.max_links);
   if (const std::size_t ids = std::erase_if(page.definition_ids, too_long); ids > 0) {
     note("ids: " + std::to_string(ids) + " longer than " + attribute_bytes + " bytes ignored");
   }

@@ -62,6 +62,10 @@ struct ExtractedPage {
   /// The id attributes of the main content's <dt> elements, in document order: the anchors of
   /// what a reference page defines (an API's classes and functions, a glossary's terms).
   std::vector<std::string> definition_ids;
+  /// The href of each <a> of the main content, as written, in document order (at most
+  /// PageLimits::max_links of them): what the page lists (a module's items, a class's members
+  /// and implementors, a table's rows).
+  std::vector<std::string> main_link_targets;
   /// The main content's text: <main> (or role="main") when present, else <article>, else
   /// <body> without nav/header/footer/aside; never script/style/noscript/template text.
   std::string main_text;

@@ -53,6 +53,7 @@ struct PageRecord {
   std::string title;
   std::string heading;               ///< the page's main heading (ExtractedPage::main_heading)
   std::vector<std::string> defined;  ///< dedup::defined_terms of the page's <dt> ids
+  std::vector<std::uint32_t> listed; ///< dedup::listed_entries of its main content's links
   bool robots_noindex = false;
   std::optional<std::string> canonical_url;
   std::optional<std::string> refresh_url;  ///< as the page says

@@ -589,6 +589,7 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
   r.title = page->title;
   r.heading = page->main_heading;
   r.defined = dedup::defined_terms(page->definition_ids);
+  r.listed = dedup::listed_entries(page->main_link_targets);
   r.robots_noindex = page->robots_noindex;
   r.canonical_url = page->canonical_url;
   r.refresh_url = page->refresh_url;
@@ -625,6 +626,7 @@ Status reuse_file(ParseContext& run, std::size_t i, const CatalogEntry& e, PageS
   r.title = e.title;
   r.heading = e.heading;
   r.defined = e.defined;
+  r.listed = e.listed;
   r.robots_noindex = e.robots_noindex;
   r.canonical_url = e.canonical_url;
   r.refresh_url = e.refresh_url;
@@ -993,6 +995,7 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     e.title = r.title;
     e.heading = r.heading;
     e.defined = r.defined;
+    e.listed = r.listed;
     e.robots_noindex = r.robots_noindex;
     e.canonical_url = r.canonical_url;
     e.refresh_url = r.refresh_url;

@@ -38,6 +38,8 @@ void put_entry(std::string& out, const CatalogEntry& e) {
   put_string(out, e.title);
   put_string(out, e.heading);
   put_list(out, e.defined);
+  put_varint(out, e.listed.size());  // sorted: each as the step from the one before
+  for (std::size_t i = 0; i < e.listed.size(); ++i) put_varint(out, e.listed[i] - (i == 0 ? 0 : e.listed[i - 1]));
   const std::uint64_t flags = (e.robots_noindex ? kRobotsNoindex : 0) | (e.canonical_url ? kHasCanonical : 0) |
                               (e.refresh_url ? kHasRefresh : 0) | (e.stored ? kHasStored : 0) |
                               (e.unreadable.empty() ? 0 : kUnreadable);
@@ -68,6 +70,14 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
   e.title = in.string();
   e.heading = in.string();
   e.defined = in.list();
+  const std::uint64_t listed = in.count();
+  e.listed.reserve(listed);
+  for (std::uint64_t k = 0, value = 0; k < listed && in.ok(); ++k) {
+    const std::uint64_t step = in.varint();
+    value += step;
+    if ((k > 0 && step == 0) || value > UINT32_MAX) return in.mark_bad(), e;
+    e.listed.push_back(static_cast<std::uint32_t>(value));
+  }
   const std::uint64_t flags = in.varint();
   if (flags & kUnreadable) e.unreadable = in.string();
   e.robots_noindex = (flags & kRobotsNoindex) != 0;

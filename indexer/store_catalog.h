@@ -19,7 +19,7 @@
 namespace canon::indexer {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
-inline constexpr std::uint32_t kStoreCatalogVersion = 2;
+inline constexpr std::uint32_t kStoreCatalogVersion = 3;
 
 /// One input file as a run parsed it, or tried to.
 struct CatalogEntry {
@@ -36,6 +36,7 @@ struct CatalogEntry {
   std::string title;
   std::string heading;
   std::vector<std::string> defined;
+  std::vector<std::uint32_t> listed;
   bool robots_noindex = false;
   std::optional<std::string> canonical_url;
   std::optional<std::string> refresh_url;

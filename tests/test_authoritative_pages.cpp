@@ -271,3 +271,131 @@ TEST_CASE("split against a brute-force oracle on random drifting families") {
     if (trial == 3) CHECK(split.split_off > 0);
   }
 }
+
+namespace {
+
+/// A site where std's and core's pages of one trait (documents 0 and 1) are moved pages: the
+/// crates' directories hold parallel trees and each crate's name is its directory's common word.
+/// Document 0 (std) has `std_extra` words of its own after the shared text, document 1 (core)
+/// `core_extra`.
+std::vector<std::string> moved_site(int std_extra, int core_extra, std::vector<std::string>& titles,
+                                    std::vector<std::string>& urls) {
+  const std::string shared = words(0, 100);
+  std::vector<std::string> texts = {"Trait std::cmp::Eq " + shared + " " + words(500, 500 + std_extra, "s"),
+                                    "Trait core::cmp::Eq " + shared + " " + words(700, 700 + core_extra, "c")};
+  titles = {"Eq in std::cmp", "Eq in core::cmp"};
+  urls = {"http://h/std/cmp/trait.Eq.html", "http://h/core/cmp/trait.Eq.html"};
+  for (int i = 0; i < 10; ++i) {
+    for (const std::string crate : {"std", "core"}) {
+      const int base = 1000 + 200 * i + (crate == "std" ? 100 : 0);
+      texts.push_back(words(base, base + 60, crate + "x"));
+      titles.push_back("S" + std::to_string(i) + " in " + crate + "::m" + std::to_string(i));
+      urls.push_back("http://h/" + crate + "/m" + std::to_string(i) + "/struct.S" + std::to_string(i) + ".html");
+    }
+  }
+  return texts;
+}
+
+std::vector<DedupDocument> named_documents(const std::vector<std::string>& texts, const std::vector<std::string>& titles,
+                                           const std::vector<std::string>& urls) {
+  std::vector<DedupDocument> docs;
+  for (std::size_t d = 0; d < texts.size(); ++d) docs.push_back({urls[d], titles[d], texts[d]});
+  return docs;
+}
+
+}  // namespace
+
+TEST_CASE("moved pages: compare() is directional; find_clusters() keeps the larger direction") {
+  std::vector<std::string> titles, urls;
+  const std::vector<std::string> texts = moved_site(40, 0, titles, urls);
+  const std::vector<DedupDocument> docs = named_documents(texts, titles, urls);
+  for (const std::string name : {"minhash", "exact"}) {
+    CAPTURE(name);
+    auto detector = make_detector(name, DedupOptions{});
+    REQUIRE(detector.ok());
+    const Clusters c = find_clusters(*detector.value(), docs);
+    REQUIRE(c.pairs.size() == 1);
+    const std::vector<Comparison> both = compare(*detector.value(), docs, std::vector<Pair>{{0, 1}, {1, 0}});
+    CHECK(both[0].moved);
+    CHECK(both[1].moved);
+    CHECK_FALSE(both[0].near_duplicate);  // std's page is not covered by core's
+    CHECK(both[1].near_duplicate);        // core's is covered by std's
+    CHECK(both[1].similarity == c.pairs[0].similarity);
+    CHECK(both[0].similarity < both[1].similarity);
+  }
+}
+
+TEST_CASE("moved pages: the fuller page represents them; one missing a substantial part of what the other lists stays apart") {
+  std::vector<std::string> titles, urls;
+  const std::vector<std::string> texts = moved_site(10, 0, titles, urls);
+  const std::vector<DedupDocument> docs = named_documents(texts, titles, urls);
+  const auto entries = [](std::initializer_list<const char*> names) {
+    const std::vector<std::string> hrefs(names.begin(), names.end());
+    return listed_entries(hrefs);
+  };
+  struct Case {
+    const char* comment;
+    std::vector<std::uint32_t> std_lists, core_lists;
+    bool together;
+    std::uint32_t authoritative;
+    AuthorityReason reason;
+  };
+  const std::vector<Case> cases = {
+      {"std lists core's entries and more: std's page, though core's is better linked",
+       entries({"a.html", "b.html", "c.html", "#impl-X", "d.html"}), entries({"a.html", "b.html", "c.html"}), true, 0,
+       AuthorityReason::Fuller},
+      {"the same entries: the texts decide (std's covers core's, not the other way)",
+       entries({"a.html", "b.html"}), entries({"a.html", "b.html"}), true, 0, AuthorityReason::Fuller},
+      // Each lists what the other lacks: 2 of 5 and 2 of 5, far above kMaxMissingShare.
+      {"each lacks a substantial part of the other's", entries({"a.html", "b.html", "c.html", "x.html", "y.html"}),
+       entries({"a.html", "b.html", "c.html", "p.html", "q.html"}), false, 0, AuthorityReason::Singleton},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.comment);
+    ExactDetector detector(DedupOptions{});
+    const Clusters found = find_clusters(detector, docs);
+    REQUIRE(found.cluster_of[1] == 0);
+    std::vector<std::string> candidate_urls;
+    std::vector<double> ranks(docs.size(), 0.01);
+    ranks[0] = 0.2;  // core's page is the better linked
+    ranks[1] = 0.5;
+    std::vector<AuthorityCandidate> candidates = candidates_with_ranks(ranks, candidate_urls);
+    candidates[0].listed = c.std_lists;
+    candidates[1].listed = c.core_lists;
+    const AuthoritativePages r = choose_authoritative_pages(detector, found, candidates, true, ChainPolicy::kSplit,
+                                                            canon::dedup::memory_loader(docs));
+    CHECK((r.cluster_of[0] == r.cluster_of[1]) == c.together);
+    CHECK(r.authority[0].authoritative == c.authoritative);
+    CHECK(r.authority[0].reason == c.reason);
+  }
+}
+
+TEST_CASE("listed_entries and entries_covered (table)") {
+  const auto entries = [](std::vector<std::string> hrefs) { return listed_entries(hrefs); };
+  // The same entry from parallel trees and from a copy below a prefix.
+  CHECK(entries({"../task/trait.Wake.html", "trait.Wake.html", "/core/task/trait.Wake.html/"}).size() == 1);
+  // A place in another page says where, not what; a place in the page itself is an entry.
+  CHECK(entries({"../../src/core/cmp.rs.html#287-300"}).empty());
+  CHECK(entries({"#method.map"}).size() == 1);
+  CHECK(entries({"#", "", "?q=1"}).empty());
+  CHECK(entries({"a.html?x=1", "a.html"}).size() == 1);
+  // Covered: fewer than kMaxMissingEntries missing and at most kMaxMissingShare of them.
+  std::vector<std::string> many;
+  for (int i = 0; i < 100; ++i) many.push_back("e" + std::to_string(i) + ".html");
+  const std::vector<std::uint32_t> all = entries(many);
+  const std::vector<std::string> fewer_names(many.begin(), many.begin() + 93);  // 7 missing of 100
+  const std::vector<std::string> much_fewer(many.begin(), many.begin() + 92);   // 8 missing
+  CHECK(entries_covered(all, entries(fewer_names)));
+  CHECK_FALSE(entries_covered(all, entries(much_fewer)));
+  CHECK(entries_covered(entries(fewer_names), all));
+  const std::vector<std::uint32_t> ten = entries({many.begin(), many.begin() + 10});
+  CHECK(entries_covered(ten, entries({many.begin(), many.begin() + 9})));       // 1 of 10: 10 %
+  CHECK_FALSE(entries_covered(ten, entries({many.begin(), many.begin() + 8})));  // 2 of 10
+  CHECK(entries_covered({}, ten));
+  // A sample of a page that lists more than kMaxListedEntries tells only below its largest hash.
+  std::vector<std::string> huge;
+  for (std::size_t i = 0; i < 3 * kMaxListedEntries; ++i) huge.push_back("h" + std::to_string(i) + ".html");
+  const std::vector<std::uint32_t> sample = entries(huge);
+  CHECK(sample.size() == kMaxListedEntries);
+  CHECK(entries_covered(entries({huge.begin(), huge.begin() + 50}), sample));
+}

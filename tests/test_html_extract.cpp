@@ -192,6 +192,26 @@ TEST_CASE("headings h1-h6 of the main content, in document order") {
   }
 }
 
+TEST_CASE("main link targets: the href of each <a> of the main content, as written, in document order") {
+  struct Case {
+    std::string comment;
+    std::string html;
+    std::vector<std::string> expected;
+  };
+  const Case cases[] = {
+      {"a module's items and a place in the page",
+       "<main><a href=\"struct.Context.html\">Context</a> <a href=\"#method.map\">map</a></main>",
+       {"struct.Context.html", "#method.map"}},
+      {"only the main content's: navigation left out",
+       "<nav><a href=\"/docs/\">Docs</a></nav><main><a href=\"trait.Wake.html\">Wake</a></main>", {"trait.Wake.html"}},
+      {"an <a> without href, or with an empty one, left out", "<main><a name=\"x\">x</a><a href=\"\">y</a></main>", {}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    CHECK(extract_page(c.html, kPageUrl).main_link_targets == c.expected);
+  }
+}
+
 TEST_CASE("definition ids: the id of each <dt> of the main content, in document order") {
   struct Case {
     std::string comment;

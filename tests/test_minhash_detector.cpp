@@ -319,3 +319,50 @@ TEST_CASE("a candidate group larger than the measuring budget: the same pairs, m
     CHECK(blocks.pairs[i].similarity == whole.pairs[i].similarity);
   }
 }
+
+TEST_CASE("moved pages: the same item at a parallel path, measured by coverage with the place masked") {
+  // std's page of a trait repeats core's (its crate in the text) and lists more implementors:
+  // Jaccard 100/180 = 0.56, below renamed_threshold; containment of core's page in std's, the
+  // crate masked, 1. Both detectors agree; without the name rule the pair is measured by Jaccard.
+  const std::string shared = words(0, 100);
+  std::vector<std::string> texts = {"Trait std::cmp::Eq " + shared + " " + words(500, 580, "impl"),
+                                    "Trait core::cmp::Eq " + shared};
+  std::vector<std::string> titles = {"Eq in std::cmp", "Eq in core::cmp"}, urls = {"http://h/std/cmp/trait.Eq.html",
+                                                                                    "http://h/core/cmp/trait.Eq.html"};
+  // Enough pages in each crate that its name is its directory's common word.
+  for (int i = 0; i < 10; ++i) {
+    for (const std::string crate : {"std", "core"}) {
+      const int base = 1000 + 200 * i + (crate == "std" ? 100 : 0);
+      texts.push_back(words(base, base + 60, crate + "x"));
+      titles.push_back("S" + std::to_string(i) + " in " + crate + "::m" + std::to_string(i));
+      urls.push_back("http://h/" + crate + "/m" + std::to_string(i) + "/struct.S" + std::to_string(i) + ".html");
+    }
+  }
+  std::vector<DedupDocument> docs;
+  for (std::size_t d = 0; d < texts.size(); ++d) docs.push_back({urls[d], titles[d], texts[d]});
+  for (bool exact : {false, true}) {
+    CAPTURE(exact);
+    const Clusters got = exact ? clusters_of(std::move(*make_detector("exact", {}).value()), docs)
+                               : clusters_of(MinhashDetector(DedupOptions{}), docs);
+    CHECK(got.cluster_of[1] == 0);
+    const SimilarPair* pair = find_pair(got, 0, 1);
+    REQUIRE(pair != nullptr);
+    CHECK(pair->similarity == doctest::Approx(1.0));
+    for (std::uint32_t d = 2; d < docs.size(); ++d) CHECK(got.cluster_of[d] == d);
+    // compare() gives the same measure and verdict.
+    auto detector = std::move(make_detector(exact ? "exact" : "minhash", {}).value());
+    (void)find_clusters(*detector, docs);
+    // compare() judges its first page against its second: core's page is covered by std's, std's
+    // (80 implementors more) is not covered by core's, so only std's may stand for core's.
+    const Comparison core_in_std = canon::testing::comparison(*detector, docs, 1, 0);
+    CHECK(core_in_std.near_duplicate);
+    CHECK(core_in_std.similarity == doctest::Approx(1.0));
+    const Comparison std_in_core = canon::testing::comparison(*detector, docs, 0, 1);
+    CHECK_FALSE(std_in_core.near_duplicate);
+    CHECK(std_in_core.similarity < DedupOptions{}.renamed_threshold);
+  }
+  DedupOptions off;
+  off.title_rule = false;
+  off.threshold = 0.85;
+  CHECK(clusters_of(MinhashDetector(off), docs).cluster_of[1] == 1);
+}

@@ -3,6 +3,7 @@
 /// site_sample): tables of small sites.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -242,4 +243,102 @@ TEST_CASE("Boilerplate: text on pages of many stems, not text many copies of one
   CHECK(guide.size() == before);
   CHECK(b.size() == 1);
   CHECK(Boilerplate().size() == 0);
+}
+
+TEST_CASE("SiteNames::moved: the same item at a parallel path, its place in its name") {
+  // Each case: two pages of a site where "core" and "std" name the top-level directories (each
+  // in half its directory's names: a section's common word) and "x86"/"x86_64" are common words
+  // (in a fifth of the names), plus siblings that make the class names of a C++-like
+  // reference ordinary words.
+  struct Case {
+    const char* comment;
+    std::string url_a, title_a, url_b, title_b;
+    bool expected;
+  };
+  const std::vector<Case> cases = {
+      {"a re-export: the crate in the path and in the name", "http://h/std/cmp/trait.Eq.html", "Eq in std::cmp",
+       "http://h/core/cmp/trait.Eq.html", "Eq in core::cmp", true},
+      {"a platform module repeating another's item", "http://h/core/arch/x86/fn.f.html", "f in core::arch::x86",
+       "http://h/core/arch/x86_64/fn.f.html", "f in core::arch::x86_64", true},
+      {"a directory's index page", "http://h/core/arch/x86/", "core::arch::x86", "http://h/core/arch/x86_64/",
+       "core::arch::x86_64", true},
+      // Template siblings: the class name is the item's own word, not a place many pages share.
+      {"members of two classes", "http://h/cpp/deque/at.html", "std::deque::at", "http://h/cpp/vector/at.html",
+       "std::vector::at", false},
+      // The other name does not say its own place: a qualifier added, not a place substituted.
+      {"a qualifier one name adds", "http://h/cpp/experimental/any.html", "std::experimental::any",
+       "http://h/cpp/utility/any.html", "std::any", false},
+      {"the same name in parallel directories", "http://h/c/atof.html", "atof", "http://h/cpp/atof.html", "atof",
+       false},
+      {"other file names", "http://h/std/cmp/trait.Eq.html", "Eq in std::cmp", "http://h/core/cmp/trait.Ord.html",
+       "Eq in core::cmp", false},
+      {"other depths", "http://h/std/cmp/trait.Eq.html", "Eq in std::cmp", "http://h/core/trait.Eq.html",
+       "Eq in core", false},
+      {"a name word no differing directory has", "http://h/std/cmp/trait.Eq.html", "Eq in std::cmp",
+       "http://h/core/cmp/trait.Eq.html", "Eq in core::cmp deprecated", false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.comment);
+    std::vector<PageName> names = {named(c.url_a, c.title_a), named(c.url_b, c.title_b)};
+    for (int i = 0; i < 20; ++i) {
+      const std::string n = std::to_string(i);
+      names.push_back(named("http://h/std/m" + n + "/s.html", "S" + n + " in std::m" + n));
+      names.push_back(named("http://h/core/m" + n + "/s.html", "S" + n + " in core::m" + n));
+      names.push_back(named("http://h/core/arch/x86/g" + n + ".html", "g" + n + " in core::arch::x86"));
+      names.push_back(named("http://h/core/arch/x86_64/g" + n + ".html", "g" + n + " in core::arch::x86_64"));
+      names.push_back(named("http://h/cpp/k" + n + "/at.html", "std::k" + n + "::at"));
+    }
+    const SiteNames site_names(names);
+    CHECK(site_names.moved(0, 1) == c.expected);
+    CHECK(site_names.moved(1, 0) == c.expected);
+    const auto pairs = site_names.moved_pairs();
+    CHECK((std::find(pairs.begin(), pairs.end(), std::pair<std::uint32_t, std::uint32_t>{0, 1}) != pairs.end()) ==
+          c.expected);
+    if (c.expected) {
+      const DedupOptions options;
+      CHECK(site_names.required(options, 0, 1) == options.renamed_threshold);
+    }
+  }
+}
+
+TEST_CASE("moved_shingle_set masks the place; moved_coverage is the share of a page in the other") {
+  const Boilerplate none;
+  JoinedWords a, b;
+  tokenize_joined("Trait std::cmp::Eq for equality comparisons which are equivalence relations", a);
+  tokenize_joined("Trait core::cmp::Eq for equality comparisons which are equivalence relations impl Eq for X", b);
+  std::vector<std::uint32_t> masked = {name_word_hash("std"), name_word_hash("core")};
+  std::sort(masked.begin(), masked.end());
+  ShingleSet x, y;
+  moved_shingle_set(a, masked, 3, none, x);
+  moved_shingle_set(b, masked, 3, none, y);
+  std::size_t common = 0;
+  for (const auto h : x) common += std::binary_search(y.begin(), y.end(), h) ? 1 : 0;
+  CHECK(common == x.size());  // every shingle of the shorter text, the crate masked
+  CHECK(moved_coverage(common, x.size()) == 1.0);
+  CHECK(moved_coverage(common, y.size()) < 1.0);  // the longer text has its own shingles
+  // Unmasked, the shingles holding the crate's name differ.
+  moved_shingle_set(a, {}, 3, none, x);
+  moved_shingle_set(b, {}, 3, none, y);
+  common = 0;
+  for (const auto h : x) common += std::binary_search(y.begin(), y.end(), h) ? 1 : 0;
+  CHECK(common < x.size());
+  CHECK(moved_coverage(0, 0) == 0.0);
+}
+
+TEST_CASE("SiteNames::moved needs parallel trees: kMinParallelPaths paths the same below both directories") {
+  for (const std::size_t shared : {SiteNames::kMinParallelPaths - 1, SiteNames::kMinParallelPaths}) {
+    CAPTURE(shared);
+    std::vector<PageName> names = {named("http://h/std/cmp/trait.Eq.html", "Eq in std::cmp"),
+                                   named("http://h/core/cmp/trait.Eq.html", "Eq in core::cmp")};
+    // Each crate's own pages (its name its directory's common word), `shared - 1` more of them
+    // at the same paths in both.
+    for (std::size_t i = 0; i < 20; ++i) {
+      const std::string n = std::to_string(i);
+      const bool same = i + 1 < shared;
+      names.push_back(named("http://h/std/m" + n + "/s.html", "S" + n + " in std::m" + n));
+      names.push_back(named("http://h/core/" + std::string(same ? "m" : "n") + n + "/s.html", "T" + n + " in core::n" + n));
+    }
+    const SiteNames site_names(names);
+    CHECK(site_names.moved(0, 1) == (shared >= SiteNames::kMinParallelPaths));
+  }
 }

@@ -37,6 +37,7 @@ StoreCatalog sample_catalog() {
   indexed.title = "Alpha — a title";
   indexed.heading = "Alpha";
   indexed.defined = {"alpha", "beta"};
+  indexed.listed = {3, 17, 4000000000u};
   indexed.canonical_url = "http://localhost/a.html";
   indexed.links = {1, 2, 1};
   indexed.stored = StoreLocation{1, 4096};
@@ -71,6 +72,7 @@ void check_same(const CatalogEntry& a, const CatalogEntry& b) {
   CHECK(a.title == b.title);
   CHECK(a.heading == b.heading);
   CHECK(a.defined == b.defined);
+  CHECK(a.listed == b.listed);
   CHECK(a.robots_noindex == b.robots_noindex);
   CHECK(a.canonical_url == b.canonical_url);
   CHECK(a.refresh_url == b.refresh_url);

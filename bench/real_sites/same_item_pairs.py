@@ -1,0 +1,102 @@
+"""Recall on pages known to be one item under several paths, from a canon index's pages.jsonl.
+
+same_item_pairs.py INDEX_DIR [--site rust] [--entries SITE_DIR]
+    rust (rust-doc): pairs of content pages at the same path under std/, core/ and alloc/ (a
+    re-export documents the item again), by kind of item; pairs of one intrinsic under
+    core/arch/x86 and x86_64, and under arm and aarch64 (and std/arch's); and what became of the
+    module pages one of which lists more than the other (each should be indexed, or the fuller
+    one should be the authoritative page).
+Prints the share of pairs whose pages share a cluster. With --entries, also what each page of
+a same-item pair lists that the other lacks, read from the HTML as canon reads it roughly (the
+links of rustdoc's main content: each linked page's file name and each place in the page itself;
+places in other pages left out): how many pairs have a page missing at most a share of its
+entries from the other, and the module pages' figures (docs/dedup.md, "Moved pages").
+"""
+import collections
+import itertools
+import json
+import re
+import sys
+
+
+def load(index_dir):
+    return [json.loads(line) for line in open(index_dir + "/pages.jsonl")]
+
+
+def together(a, b):
+    return a.get("cluster") is not None and a.get("cluster") == b.get("cluster")
+
+
+def pairs_by(rows, pattern, key):
+    groups = collections.defaultdict(list)
+    for r in rows:
+        m = re.match(pattern, r["path"])
+        if m and r["status"] in ("indexed", "duplicate"):
+            groups[key(m)].append(r)
+    return [(a, b) for members in groups.values() for a, b in itertools.combinations(members, 2)]
+
+
+def report(name, pairs, kind=None):
+    joined = sum(1 for a, b in pairs if together(a, b))
+    line = f"{name}: {joined} of {len(pairs)} pairs in one cluster ({joined / max(len(pairs), 1):.3f})"
+    if kind:
+        by = collections.Counter(kind(a) for a, b in pairs)
+        by_joined = collections.Counter(kind(a) for a, b in pairs if together(a, b))
+        line += "; " + ", ".join(f"{k} {by_joined[k]}/{by[k]}" for k in sorted(by))
+    print(line)
+
+
+def rust(rows):
+    item_kind = lambda r: r["path"].rsplit("/", 1)[-1].split(".")[0]
+    report("std/core/alloc same item", pairs_by(rows, r"(std|core|alloc)/(.*)$", lambda m: m.group(2)), item_kind)
+    same_intrinsic = lambda m: (m.group(1), m.group(3))
+    report("x86/x86_64 intrinsics", pairs_by(rows, r"(core|std)/arch/(x86|x86_64)/(.*)$", same_intrinsic))
+    report("arm/aarch64 intrinsics", pairs_by(rows, r"(core|std)/arch/(arm|aarch64)/(.*)$", same_intrinsic))
+    by_path = {r["path"]: r for r in rows}
+    for fuller, other in [("core/arch/x86_64/index.html", "core/arch/x86/index.html"),
+                          ("std/arch/index.html", "core/arch/index.html"),
+                          ("std/task/index.html", "core/task/index.html")]:
+        f, o = by_path[fuller], by_path[other]
+        verdict = "right" if f["status"] == "indexed" else "WRONG: hidden under " + f.get("authoritative", "")
+        print(f"{fuller} (lists more than {other}): {f['status']}, {f.get('authority_reason')}: {verdict}")
+
+
+def entries(site_dir, path):
+    text = open(site_dir + "/" + path, encoding="utf-8", errors="replace").read()
+    main = text.find('<section id="main-content"')
+    out = set()
+    for href in re.findall(r'<a [^>]*href="([^"]*)"', text[max(main, 0):]):
+        if "#" in href:
+            page, fragment = href.split("#", 1)
+            if not page:
+                out.add("#" + fragment)
+            continue
+        out.add(href.split("?")[0].rstrip("/").rsplit("/", 1)[-1])
+    return out
+
+
+def rust_entries(rows, site_dir):
+    pairs = pairs_by(rows, r"(std|core|alloc)/(.*)$", lambda m: m.group(2))
+    lacks = []
+    for a, b in pairs:
+        ea, eb = entries(site_dir, a["path"]), entries(site_dir, b["path"])
+        if ea and eb:
+            lacks.append((len(ea - eb), len(ea), len(eb - ea), len(eb)))
+    n = len(lacks)
+    for share in (0.02, 0.1):
+        one = sum(1 for ma, na, mb, nb in lacks if ma <= share * na or mb <= share * nb)
+        print(f"pairs with a page missing at most {share:.0%} of its entries from the other: {one} of {n} ({one / n:.3f})")
+    one = sum(1 for ma, na, mb, nb in lacks if (ma < 8 and ma <= 0.1 * na) or (mb < 8 and mb <= 0.1 * nb))
+    print(f"... fewer than 8 and at most 10 %: {one} of {n} ({one / n:.3f})")
+    for x, y in [("std/task/index.html", "core/task/index.html"), ("std/arch/index.html", "core/arch/index.html"),
+                 ("core/arch/x86_64/index.html", "core/arch/x86/index.html")]:
+        ex, ey = entries(site_dir, x), entries(site_dir, y)
+        print(f"{x}: {len(ex - ey)} of its {len(ex)} entries missing from {y}; {y}: {len(ey - ex)} of {len(ey)} missing from it")
+
+
+if __name__ == "__main__":
+    rows = load(sys.argv[1])
+    site = sys.argv[sys.argv.index("--site") + 1] if "--site" in sys.argv else "rust"
+    {"rust": rust}[site](rows)
+    if "--entries" in sys.argv:
+        rust_entries(rows, sys.argv[sys.argv.index("--entries") + 1])
