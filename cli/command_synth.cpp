@@ -3,7 +3,9 @@
 /// (eval/synth.h, docs/evaluation.md).
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <string>
 
 #include "cli/commands.h"
 #include "cli/option_groups.h"
@@ -33,6 +35,15 @@ void add_synth_command(CLI::App& app) {
                    "Probability of inserting a noun segment after each word of a copy")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  synth
+      ->add_option("--layout", options->layout,
+                   "Where copies go: prefixes (mirror/, print/, archive/) or numbered (copies/1/, copies/2/, ...)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, canon::eval::SynthOptions::CopyLayout>{
+              {"prefixes", canon::eval::SynthOptions::CopyLayout::kPrefixes},
+              {"numbered", canon::eval::SynthOptions::CopyLayout::kNumbered}},
+          CLI::ignore_case))
+      ->default_str("prefixes");
   synth->add_option("--max-segment", options->max_segment, "Words per inserted segment: 1 to this")
       ->capture_default_str()
       ->check(CLI::Range(1u, 100u));

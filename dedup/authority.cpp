@@ -1,13 +1,18 @@
 /// @file authority.cpp
-/// @brief choose_authorities(): canonical, release, redirects, the original of mirrors, then
-/// PageRank, then shorter/smaller URL.
+/// @brief choose_authorities(): canonical, the fuller page, the page's own name, redirects, the
+/// original of copies, the newest release, then PageRank, then shorter/smaller URL.
 #include "dedup/authority.h"
+
+#include "dedup/boilerplate.h"
+#include "dedup/tokenizer.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace canon::dedup {
 
@@ -31,6 +36,7 @@ std::string_view to_string(AuthorityReason reason) {
     case AuthorityReason::Canonical: return "canonical";
     case AuthorityReason::Release: return "release";
     case AuthorityReason::Fuller: return "fuller";
+    case AuthorityReason::OwnName: return "own_name";
     case AuthorityReason::Redirect: return "redirect";
     case AuthorityReason::Original: return "original";
     case AuthorityReason::Tie: return "tie";
@@ -102,6 +108,24 @@ bool repeats_another(std::string_view path, std::span<const std::string_view> pa
   return false;
 }
 
+/// How early the page's own file name stands in what it calls itself: higher the earlier the
+/// first word of its name equal to its page_stem() (case aside) stands, 0 when none is; the same
+/// for the same position, whatever the name's length.
+/// A page saved under several names (MediaWiki's redirect names: `find.html`, `find_if.html`,
+/// `find_if_not.html` for "std::find, std::find_if, std::find_if_not") is its own under the first.
+std::size_t own_name_rank(const AuthorityCandidate& page) {
+  std::string stem(page_stem(page.url));
+  for (char& c : stem) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  if (stem.empty() || page.name.empty()) return 0;
+  const std::vector<std::string> words = tokenize(page.name);
+  const auto at = std::find(words.begin(), words.end(), stem);
+  if (at == words.end()) return 0;
+  constexpr std::size_t kFirst = std::size_t{1} << 32;
+  return kFirst - static_cast<std::size_t>(at - words.begin());
+}
+
 bool same_rank(double a, double b) {
   return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
 }
@@ -155,6 +179,31 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
         return named_outside[m] > named_inside[m] ? 0u : named_inside[m];
       };
       if (keep_best(pool, trusted_votes) || trusted_votes(pool.front()) > 0) reason = AuthorityReason::Canonical;
+      if (reason == AuthorityReason::PageRank && !covered_by_fuller.empty() &&
+          keep_best(pool, [&](std::uint32_t m) { return covered_by_fuller[m] ? 0 : 1; })) {
+        reason = AuthorityReason::Fuller;
+      }
+      // Only where the members have other file names (a page saved under several names): copies
+      // and releases of one page keep its file name, and their headings' wording is no choice.
+      const auto other_stem = [&](std::uint32_t m) {
+        return page_stem(candidates[m].url) != page_stem(candidates[pool.front()].url);
+      };
+      if (reason == AuthorityReason::PageRank && std::any_of(pool.begin(), pool.end(), other_stem) &&
+          keep_best(pool, [&](std::uint32_t m) { return own_name_rank(candidates[m]); })) {
+        reason = AuthorityReason::OwnName;
+      }
+      if (reason == AuthorityReason::PageRank &&
+          keep_best(pool, [&](std::uint32_t m) { return candidates[m].redirects_in; })) {
+        reason = AuthorityReason::Redirect;
+      }
+      if (reason == AuthorityReason::PageRank) {
+        paths.clear();
+        for (std::uint32_t m : cluster) paths.push_back(path_of(candidates[m].url));
+        std::sort(paths.begin(), paths.end());
+        if (keep_best(pool, [&](std::uint32_t m) { return repeats_another(path_of(candidates[m].url), paths) ? 0 : 1; })) {
+          reason = AuthorityReason::Original;
+        }
+      }
       if (reason == AuthorityReason::PageRank) {
         releases.clear();
         for (std::uint32_t m : cluster) releases.push_back(release_of(candidates[m].url));
@@ -175,22 +224,6 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
           }
           std::erase_if(pool, [&](std::uint32_t m) { return newer_release(*best, release(m)); });
           reason = AuthorityReason::Release;
-        }
-      }
-      if (reason == AuthorityReason::PageRank && !covered_by_fuller.empty() &&
-          keep_best(pool, [&](std::uint32_t m) { return covered_by_fuller[m] ? 0 : 1; })) {
-        reason = AuthorityReason::Fuller;
-      }
-      if (reason == AuthorityReason::PageRank &&
-          keep_best(pool, [&](std::uint32_t m) { return candidates[m].redirects_in; })) {
-        reason = AuthorityReason::Redirect;
-      }
-      if (reason == AuthorityReason::PageRank) {
-        paths.clear();
-        for (std::uint32_t m : cluster) paths.push_back(path_of(candidates[m].url));
-        std::sort(paths.begin(), paths.end());
-        if (keep_best(pool, [&](std::uint32_t m) { return repeats_another(path_of(candidates[m].url), paths) ? 0 : 1; })) {
-          reason = AuthorityReason::Original;
         }
       }
       bool tie = false;

@@ -28,6 +28,8 @@ struct AuthorityCandidate {
   /// `defined`, for the entries of its main content's links; a page that lists everything a
   /// member lists and more is the fuller page (choose_authoritative_pages).
   std::vector<std::uint32_t> listed = {};
+  /// What the page calls itself: its main heading, else its title ("" when it has neither).
+  std::string_view name = {};
 };
 
 /// A release named in a URL's path: the first directory segment that is a version ("1.2",
@@ -59,13 +61,16 @@ enum class AuthorityReason {
   Release,    ///< the newest release (or the current-release alias) among the members' paths
   Fuller,     ///< it covers a member that does not cover it as well (the same item at a parallel
               ///< path that lists more: std's page of a trait and core's)
+  OwnName,    ///< its file name comes first in what the page calls itself (`find.html` for
+              ///< "std::find, std::find_if, std::find_if_not", not its alias `find_if_not.html`)
   Redirect,   ///< the target of the most redirect pages of the site
   Original,   ///< the page whose path other members repeat below a prefix (`docs/a.html`, not
               ///< `mirror/docs/a.html`)
   Tie,        ///< equal highest PageRank; shorter URL, then lexicographically smaller, won
 };
 
-/// "singleton", "pagerank", "canonical", "release", "fuller", "redirect", "original", "tie".
+/// "singleton", "pagerank", "canonical", "release", "fuller", "own_name", "redirect", "original",
+/// "tie".
 std::string_view to_string(AuthorityReason reason);
 
 /// A cluster's authoritative page and the reason it won.
@@ -79,17 +84,20 @@ struct Authority {
 /// 1. when `honour_canonical`, a member named by rel=canonical of another member of the same
 ///    cluster wins (several named: the most-named), unless pages outside the cluster name it
 ///    more often than pages inside it do (a site-wide canonical, every page to the home page);
-/// 2. when the members' paths name at least two different releases (release_of), the members
-///    of the newest release (an alias of the current release beats every version);
-/// 3. the members no other member is fuller than (`covered_by_fuller`, when given: the member
-///    is covered by another that it covers less, choose_authoritative_pages), when that leaves
-///    fewer;
+/// 2. the members no other member is fuller than (`covered_by_fuller`, when given: the member
+///    is covered by another that lists more, choose_authoritative_pages), when that leaves fewer;
+/// 3. the members whose own file name comes first in what the page calls itself (its main
+///    heading, else its title: `find.html` for "std::find, std::find_if, std::find_if_not"),
+///    when the members have other file names (page_stem()) and that leaves fewer: a page saved
+///    under several names is its own under the first;
 /// 4. the members that the most redirect pages lead to, when any does;
 /// 5. when some members' paths are another member's path below a prefix (`mirror/docs/a.html`
-///    repeats `docs/a.html`), the members that repeat no other's: a mirror, printable or
-///    archived copy links to, and is read as, the page it copies;
-/// 6. the highest PageRank (equal within a relative 1e-12 counts as a tie);
-/// 7. ties: the shorter URL, then the lexicographically smaller one.
+///    and `copies/2/docs/a.html` repeat `docs/a.html`), the members that repeat no other's: a
+///    mirror, printable, archived or numbered copy links to, and is read as, the page it copies;
+/// 6. when the members' paths name at least two different releases (release_of), the members
+///    of the newest release (an alias of the current release beats every version);
+/// 7. the highest PageRank (equal within a relative 1e-12 counts as a tie);
+/// 8. ties: the shorter URL, then the lexicographically smaller one.
 /// REQUIRES: cluster_of.size() == candidates.size(); cluster ids index documents;
 /// covered_by_fuller empty or of the same size.
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,

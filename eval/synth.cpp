@@ -531,9 +531,10 @@ std::vector<std::size_t> choose_originals(std::vector<std::size_t> eligible, dou
 }
 
 /// Each original's copies (1 to max_dups) and their paths: the copy kinds' directories in turn,
-/// numbered past the first round, made free of taken paths.
+/// numbered past the first round (or `copies/1/`, `copies/2/`, ... in the numbered layout), made
+/// free of taken paths.
 void plan_copies(std::vector<SourcePage>& pages, const std::vector<std::size_t>& chosen, std::uint64_t max_dups,
-                 Random& random, PathRegistry& taken) {
+                 SynthOptions::CopyLayout layout, Random& random, PathRegistry& taken) {
   for (std::size_t index : chosen) {
     SourcePage& page = pages[index];
     const std::uint64_t count = random.between(1, max_dups);
@@ -541,7 +542,10 @@ void plan_copies(std::vector<SourcePage>& pages, const std::vector<std::size_t>&
       const CopyKind& kind = kCopyKinds[c % std::size(kCopyKinds)];
       std::string directory = kind.directory;
       std::string link_text = kind.link_text;
-      if (c >= std::size(kCopyKinds)) {
+      if (layout == SynthOptions::CopyLayout::kNumbered) {
+        directory = "copies/" + std::to_string(c + 1);
+        link_text = "copy " + std::to_string(c + 1);
+      } else if (c >= std::size(kCopyKinds)) {
         directory += std::to_string(c / std::size(kCopyKinds) + 1);
         link_text += " " + std::to_string(c / std::size(kCopyKinds) + 1);
       }
@@ -568,6 +572,7 @@ nlohmann::json truth_json(const SynthOptions& options, const fs::path& source, c
         {"max_dups", options.max_dups},
         {"segment_ratio", options.segment_ratio},
         {"max_segment", options.max_segment},
+        {"layout", options.layout == SynthOptions::CopyLayout::kNumbered ? "numbered" : "prefixes"},
         {"nouns", options.noun_list.string()},
         {"noun_count", nouns.nouns.size()}}},
       {"stats",
@@ -598,7 +603,7 @@ Result<SynthReport> run(const SynthOptions& options, const fs::path& source, con
   Random random(options.seed);
   const std::vector<std::size_t> chosen = choose_originals(eligible, options.dup_ratio, random);
   report.originals = chosen.size();
-  plan_copies(pages, chosen, options.max_dups, random, taken);
+  plan_copies(pages, chosen, options.max_dups, options.layout, random, taken);
 
   // The copies' text, from a stream of its own: the clusters depend only on the site, the ratio
   // of copied pages, max_dups and the seed, so runs at several segment ratios share them.

@@ -59,6 +59,11 @@ struct SynthOptions {
   /// Words per inserted segment: uniform in [1, max_segment].
   unsigned max_segment = 3;
   std::uint64_t seed = 1;
+  /// Where copies go: below the copy kinds' directories (`mirror/`, `print/`, `archive/`, then
+  /// `mirror2/`, ...), or in numbered folders beside the originals (`copies/1/`, `copies/2/`, ...:
+  /// a layout the release rule must not take for releases).
+  enum class CopyLayout { kPrefixes, kNumbered };
+  CopyLayout layout = CopyLayout::kPrefixes;
   /// Noun list in WordNet's index format (wordnet.h).
   std::filesystem::path noun_list = kWordnetNounIndex;
 };

@@ -19,6 +19,7 @@ std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageReco
   for (std::size_t d = 0; d < documents; ++d) {
     PageRecord& r = records[d];
     candidates[d].url = r.url;
+    candidates[d].name = !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title);
     candidates[d].pagerank = r.pagerank;
     // Copied: the store's catalog is written from the records after this stage.
     candidates[d].defined = r.defined;

@@ -134,6 +134,10 @@ TEST_CASE("choose_authorities on small clusters") {
       {"pagerank among the pages no other repeats",
        {{"/a", 0.1, none, 0}, {"/docs/a", 0.5, none, 0}, {"/x/b", 0.3, none, 0}}, true, {2, 2, 2},
        {R::Original, R::Original, R::Original}},
+      // Copies in numbered folders are copies, not releases: "1", "2", "3" would be versions.
+      {"the original beats copies in numbered folders beside it",
+       {{"/copies/3/docs/a", 0.5, none, 0}, {"/docs/a", 0.1, none, 0}, {"/copies/1/docs/a", 0.4, none, 0}}, true,
+       {1, 1, 1}, {R::Original, R::Original, R::Original}},
       {"the newest release beats the original",
        {{"/0.1/a", 0.9, none, 0}, {"/mirror/0.2/a", 0.1, none, 0}}, true, {1, 1},
        {R::Release, R::Release}},
@@ -169,4 +173,42 @@ TEST_CASE("the target of the most redirects wins when canonical and releases do 
   const auto result = choose_authorities(cluster_of, candidates, true);
   CHECK(result[0].authoritative == 1);
   CHECK(result[0].reason == R::Redirect);
+}
+
+TEST_CASE("own name: a page saved under several names is its own under the first name it calls itself") {
+  using R = AuthorityReason;
+  struct Case {
+    const char* comment;
+    std::vector<std::pair<const char*, const char*>> pages;  // url, main heading
+    std::uint32_t authoritative;
+    R reason;
+  };
+  const std::vector<Case> cases = {
+      {"MediaWiki's redirect names: the first name of the heading",
+       {{"/cpp/algorithm/find_if_not.html", "std::find, std::find_if, std::find_if_not"},
+        {"/cpp/algorithm/find.html", "std::find, std::find_if, std::find_if_not"},
+        {"/cpp/algorithm/find_if.html", "std::find, std::find_if, std::find_if_not"}},
+       1, R::OwnName},
+      {"an alias the heading does not say (a misspelling), case aside",
+       {{"/cpp/named_req/Eraseable.html", "C++ named requirements: Erasable"},
+        {"/cpp/named_req/Erasable.html", "C++ named requirements: Erasable"}},
+       1, R::OwnName},
+      {"the same file name (copies): no say, PageRank decides",
+       {{"/mirror/x/a.html", "A"}, {"/y/a.html", "A"}}, 0, R::PageRank},
+      {"no member's file name in the heading: PageRank decides",
+       {{"/p.html", "Something"}, {"/q.html", "Something"}}, 0, R::PageRank},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.comment);
+    std::vector<std::uint32_t> cluster_of(c.pages.size(), 0);
+    std::vector<AuthorityCandidate> candidates;
+    for (std::size_t d = 0; d < c.pages.size(); ++d) {
+      AuthorityCandidate page{c.pages[d].first, d == 0 ? 0.5 : 0.1, std::nullopt, 0};
+      page.name = c.pages[d].second;
+      candidates.push_back(page);
+    }
+    const auto result = choose_authorities(cluster_of, candidates, true);
+    CHECK(result[0].authoritative == c.authoritative);
+    CHECK(to_string(result[0].reason) == to_string(c.reason));
+  }
 }
