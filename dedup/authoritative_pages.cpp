@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 #include <xxhash.h>
@@ -95,6 +96,31 @@ std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
   return covered;
 }
 
+void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                         std::vector<Comparison>& verdicts, const DocumentLoader& load) {
+  // Twins: members whose own text is the authoritative page's (similarity 1).
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> twins;  // authoritative page -> twins
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (verdicts[p].near_duplicate && verdicts[p].similarity >= 1.0) twins[pairs[p].second].push_back(pairs[p].first);
+  }
+  if (twins.empty()) return;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> again;  // (member, twin)
+  std::vector<std::size_t> asked_for;                           // the pair each is for
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (verdicts[p].near_duplicate) continue;
+    const auto it = twins.find(pairs[p].second);
+    if (it == twins.end()) continue;
+    for (const std::uint32_t twin : it->second) {
+      again.emplace_back(pairs[p].first, twin);
+      asked_for.push_back(p);
+    }
+  }
+  const std::vector<Comparison> with_twins = detector.compare(again, load);
+  for (std::size_t q = 0; q < again.size(); ++q) {
+    if (with_twins[q].near_duplicate && !verdicts[asked_for[q]].near_duplicate) verdicts[asked_for[q]] = with_twins[q];
+  }
+}
+
 AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
                                        std::span<const AuthorityCandidate> candidates,
                                        bool honour_canonical, ChainPolicy policy,
@@ -118,7 +144,8 @@ AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters
       if (authoritative != d && compared_with[d] != authoritative) pairs.emplace_back(d, authoritative);
     }
     if (pairs.empty()) break;
-    const std::vector<Comparison> verdicts = detector.compare(pairs, load);
+    std::vector<Comparison> verdicts = detector.compare(pairs, load);
+    if (policy == ChainPolicy::kSplit) judge_against_twins(detector, pairs, verdicts, load);
     ++out.rounds;
     std::vector<bool> leaves(n, false);
     bool split = false;

@@ -71,6 +71,17 @@ inline constexpr double kMaxMissingShare = 0.1;
 /// is no larger than the largest hash `authoritative` keeps). Both as listed_entries() gives.
 bool entries_covered(std::span<const std::uint32_t> page, std::span<const std::uint32_t> authoritative);
 
+/// For each (member, authoritative page) of `pairs` that `verdicts` (the detector's comparisons of
+/// those pairs) does not call near-duplicates: the member's comparison with each twin of the
+/// authoritative page (a member of `pairs` with the same authoritative page, compared with it at
+/// similarity 1: the same own text, the same document under another name), which replaces its
+/// verdict when the detector calls it near-duplicates. A copy of one of a page's names is a copy
+/// of the page: `mirror/en/Main_Page.html` is a copy of `en/index.html` when `en/Main_Page.html`
+/// and `en/index.html` are one page saved twice, though the names' rule needs 0.95 between paths
+/// that do not mirror each other.
+void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                         std::vector<Comparison>& verdicts, const DocumentLoader& load);
+
 /// Each page's final cluster and authoritative page.
 struct AuthoritativePages {
   /// Per document: its cluster id, the smallest document index in its cluster.
@@ -96,7 +107,7 @@ struct AuthoritativePages {
 /// under choose_authorities(candidates, honour_canonical, fuller_pages()), with `policy` applied
 /// to chains.
 /// kSplit repeats, until nothing changes: choose each cluster's authoritative page; compare each
-/// member not yet checked against it; members that fail, or whose candidates[].defined are
+/// member not yet checked against it (and, failing that, against its twins: judge_against_twins); members that fail, or whose candidates[].defined are
 /// not covered by the authoritative page's, leave, and regroup by the detector's
 /// verified pairs among them (components within the old cluster). Every round that splits
 /// makes more clusters, so it ends after at most n rounds (in practice two or three).

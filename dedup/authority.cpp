@@ -179,9 +179,13 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
         return named_outside[m] > named_inside[m] ? 0u : named_inside[m];
       };
       if (keep_best(pool, trusted_votes) || trusted_votes(pool.front()) > 0) reason = AuthorityReason::Canonical;
+      // The fuller page and the page's own name narrow the members without deciding alone: the
+      // rules after them still choose among those left (the original of its copies, the newest
+      // release), and the reason is theirs when they narrow further.
+      AuthorityReason narrowed = AuthorityReason::PageRank;
       if (reason == AuthorityReason::PageRank && !covered_by_fuller.empty() &&
           keep_best(pool, [&](std::uint32_t m) { return covered_by_fuller[m] ? 0 : 1; })) {
-        reason = AuthorityReason::Fuller;
+        narrowed = AuthorityReason::Fuller;
       }
       // Only where the members have other file names (a page saved under several names): copies
       // and releases of one page keep its file name, and their headings' wording is no choice.
@@ -190,7 +194,7 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
       };
       if (reason == AuthorityReason::PageRank && std::any_of(pool.begin(), pool.end(), other_stem) &&
           keep_best(pool, [&](std::uint32_t m) { return own_name_rank(candidates[m]); })) {
-        reason = AuthorityReason::OwnName;
+        narrowed = AuthorityReason::OwnName;
       }
       if (reason == AuthorityReason::PageRank &&
           keep_best(pool, [&](std::uint32_t m) { return candidates[m].redirects_in; })) {
@@ -226,6 +230,7 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
           reason = AuthorityReason::Release;
         }
       }
+      if (reason == AuthorityReason::PageRank) reason = narrowed;
       bool tie = false;
       winner.authoritative = best_by_rank(std::move(pool), candidates, tie);
       winner.reason = reason != AuthorityReason::PageRank ? reason

@@ -90,6 +90,8 @@ struct Authority {
 ///    heading, else its title: `find.html` for "std::find, std::find_if, std::find_if_not"),
 ///    when the members have other file names (page_stem()) and that leaves fewer: a page saved
 ///    under several names is its own under the first;
+///    (rules 2 and 3 narrow the members without deciding alone: the rules after them still
+///    choose among those left, and their reason is given when they narrow further);
 /// 4. the members that the most redirect pages lead to, when any does;
 /// 5. when some members' paths are another member's path below a prefix (`mirror/docs/a.html`
 ///    and `copies/2/docs/a.html` repeat `docs/a.html`), the members that repeat no other's: a

@@ -125,8 +125,10 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   if (options_.title_rule) {
     for (const auto& forced : {names_.same_name_pairs(kLshRunNeighbours), names_.moved_pairs(kLshRunNeighbours)}) {
       const auto lsh_end = static_cast<std::ptrdiff_t>(candidates.size());
+      // A page left out of LSH as identical to another still has its own copies at mirrored
+      // paths (a copy of `en/Main_Page.html`, which is `en/index.html` saved again).
       for (const Pair& p : forced) {  // sorted, as LSH's are
-        if (!skip[p.first] && !skip[p.second]) candidates.push_back(p);
+        if (sizes_[p.first] != 0 && sizes_[p.second] != 0) candidates.push_back(p);
       }
       std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());
       candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());

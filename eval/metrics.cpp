@@ -212,16 +212,23 @@ Result<DedupEvaluation> evaluate_dedup(const Truth& truth, const IndexVerdict& v
       ++(predicted ? c.false_positives : c.true_negatives);
     }
   }
-  for (const auto& cluster : truth.clusters) {
+  for (std::size_t c = 0; c < truth.clusters.size(); ++c) {
+    const auto& cluster = truth.clusters[c];
     if (cluster.size() < 2) continue;
     ++result.true_clusters;
     result.copies += cluster.size() - 1;
-    const std::uint32_t original = pages.id_of.at(cluster.front());
+    // The original: the first of the source's names of the page, or the one of them indexed.
+    std::uint32_t original = pages.id_of.at(cluster.front());
+    for (std::size_t m = 1; m < truth.names_of(c); ++m) {
+      const std::uint32_t name = pages.id_of.at(cluster[m]);
+      if (record_of[name]->status == indexer::PageStatus::kIndexed) original = name;
+    }
     const bool indexed = record_of[original]->status == indexer::PageStatus::kIndexed;
     bool found = false;
     if (record_of[original]->cluster) {
-      for (std::size_t m = 1; m < cluster.size() && !found; ++m) {
-        found = detected_labels[pages.id_of.at(cluster[m])] == detected_labels[original];
+      for (std::size_t m = 0; m < cluster.size() && !found; ++m) {
+        const std::uint32_t other = pages.id_of.at(cluster[m]);
+        found = other != original && detected_labels[other] == detected_labels[original];
       }
     }
     AuthorityCounts& a = result.authority;

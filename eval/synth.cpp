@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <xxhash.h>
 
 #include "common/build_dir.h"
 #include "common/file_io.h"
@@ -307,6 +308,9 @@ struct SourcePage {
   std::string path;  // relative, '/'-separated
   std::string bytes;
   PageLayout layout;
+  /// XXH3 of the main text canon extracts (0: not an eligible page): pages of the source with
+  /// the same main text are one document saved under several names.
+  std::uint64_t text_key = 0;
   std::vector<std::string> copies;  // relative paths, in order
   std::vector<std::string> copy_link_texts;
 };
@@ -492,6 +496,7 @@ std::vector<std::size_t> eligible_pages(std::vector<SourcePage>& pages) {
     if (extracted.refresh_url || extracted.robots_noindex || !extracted.cuts.empty()) continue;
     page.layout = layout_of(page.bytes);
     if (page.layout.word_ends.empty()) continue;
+    page.text_key = XXH3_64bits(extracted.main_text.data(), extracted.main_text.size()) | 1;
     eligible.push_back(i);
   }
   return eligible;
@@ -563,7 +568,7 @@ void plan_copies(std::vector<SourcePage>& pages, const std::vector<std::size_t>&
 /// truth.json: the generator, its parameters, the run's counts and the clusters.
 nlohmann::json truth_json(const SynthOptions& options, const fs::path& source, const NounList& nouns,
                           const SynthReport& report, const Truth& truth) {
-  return {
+  nlohmann::json j = {
       {"generator", kGenerator},
       {"source", source.string()},
       {"seed", options.seed},
@@ -581,11 +586,15 @@ nlohmann::json truth_json(const SynthOptions& options, const fs::path& source, c
         {"eligible", report.eligible},
         {"originals", report.originals},
         {"copies", report.copies},
+        {"source_duplicates", report.source_duplicates},
         {"words", report.words},
         {"segments", report.segments},
         {"inserted_words", report.inserted_words}}},
       {"clusters", clusters_json(truth)},
   };
+  // Only when the source has pages saved under several names: how many names lead each cluster.
+  if (!truth.names.empty()) j["names"] = truth.names;
+  return j;
 }
 
 /// The run itself, writing into the fresh directory `work_dir`.
@@ -619,16 +628,37 @@ Result<SynthReport> run(const SynthOptions& options, const fs::path& source, con
     }
   }
 
-  // The source pages (originals with their version links) and the other files.
+  // The source pages (originals with their version links) and the other files. Source pages
+  // with the same main text (a page saved under several names: MediaWiki's redirect names) are
+  // one document: one true cluster with all their copies.
   Truth truth;
+  std::vector<std::vector<std::string>> copies_of;  // per cluster, after its names
+  std::unordered_map<std::uint64_t, std::size_t> cluster_of_text;
   for (const SourcePage& page : pages) {
     const std::string bytes = page.copies.empty() ? page.bytes : with_version_links(page);
     if (Status s = write_file(work_dir / page.path, bytes); !s.ok()) return s;
     ++report.pages;
-    std::vector<std::string> cluster{page.path};
-    cluster.insert(cluster.end(), page.copies.begin(), page.copies.end());
-    truth.clusters.push_back(std::move(cluster));
+    std::size_t c = truth.clusters.size();
+    if (page.text_key != 0) {
+      const auto [it, inserted] = cluster_of_text.emplace(page.text_key, c);
+      if (!inserted) {
+        c = it->second;
+        ++report.source_duplicates;
+      }
+    }
+    if (c == truth.clusters.size()) {
+      truth.clusters.emplace_back();
+      copies_of.emplace_back();
+      truth.names.push_back(0);
+    }
+    truth.clusters[c].push_back(page.path);
+    ++truth.names[c];
+    copies_of[c].insert(copies_of[c].end(), page.copies.begin(), page.copies.end());
   }
+  for (std::size_t c = 0; c < truth.clusters.size(); ++c) {
+    truth.clusters[c].insert(truth.clusters[c].end(), copies_of[c].begin(), copies_of[c].end());
+  }
+  if (report.source_duplicates == 0) truth.names.clear();
   std::error_code ec;
   for (const std::string& relative : other_files) {
     fs::create_directories((work_dir / relative).parent_path(), ec);

@@ -77,6 +77,8 @@ struct SynthReport {
   std::size_t eligible = 0;
   std::size_t originals = 0;
   std::size_t copies = 0;
+  /// Source pages whose main text another source page has: in that page's true cluster.
+  std::size_t source_duplicates = 0;
   /// Over all copies: words of the main text, segments inserted, words inserted.
   std::uint64_t words = 0;
   std::uint64_t segments = 0;

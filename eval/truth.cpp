@@ -30,9 +30,17 @@ std::string where(const fs::path& path, std::size_t line) {
 
 Status check_truth(const Truth& truth) {
   std::unordered_set<std::string> seen;
+  if (!truth.names.empty() && truth.names.size() != truth.clusters.size()) {
+    return Status::error("\"names\" has " + std::to_string(truth.names.size()) + " counts for " +
+                         std::to_string(truth.clusters.size()) + " clusters");
+  }
   for (std::size_t c = 0; c < truth.clusters.size(); ++c) {
     if (truth.clusters[c].empty())
       return Status::error("cluster " + std::to_string(c) + " is empty");
+    if (truth.names_of(c) < 1 || truth.names_of(c) > truth.clusters[c].size()) {
+      return Status::error("cluster " + std::to_string(c) + " has " + std::to_string(truth.names_of(c)) +
+                           " names for " + std::to_string(truth.clusters[c].size()) + " pages");
+    }
     for (const std::string& path : truth.clusters[c]) {
       if (path.empty()) return Status::error("cluster " + std::to_string(c) + " has an empty path");
       if (!seen.insert(path).second)
@@ -72,6 +80,13 @@ Result<Truth> parse_truth(std::string_view text, const std::string& name) {
       members.push_back(member.get<std::string>());
     }
     truth.clusters.push_back(std::move(members));
+  }
+  if (j.contains("names")) {
+    if (!j["names"].is_array()) return Status::error(bad + "\"names\" must be an array of counts");
+    for (const nlohmann::json& count : j["names"]) {
+      if (!count.is_number_unsigned()) return Status::error(bad + "\"names\" must be an array of counts");
+      truth.names.push_back(count.get<std::size_t>());
+    }
   }
   if (Status s = check_truth(truth); !s.ok()) return Status::error(bad + s.message());
   return truth;

@@ -22,6 +22,11 @@ namespace canon::eval {
 /// exactly one cluster (pages without copies are singletons).
 struct Truth {
   std::vector<std::vector<std::string>> clusters;
+  /// Per cluster, how many of its first members are pages of the source in their own right
+  /// (one page saved under several names); the others are copies. Empty: 1 for every cluster.
+  std::vector<std::size_t> names;
+  /// names[c], or 1 when names is empty.
+  std::size_t names_of(std::size_t c) const { return names.empty() ? 1 : names[c]; }
 };
 
 /// Checks the invariants of Truth: no empty cluster, no empty path, no path twice.

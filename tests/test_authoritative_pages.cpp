@@ -399,3 +399,30 @@ TEST_CASE("listed_entries and entries_covered (table)") {
   CHECK(sample.size() == kMaxListedEntries);
   CHECK(entries_covered(entries({huge.begin(), huge.begin() + 50}), sample));
 }
+
+TEST_CASE("split: a copy of one of a page's names stays with the page, under whichever name it is shown") {
+  // en/index.html and en/Main_Page.html are one page saved twice; the mirror copies
+  // en/Main_Page.html with edits (Jaccard 0.53). Names agree; only Main_Page's copy mirrors its
+  // path, so against en/index.html alone the copy would need 0.95.
+  const std::string text = words(0, 100);
+  const std::vector<std::string> texts = {text, text, words(30, 130)};
+  const std::vector<std::string> urls = {"http://h/en/index.html", "http://h/en/Main_Page.html",
+                                         "http://h/mirror/en/Main_Page.html"};
+  std::vector<DedupDocument> docs;
+  for (std::size_t d = 0; d < texts.size(); ++d) docs.push_back({urls[d], "Main Page", texts[d]});
+  for (const std::string name : {"minhash", "exact"}) {
+    CAPTURE(name);
+    auto detector = make_detector(name, DedupOptions{});
+    REQUIRE(detector.ok());
+    const Clusters found = find_clusters(*detector.value(), docs);
+    REQUIRE(groups(found.cluster_of) == std::set<std::vector<std::uint32_t>>{{0, 1, 2}});
+    std::vector<std::string> candidate_urls;
+    std::vector<AuthorityCandidate> candidates = candidates_with_ranks({0.5, 0.2, 0.1}, candidate_urls);
+    const AuthoritativePages r = choose_authoritative_pages(*detector.value(), found, candidates, true,
+                                                            ChainPolicy::kSplit, canon::dedup::memory_loader(docs));
+    CHECK(groups(r.cluster_of) == std::set<std::vector<std::uint32_t>>{{0, 1, 2}});
+    CHECK(r.authority[2].authoritative == 0);
+    CHECK(r.to_authoritative[2].near_duplicate);
+    CHECK(r.split_off == 0);
+  }
+}

@@ -193,6 +193,11 @@ TEST_CASE("own name: a page saved under several names is its own under the first
        {{"/cpp/named_req/Eraseable.html", "C++ named requirements: Erasable"},
         {"/cpp/named_req/Erasable.html", "C++ named requirements: Erasable"}},
        1, R::OwnName},
+      // Own name narrows without deciding alone: the original among that name's copies.
+      {"own name, then the original of its print copy",
+       {{"/print/cpp/find.html", "std::find, std::find_if"}, {"/cpp/find.html", "std::find, std::find_if"},
+        {"/cpp/find_if.html", "std::find, std::find_if"}},
+       1, R::Original},
       {"the same file name (copies): no say, PageRank decides",
        {{"/mirror/x/a.html", "A"}, {"/y/a.html", "A"}}, 0, R::PageRank},
       {"no member's file name in the heading: PageRank decides",

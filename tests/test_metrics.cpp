@@ -133,7 +133,7 @@ canon::eval::IndexRecord record(std::string path, std::string status,
 
 /// Truth {a, a1, a2} {b, b1} {c}. The index finds a~a1, misses a2, collapses b into its copy
 /// b1 and skips c.
-canon::eval::Truth sample_truth() { return {{{"a", "a1", "a2"}, {"b", "b1"}, {"c"}}}; }
+canon::eval::Truth sample_truth() { return {{{"a", "a1", "a2"}, {"b", "b1"}, {"c"}}, {}}; }
 
 canon::eval::IndexVerdict sample_verdict() {
   canon::eval::IndexVerdict v;

@@ -574,3 +574,50 @@ TEST_CASE("synth → index → eval: high recall at segment ratio 0.05") {
   CHECK(e->page_counts.specificity() >= 0.95);
   CHECK(e->authority.found_accuracy() >= 0.9);  // originals have the in-links
 }
+
+TEST_CASE("synth: source pages with the same main text are one true cluster, with the copies of each") {
+  TempDir dir;
+  const auto words = [](int first, int n) {
+    std::string text;
+    for (int w = first; w < first + n; ++w) text += (text.empty() ? "w" : " w") + std::to_string(w);
+    return text;
+  };
+  const std::string page = "<html><head><title>Main Page</title></head><body><main><p>" + words(0, 60) +
+                           "</p></main></body></html>\n";
+  dir.write("source/index.html", page);
+  dir.write("source/Main_Page.html", page);  // the same page saved under another name
+  dir.write("source/other.html", "<html><head><title>Other</title></head><body><main><p>" + words(100, 70) +
+                                     "</p></main></body></html>\n");
+  SynthOptions o;
+  o.source_dir = dir.path() / "source";
+  o.out_dir = dir.path() / "out";
+  o.noun_list = dir.write("nouns.txt", kTinyNouns);
+  o.dup_ratio = 1.0;
+  o.max_dups = 1;
+  const auto report = synth(o);
+  CHECK(report.source_duplicates == 1);
+  const json truth = truth_of(o.out_dir);
+  CHECK(truth["stats"]["source_duplicates"] == 1);
+  bool together = false;
+  for (const auto& cluster : truth["clusters"]) {
+    const auto members = cluster.get<std::vector<std::string>>();
+    const bool has_index = std::find(members.begin(), members.end(), "index.html") != members.end();
+    const bool has_main = std::find(members.begin(), members.end(), "Main_Page.html") != members.end();
+    CHECK(has_index == has_main);  // never apart
+    if (has_index) {
+      together = true;
+      CHECK(members.size() == 4);  // both names first, then a copy of each
+      CHECK(members[0] == "Main_Page.html");
+      CHECK(members[1] == "index.html");
+    }
+  }
+  CHECK(together);
+  // "names": how many of each cluster's first members are the source's own pages.
+  const auto clusters = truth["clusters"].get<std::vector<std::vector<std::string>>>();
+  const auto names = truth["names"].get<std::vector<std::size_t>>();
+  REQUIRE(names.size() == clusters.size());
+  for (std::size_t c = 0; c < clusters.size(); ++c) CHECK(names[c] == (clusters[c][0] == "Main_Page.html" ? 2u : 1u));
+  const auto read = canon::eval::read_truth(o.out_dir / "truth.json");
+  REQUIRE(read.ok());
+  CHECK(read.value().names == names);
+}

@@ -9,9 +9,13 @@ analyse.py --largest INDEX NAME
 """
 import collections
 import json
+import os
 import random
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import same_item_pairs  # noqa: E402
 
 
 def load(index):
@@ -36,6 +40,16 @@ def release(path):
         if VERSION.match(segment):
             return (1, tuple(int(n) for n in segment.lstrip("vV").split(".")))
     return None
+
+
+def known_pairs(name, rows):
+    """Pairs of pages known to be one document, and how many share a cluster: "-" for sites
+    without such a list (numba's releases are releases.py's line)."""
+    if name != "rust":
+        return "-"
+    pairs = same_item_pairs.rust_pairs(rows)
+    joined = sum(1 for a, b in pairs if same_item_pairs.together(a, b))
+    return f"{joined}/{len(pairs)} ({joined / max(len(pairs), 1):.1%})"
 
 
 def row(args):
@@ -67,7 +81,7 @@ def row(args):
     rel = f"{newest}/{release_clusters} ({newest / release_clusters:.0%})" if release_clusters else "-"
     print(f"| {name} | {len(rows)} | {status['duplicate']} | {len(multi)} | {largest} | {dedup:.2f} "
           f"({dedup / float(c_wall):.0%}) | {c_wall} | {o_wall} | {float(c_wall) / float(o_wall):.2f} | "
-          f"{c_rss} | {o_rss} | {float(c_rss) / float(o_rss):.2f} | {rel} |")
+          f"{c_rss} | {o_rss} | {float(c_rss) / float(o_rss):.2f} | {rel} | {known_pairs(name, rows)} |")
 
 
 def largest(index, name):

@@ -6,8 +6,8 @@
 # duplicate -> indexed pairs per site to judge by reading (docs/real-sites.md).
 #
 # Usage: bench/real_sites/run.sh [WORK_DIR] [NAME=SITE_DIR ...]
-#   default sites: cppreference, openjdk-17 api/, libstdc++-12, python3.11, postgresql-15 (the
-#   Debian packages, installed if missing) and numba (numba/numba-doc's gh-pages branch, all
+#   default sites: cppreference, openjdk-17 api/, libstdc++-12, python3.11, postgresql-15, rust-doc
+#   (the Debian packages, installed if missing) and numba (numba/numba-doc's gh-pages branch, all
 #   releases side by side: give its directory as NUMBA=DIR, e.g. extracted with
 #   `git archive gh-pages | tar -x -C DIR` from a clone).
 #   SAMPLE=60 pairs per site; SEED=1. Needs a Release build in build/ (scripts/build.sh).
@@ -22,13 +22,14 @@ if [ ${#sites[@]} -eq 0 ]; then
          javadoc=/usr/share/doc/openjdk-17-jre-headless/api
          libstdcxx=/usr/share/doc/gcc-12-base/libstdc++
          python=/usr/share/doc/python3.11/html
-         postgres=/usr/share/doc/postgresql-doc-15/html)
+         postgres=/usr/share/doc/postgresql-doc-15/html
+         rust=/usr/share/doc/rust-doc/html)
   [ -n "${NUMBA:-}" ] && sites+=(numba="$NUMBA")
 fi
 need=()
 command -v omindex >/dev/null || need+=(xapian-omega)
 [ -x /usr/bin/time ] || need+=(time)
-for p in cppreference-doc-en-html openjdk-17-doc libstdc++-12-doc python3.11-doc postgresql-doc-15; do
+for p in cppreference-doc-en-html openjdk-17-doc libstdc++-12-doc python3.11-doc postgresql-doc-15 rust-doc; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -61,8 +62,8 @@ for site in "${sites[@]}"; do
 done
 
 {
-  echo "| site | pages | duplicates | clusters | largest | dedup s | canon wall s | omindex wall s | wall ratio | canon RSS MiB | omindex RSS MiB | RSS ratio | release clusters: newest indexed |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| site | pages | duplicates | clusters | largest | dedup s | canon wall s | omindex wall s | wall ratio | canon RSS MiB | omindex RSS MiB | RSS ratio | release clusters: newest indexed | same-document pairs in one cluster |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for row in "${rows[@]}"; do
     read -r name o_wall o_rss c_wall c_rss <<< "$row"
     python3 bench/real_sites/analyse.py "$work/canon-$name" "$name" "$work/samples/$name.tsv" \

@@ -46,6 +46,15 @@ def report(name, pairs, kind=None):
     print(line)
 
 
+def rust_pairs(rows):
+    """Every pair of rust-doc pages known to be one item: std/core/alloc at the same path, one
+    intrinsic under x86 and x86_64, under arm and aarch64."""
+    same_intrinsic = lambda m: (m.group(1), m.group(3))
+    return (pairs_by(rows, r"(std|core|alloc)/(.*)$", lambda m: m.group(2)) +
+            pairs_by(rows, r"(core|std)/arch/(x86|x86_64)/(.*)$", same_intrinsic) +
+            pairs_by(rows, r"(core|std)/arch/(arm|aarch64)/(.*)$", same_intrinsic))
+
+
 def rust(rows):
     item_kind = lambda r: r["path"].rsplit("/", 1)[-1].split(".")[0]
     report("std/core/alloc same item", pairs_by(rows, r"(std|core|alloc)/(.*)$", lambda m: m.group(2)), item_kind)
