@@ -376,10 +376,11 @@ bool SiteNames::moved(std::uint32_t a, std::uint32_t b) const {
   }
   if (differing == depth) return false;
   const auto shared = parallel_paths_.find(directory_pair_key(prefix_hash(x, differing), prefix_hash(y, differing)));
-  if (shared == parallel_paths_.end() || shared->second < kMinParallelPaths) return false;
-  // Renamed: the names differ in the site's common words only (a crate, a platform, a release
-  // that many pages carry), never in an item's own word (`deque::at`, `vector::at`).
-  if (relation(a, b) != NameRelation::kRenamed) return false;
+  // Trees of their own, far more alike than two classes' member pages (`deque/at.html`,
+  // `vector/at.html`), whatever the share of the names that carry their words (`arm`, `aarch64`).
+  if (shared == parallel_paths_.end() || shared->second < kMinPlaceTreePaths) return false;
+  const NameRelation r = relation(a, b);
+  if (r == NameRelation::kSame || r == NameRelation::kUnknown) return false;
   // Each name carries its own place: every differing directory has a word in the page's own
   // name, and every word one name has and the other lacks is a word of its own differing
   // directories. A substitution of the place, not an added qualifier.

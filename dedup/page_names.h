@@ -127,12 +127,15 @@ public:
   /// Only the top level: deeper, a directory is often one item (a class and its members), whose
   /// name its pages share and which tells them from another item's pages.
   static constexpr std::size_t kSectionPercent = 50;
-  /// Two directories hold parallel trees (a crate that re-exports another's items, a platform
-  /// module that repeats another's) when at least this many paths below them are the same.
-  static constexpr std::size_t kMinParallelPaths = 8;
   /// A file name shared by more sibling directories than this says nothing of which two are
   /// parallel trees (`*/index.html` under every module): not counted.
   static constexpr std::size_t kMaxParallelGroup = 64;
+  /// Two directories hold parallel trees, places of the site such as a crate that re-exports
+  /// another's items or a platform module that repeats another's, when at least this many paths
+  /// below them are the same; two classes whose member pages are named alike share fewer, and so
+  /// do two Javadoc modules (docs/dedup.md, "Moved pages": at most 58 on cppreference and 20 on
+  /// Javadoc, against 116 to 4,935 between rust-doc's crates and platforms).
+  static constexpr std::size_t kMinPlaceTreePaths = 100;
 
   SiteNames() = default;
   /// `pages[d]` for each document d.
@@ -151,11 +154,11 @@ public:
   /// the square of the largest group of one name.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> same_name_pairs(
       std::size_t neighbours = static_cast<std::size_t>(-1)) const;
-  /// Whether documents a and b are the same item at a parallel path: their names are renamed
-  /// (they differ in the site's common words only), their paths are the same but for one
-  /// directory (`std/cmp/trait.Eq.html`, `core/cmp/trait.Eq.html`; `core/arch/x86/fn.f.html`,
-  /// `core/arch/x86_64/fn.f.html`), the two directories hold parallel trees (at least
-  /// kMinParallelPaths paths below them are the same), each page's directory is named in its
+  /// Whether documents a and b are the same item at a parallel path: their names are known and
+  /// not the same, their paths are the same but for one directory (`std/cmp/trait.Eq.html`,
+  /// `core/cmp/trait.Eq.html`; `core/arch/x86/fn.f.html`, `core/arch/x86_64/fn.f.html`), the two
+  /// directories hold parallel trees (at least kMinPlaceTreePaths paths below them are the
+  /// same), each page's directory is named in its
   /// own name ("Eq in std::cmp", "Eq in core::cmp"), and every word one name has and the other
   /// lacks is a word of its own directory: the site writes the item's place into its name, and
   /// the names differ in the place alone. A re-export, a crate or platform module that repeats

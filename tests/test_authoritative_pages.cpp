@@ -285,9 +285,9 @@ std::vector<std::string> moved_site(int std_extra, int core_extra, std::vector<s
                                     "Trait core::cmp::Eq " + shared + " " + words(700, 700 + core_extra, "c")};
   titles = {"Eq in std::cmp", "Eq in core::cmp"};
   urls = {"http://h/std/cmp/trait.Eq.html", "http://h/core/cmp/trait.Eq.html"};
-  for (int i = 0; i < 10; ++i) {
+  for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths; ++i) {
     for (const std::string crate : {"std", "core"}) {
-      const int base = 1000 + 200 * i + (crate == "std" ? 100 : 0);
+      const int base = 1000 + 200 * static_cast<int>(i) + (crate == "std" ? 100 : 0);
       texts.push_back(words(base, base + 60, crate + "x"));
       titles.push_back("S" + std::to_string(i) + " in " + crate + "::m" + std::to_string(i));
       urls.push_back("http://h/" + crate + "/m" + std::to_string(i) + "/struct.S" + std::to_string(i) + ".html");

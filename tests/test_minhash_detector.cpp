@@ -330,9 +330,9 @@ TEST_CASE("moved pages: the same item at a parallel path, measured by coverage w
   std::vector<std::string> titles = {"Eq in std::cmp", "Eq in core::cmp"}, urls = {"http://h/std/cmp/trait.Eq.html",
                                                                                     "http://h/core/cmp/trait.Eq.html"};
   // Enough pages in each crate that its name is its directory's common word.
-  for (int i = 0; i < 10; ++i) {
+  for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths; ++i) {
     for (const std::string crate : {"std", "core"}) {
-      const int base = 1000 + 200 * i + (crate == "std" ? 100 : 0);
+      const int base = 1000 + 200 * static_cast<int>(i) + (crate == "std" ? 100 : 0);
       texts.push_back(words(base, base + 60, crate + "x"));
       titles.push_back("S" + std::to_string(i) + " in " + crate + "::m" + std::to_string(i));
       urls.push_back("http://h/" + crate + "/m" + std::to_string(i) + "/struct.S" + std::to_string(i) + ".html");

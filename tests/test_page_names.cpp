@@ -280,7 +280,7 @@ TEST_CASE("SiteNames::moved: the same item at a parallel path, its place in its 
   for (const Case& c : cases) {
     CAPTURE(c.comment);
     std::vector<PageName> names = {named(c.url_a, c.title_a), named(c.url_b, c.title_b)};
-    for (int i = 0; i < 20; ++i) {
+    for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths; ++i) {
       const std::string n = std::to_string(i);
       names.push_back(named("http://h/std/m" + n + "/s.html", "S" + n + " in std::m" + n));
       names.push_back(named("http://h/core/m" + n + "/s.html", "S" + n + " in core::m" + n));
@@ -325,20 +325,50 @@ TEST_CASE("moved_shingle_set masks the place; moved_coverage is the share of a p
   CHECK(moved_coverage(0, 0) == 0.0);
 }
 
-TEST_CASE("SiteNames::moved needs parallel trees: kMinParallelPaths paths the same below both directories") {
-  for (const std::size_t shared : {SiteNames::kMinParallelPaths - 1, SiteNames::kMinParallelPaths}) {
+TEST_CASE("SiteNames::moved needs parallel trees: kMinPlaceTreePaths paths the same below both directories") {
+  for (const std::size_t shared : {SiteNames::kMinPlaceTreePaths - 1, SiteNames::kMinPlaceTreePaths}) {
     CAPTURE(shared);
     std::vector<PageName> names = {named("http://h/std/cmp/trait.Eq.html", "Eq in std::cmp"),
                                    named("http://h/core/cmp/trait.Eq.html", "Eq in core::cmp")};
     // Each crate's own pages (its name its directory's common word), `shared - 1` more of them
     // at the same paths in both.
-    for (std::size_t i = 0; i < 20; ++i) {
+    for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths + 20; ++i) {
       const std::string n = std::to_string(i);
       const bool same = i + 1 < shared;
       names.push_back(named("http://h/std/m" + n + "/s.html", "S" + n + " in std::m" + n));
       names.push_back(named("http://h/core/" + std::string(same ? "m" : "n") + n + "/s.html", "T" + n + " in core::n" + n));
     }
     const SiteNames site_names(names);
-    CHECK(site_names.moved(0, 1) == (shared >= SiteNames::kMinParallelPaths));
+    CHECK(site_names.moved(0, 1) == (shared >= SiteNames::kMinPlaceTreePaths));
   }
+}
+
+TEST_CASE("SiteNames::moved: directories sharing kMinPlaceTreePaths paths are places, their words common or not") {
+  // "arm" and "aarch64" are in fewer names than the site's common words need (the site has many
+  // other pages), so the names are not renamed; the two directories are trees of their own.
+  for (const std::size_t shared : {SiteNames::kMinPlaceTreePaths - 1, SiteNames::kMinPlaceTreePaths}) {
+    CAPTURE(shared);
+    std::vector<PageName> names;
+    for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths; ++i) {
+      const std::string n = std::to_string(i);
+      const std::string other = i < shared ? "f" + n : "g" + n;  // aarch64's own items past `shared`
+      names.push_back(named("http://h/core/arch/arm/fn.f" + n + ".html", "f" + n + " in core::arch::arm"));
+      names.push_back(named("http://h/core/arch/aarch64/fn." + other + ".html", other + " in core::arch::aarch64"));
+    }
+    for (int i = 0; i < 1000; ++i) names.push_back(named("http://h/other/p" + std::to_string(i) + ".html", "P" + std::to_string(i)));
+    // core's own pages, so that neither platform is in half of core's names.
+    for (int i = 0; i < 300; ++i) names.push_back(named("http://h/core/q" + std::to_string(i) + ".html", "q" + std::to_string(i) + " in core"));
+    const SiteNames site_names(names);
+    CHECK(site_names.relation(0, 1) == NameRelation::kDifferent);
+    CHECK(site_names.moved(0, 1) == (shared >= SiteNames::kMinPlaceTreePaths));
+  }
+  // Two classes' member pages: named alike in far fewer paths, never moved.
+  std::vector<PageName> names;
+  for (int i = 0; i < 40; ++i) {
+    const std::string n = std::to_string(i);
+    names.push_back(named("http://h/cpp/deque/m" + n + ".html", "std::deque::m" + n));
+    names.push_back(named("http://h/cpp/vector/m" + n + ".html", "std::vector::m" + n));
+  }
+  const SiteNames classes(names);
+  CHECK_FALSE(classes.moved(0, 1));
 }
