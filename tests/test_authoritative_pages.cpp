@@ -272,43 +272,11 @@ TEST_CASE("split against a brute-force oracle on random drifting families") {
   }
 }
 
-namespace {
 
-/// A site where std's and core's pages of one trait (documents 0 and 1) are moved pages: the
-/// crates' directories hold parallel trees and each crate's name is its directory's common word.
-/// Document 0 (std) has `std_extra` words of its own after the shared text, document 1 (core)
-/// `core_extra`.
-std::vector<std::string> moved_site(int std_extra, int core_extra, std::vector<std::string>& titles,
-                                    std::vector<std::string>& urls) {
-  const std::string shared = words(0, 100);
-  std::vector<std::string> texts = {"Trait std::cmp::Eq " + shared + " " + words(500, 500 + std_extra, "s"),
-                                    "Trait core::cmp::Eq " + shared + " " + words(700, 700 + core_extra, "c")};
-  titles = {"Eq in std::cmp", "Eq in core::cmp"};
-  urls = {"http://h/std/cmp/trait.Eq.html", "http://h/core/cmp/trait.Eq.html"};
-  for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths; ++i) {
-    for (const std::string crate : {"std", "core"}) {
-      const int base = 1000 + 200 * static_cast<int>(i) + (crate == "std" ? 100 : 0);
-      texts.push_back(words(base, base + 60, crate + "x"));
-      titles.push_back("S" + std::to_string(i) + " in " + crate + "::m" + std::to_string(i));
-      urls.push_back("http://h/" + crate + "/m" + std::to_string(i) + "/struct.S" + std::to_string(i) + ".html");
-    }
-  }
-  return texts;
-}
-
-std::vector<DedupDocument> named_documents(const std::vector<std::string>& texts, const std::vector<std::string>& titles,
-                                           const std::vector<std::string>& urls) {
-  std::vector<DedupDocument> docs;
-  for (std::size_t d = 0; d < texts.size(); ++d) docs.push_back({urls[d], titles[d], texts[d]});
-  return docs;
-}
-
-}  // namespace
 
 TEST_CASE("moved pages: compare() is directional; find_clusters() keeps the larger direction") {
-  std::vector<std::string> titles, urls;
-  const std::vector<std::string> texts = moved_site(40, 0, titles, urls);
-  const std::vector<DedupDocument> docs = named_documents(texts, titles, urls);
+  const canon::testing::MovedSite site = canon::testing::moved_site(40, 0, SiteNames::kMinPlaceTreePaths);
+  const std::vector<DedupDocument> docs = site.documents();
   for (const std::string name : {"minhash", "exact"}) {
     CAPTURE(name);
     auto detector = make_detector(name, DedupOptions{});
@@ -326,9 +294,8 @@ TEST_CASE("moved pages: compare() is directional; find_clusters() keeps the larg
 }
 
 TEST_CASE("moved pages: the fuller page represents them; one missing a substantial part of what the other lists stays apart") {
-  std::vector<std::string> titles, urls;
-  const std::vector<std::string> texts = moved_site(10, 0, titles, urls);
-  const std::vector<DedupDocument> docs = named_documents(texts, titles, urls);
+  const canon::testing::MovedSite site = canon::testing::moved_site(10, 0, SiteNames::kMinPlaceTreePaths);
+  const std::vector<DedupDocument> docs = site.documents();
   const auto entries = [](std::initializer_list<const char*> names) {
     const std::vector<std::string> hrefs(names.begin(), names.end());
     return listed_entries(hrefs);

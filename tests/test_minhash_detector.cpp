@@ -324,22 +324,8 @@ TEST_CASE("moved pages: the same item at a parallel path, measured by coverage w
   // std's page of a trait repeats core's (its crate in the text) and lists more implementors:
   // Jaccard 100/180 = 0.56, below renamed_threshold; containment of core's page in std's, the
   // crate masked, 1. Both detectors agree; without the name rule the pair is measured by Jaccard.
-  const std::string shared = words(0, 100);
-  std::vector<std::string> texts = {"Trait std::cmp::Eq " + shared + " " + words(500, 580, "impl"),
-                                    "Trait core::cmp::Eq " + shared};
-  std::vector<std::string> titles = {"Eq in std::cmp", "Eq in core::cmp"}, urls = {"http://h/std/cmp/trait.Eq.html",
-                                                                                    "http://h/core/cmp/trait.Eq.html"};
-  // Enough pages in each crate that its name is its directory's common word.
-  for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths; ++i) {
-    for (const std::string crate : {"std", "core"}) {
-      const int base = 1000 + 200 * static_cast<int>(i) + (crate == "std" ? 100 : 0);
-      texts.push_back(words(base, base + 60, crate + "x"));
-      titles.push_back("S" + std::to_string(i) + " in " + crate + "::m" + std::to_string(i));
-      urls.push_back("http://h/" + crate + "/m" + std::to_string(i) + "/struct.S" + std::to_string(i) + ".html");
-    }
-  }
-  std::vector<DedupDocument> docs;
-  for (std::size_t d = 0; d < texts.size(); ++d) docs.push_back({urls[d], titles[d], texts[d]});
+  const canon::testing::MovedSite site = canon::testing::moved_site(80, 0, SiteNames::kMinPlaceTreePaths);
+  const std::vector<DedupDocument> docs = site.documents();
   for (bool exact : {false, true}) {
     CAPTURE(exact);
     const Clusters got = exact ? clusters_of(std::move(*make_detector("exact", {}).value()), docs)

@@ -45,4 +45,37 @@ inline std::string words(int first, int last, const std::string& prefix = "w") {
   return s;
 }
 
+/// The pages of a site where std's and core's pages of one trait (documents 0 and 1) are moved
+/// pages (dedup::SiteNames::moved): 100 words in common, the crate in their heading, `std_extra`
+/// words of std's own after them (more implementors) and `core_extra` of core's; then
+/// `parallel_paths` pages at the same paths in each crate, so that the crates' directories hold
+/// parallel trees and each crate's name is its directory's common word. The documents view the
+/// strings of the returned site, which must outlive them.
+struct MovedSite {
+  std::vector<std::string> texts, titles, urls;
+  std::vector<dedup::DedupDocument> documents() const {
+    std::vector<dedup::DedupDocument> docs;
+    for (std::size_t d = 0; d < texts.size(); ++d) docs.push_back({urls[d], titles[d], texts[d]});
+    return docs;
+  }
+};
+inline MovedSite moved_site(int std_extra, int core_extra, std::size_t parallel_paths) {
+  const std::string shared = words(0, 100);
+  MovedSite site;
+  site.texts = {"Trait std::cmp::Eq " + shared + " " + words(500, 500 + std_extra, "s"),
+                "Trait core::cmp::Eq " + shared + " " + words(700, 700 + core_extra, "c")};
+  site.titles = {"Eq in std::cmp", "Eq in core::cmp"};
+  site.urls = {"http://h/std/cmp/trait.Eq.html", "http://h/core/cmp/trait.Eq.html"};
+  for (std::size_t i = 0; i < parallel_paths; ++i) {
+    const std::string n = std::to_string(i);
+    for (const std::string crate : {"std", "core"}) {
+      const int base = 1000 + 200 * static_cast<int>(i) + (crate == "std" ? 100 : 0);
+      site.texts.push_back(words(base, base + 60, crate + "x"));
+      site.titles.push_back("S" + n + " in " + crate + "::m" + n);
+      site.urls.push_back("http://h/" + crate + "/m" + n + "/struct.S" + n + ".html");
+    }
+  }
+  return site;
+}
+
 }  // namespace canon::testing
