@@ -144,7 +144,7 @@ Result<StoreCatalog> decode_store_catalog(std::string_view all, const std::strin
   if (all.size() < kMagic.size() + 4 + 8 || !all.starts_with(kMagic)) return damaged;
   const std::uint32_t version = static_cast<std::uint32_t>(get_fixed(all.data() + kMagic.size(), 4));
   if (version != kStoreCatalogVersion) {
-    return Status::failed_precondition("its page store is of format " + std::to_string(version) + ", this canon's is " +
+    return Status::failed_precondition("page store is of format " + std::to_string(version) + ", this canon's is " +
                                        std::to_string(kStoreCatalogVersion));
   }
   const std::size_t body_end = all.size() - 8;
