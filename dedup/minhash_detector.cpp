@@ -289,10 +289,11 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
     const auto first = std::lower_bound(block_of.begin(), block_of.end(), block) - block_of.begin();
     for (auto m = static_cast<std::size_t>(first); m < members.size() && block_of[m] == block; ++m) {
       load(members[m], [&](const DedupDocument& doc) {
-        if (in_moved[m]) tokenize_joined(doc.text, texts[m]);
+        // The words once: kept for the moved pairs (masked per pair), or in a scratch buffer.
+        thread_local JoinedWords scratch;
+        JoinedWords& words = in_moved[m] ? texts[m] : scratch;
+        tokenize_joined(doc.text, words);
         if (in_plain[m]) {
-          thread_local JoinedWords words;
-          tokenize_joined(doc.text, words);
           shingle_set(words, options_.shingle_size, shingles[m]);
           boilerplate_.remove_from(shingles[m]);  // the set stays sorted
         }

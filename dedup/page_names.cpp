@@ -353,62 +353,54 @@ void SiteNames::count_parallel_paths() {
   }
 }
 
-void SiteNames::differing_segment_words(const Url& mine, const Url& other, std::vector<std::uint32_t>& out) const {
-  for (std::size_t i = 0; i < mine.segments_end - mine.segments; ++i) {
-    const Segment& x = segments_[mine.segments + i];
-    if (x.hash == segments_[other.segments + i].hash) continue;
-    out.insert(out.end(), segment_words_.begin() + static_cast<std::ptrdiff_t>(x.words),
-               segment_words_.begin() + static_cast<std::ptrdiff_t>(x.words_end));
+std::size_t SiteNames::differing_directory(const Url& a, const Url& b) const {
+  const std::size_t depth = a.segments_end - a.segments;
+  if (depth != b.segments_end - b.segments) return depth;
+  std::size_t differing = depth;
+  for (std::size_t i = 0; i < depth; ++i) {
+    if (segments_[a.segments + i].hash == segments_[b.segments + i].hash) continue;
+    if (differing != depth || i + 1 == depth) return depth;  // a second one, or the file name
+    differing = i;
   }
+  return differing;
 }
 
 bool SiteNames::moved(std::uint32_t a, std::uint32_t b) const {
   assert(a < names_.size() && b < names_.size());
   const Url &x = urls_[a], &y = urls_[b];
-  const std::size_t depth = x.segments_end - x.segments;
-  if (depth < 2 || depth != y.segments_end - y.segments) return false;
-  // One directory differs, and the two directories hold parallel trees.
-  std::size_t differing = depth;
-  for (std::size_t i = 0; i < depth; ++i) {
-    if (segments_[x.segments + i].hash == segments_[y.segments + i].hash) continue;
-    if (differing != depth || i + 1 == depth) return false;  // a second one, or the file name
-    differing = i;
-  }
-  if (differing == depth) return false;
+  const std::size_t differing = differing_directory(x, y);
+  if (differing == x.segments_end - x.segments) return false;
   const auto shared = parallel_paths_.find(directory_pair_key(prefix_hash(x, differing), prefix_hash(y, differing)));
   // Trees of their own, far more alike than two classes' member pages (`deque/at.html`,
   // `vector/at.html`), whatever the share of the names that carry their words (`arm`, `aarch64`).
   if (shared == parallel_paths_.end() || shared->second < kMinPlaceTreePaths) return false;
   const NameRelation r = relation(a, b);
   if (r == NameRelation::kSame || r == NameRelation::kUnknown) return false;
-  // Each name carries its own place: every differing directory has a word in the page's own
-  // name, and every word one name has and the other lacks is a word of its own differing
-  // directories. A substitution of the place, not an added qualifier.
-  const auto explained = [&](const Name& mine, const Name& other, const Url& mine_url, const Url& other_url) {
+  // Each name carries its own place: its directory has a word in the page's own name, and every
+  // word one name has and the other lacks is a word of its own directory. A substitution of the
+  // place, not an added qualifier.
+  const auto explained = [&](const Name& mine, const Name& other, const Url& mine_url) {
     const std::span<const std::uint32_t> own = words(mine), theirs = words(other);
-    std::vector<std::uint32_t> place;
-    for (std::size_t i = 0; i < mine_url.segments_end - mine_url.segments; ++i) {
-      const Segment& segment = segments_[mine_url.segments + i];
-      if (segment.hash == segments_[other_url.segments + i].hash) continue;
-      const auto first = segment_words_.begin() + static_cast<std::ptrdiff_t>(segment.words);
-      const auto last = segment_words_.begin() + static_cast<std::ptrdiff_t>(segment.words_end);
-      if (std::none_of(first, last, [&](std::uint32_t w) { return std::binary_search(own.begin(), own.end(), w); })) {
-        return false;  // a directory the name does not say
-      }
-      place.insert(place.end(), first, last);
-    }
+    const std::span<const std::uint32_t> directory = segment_words(mine_url, differing);
+    std::vector<std::uint32_t> place(directory.begin(), directory.end());
     std::sort(place.begin(), place.end());
+    const auto in_place = [&](std::uint32_t w) { return std::binary_search(place.begin(), place.end(), w); };
+    const auto in_own = [&](std::uint32_t w) { return std::binary_search(own.begin(), own.end(), w); };
+    if (std::none_of(place.begin(), place.end(), in_own)) return false;  // a directory the name does not say
     return std::all_of(own.begin(), own.end(), [&](std::uint32_t w) {
-      return std::binary_search(theirs.begin(), theirs.end(), w) || std::binary_search(place.begin(), place.end(), w);
+      return std::binary_search(theirs.begin(), theirs.end(), w) || in_place(w);
     });
   };
-  return explained(names_[a], names_[b], x, y) && explained(names_[b], names_[a], y, x);
+  return explained(names_[a], names_[b], x) && explained(names_[b], names_[a], y);
 }
 
 std::vector<std::uint32_t> SiteNames::moved_words(std::uint32_t a, std::uint32_t b) const {
+  const std::size_t differing = differing_directory(urls_[a], urls_[b]);
   std::vector<std::uint32_t> words;
-  differing_segment_words(urls_[a], urls_[b], words);
-  differing_segment_words(urls_[b], urls_[a], words);
+  for (const std::uint32_t d : {a, b}) {
+    const std::span<const std::uint32_t> place = segment_words(urls_[d], differing);
+    words.insert(words.end(), place.begin(), place.end());
+  }
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
   return words;

@@ -214,9 +214,14 @@ private:
     std::uint64_t hash = 0;
     std::size_t words = 0, words_end = 0;
   };
-  /// The words of the segments of `mine` that differ from `other`'s at the same position
-  /// (same depth assumed), appended to `out` unsorted.
-  void differing_segment_words(const Url& mine, const Url& other, std::vector<std::uint32_t>& out) const;
+  /// The one directory in which the paths of a and b differ (their depth and file name the
+  /// same), or the depth of a's path when there is none or more than one.
+  std::size_t differing_directory(const Url& a, const Url& b) const;
+  /// The words of segment `i` of `url`'s path.
+  std::span<const std::uint32_t> segment_words(const Url& url, std::size_t i) const {
+    const Segment& segment = segments_[url.segments + i];
+    return std::span(segment_words_).subspan(segment.words, segment.words_end - segment.words);
+  }
   std::vector<Segment> segments_;
   std::vector<std::uint32_t> segment_words_;
   /// For two directories (hashes of the paths through them, the smaller first), how many paths
