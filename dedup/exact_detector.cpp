@@ -232,18 +232,13 @@ std::vector<std::pair<double, double>> ExactDetector::moved_coverages(
     return texts[static_cast<std::size_t>(std::lower_bound(docs.begin(), docs.end(), d) - docs.begin())];
   };
   std::vector<std::pair<double, double>> out;
-  ShingleSet x, y;
   for (const auto& [a, b] : pairs) {
     if (text_hashes_[a] == 0 || text_hashes_[b] == 0) {
       out.emplace_back(0.0, 0.0);
     } else if (a == b || text_hashes_[a] == text_hashes_[b]) {
       out.emplace_back(1.0, 1.0);
     } else {
-      const std::vector<std::uint32_t> masked = names_.moved_words(a, b);
-      moved_shingle_set(text_of(a), masked, options_.shingle_size, boilerplate_, x);
-      moved_shingle_set(text_of(b), masked, options_.shingle_size, boilerplate_, y);
-      const std::size_t common = intersection_size<std::uint64_t>(x, y);
-      out.emplace_back(moved_coverage(common, x.size()), moved_coverage(common, y.size()));
+      out.push_back(names_.moved_coverages(a, b, text_of(a), text_of(b), options_.shingle_size, boilerplate_));
     }
   }
   return out;

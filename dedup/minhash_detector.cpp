@@ -324,12 +324,9 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
     }
     const auto [a, b] = pairs[p];
     if (moved(a, b)) {
-      thread_local ShingleSet x, y;
-      const std::vector<std::uint32_t> masked = names_.moved_words(a, b);
-      moved_shingle_set(texts[member_index(a)], masked, options_.shingle_size, boilerplate_, x);
-      moved_shingle_set(texts[member_index(b)], masked, options_.shingle_size, boilerplate_, y);
-      const std::size_t common = intersection_size<std::uint64_t>(x, y);
-      out[p] = {moved_coverage(common, x.size()), moved_coverage(common, y.size())};
+      const auto [forward, backward] = names_.moved_coverages(a, b, texts[member_index(a)], texts[member_index(b)],
+                                                              options_.shingle_size, boilerplate_);
+      out[p] = {forward, backward};
       continue;
     }
     const ShingleSet &x = shingles[member_index(a)], &y = shingles[member_index(b)];

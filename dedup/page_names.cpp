@@ -14,6 +14,7 @@
 #include "dedup/authority.h"
 #include "dedup/detector_support.h"
 #include "dedup/shingles.h"
+#include "dedup/sorted_sets.h"
 #include "dedup/tokenizer.h"
 
 namespace canon::dedup {
@@ -404,6 +405,17 @@ std::vector<std::uint32_t> SiteNames::moved_words(std::uint32_t a, std::uint32_t
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
   return words;
+}
+
+std::pair<double, double> SiteNames::moved_coverages(std::uint32_t a, std::uint32_t b, const JoinedWords& a_words,
+                                                     const JoinedWords& b_words, unsigned k,
+                                                     const Boilerplate& boilerplate) const {
+  thread_local std::vector<std::uint64_t> x, y;
+  const std::vector<std::uint32_t> masked = moved_words(a, b);
+  moved_shingle_set(a_words, masked, k, boilerplate, x);
+  moved_shingle_set(b_words, masked, k, boilerplate, y);
+  const std::size_t common = intersection_size<std::uint64_t>(x, y);
+  return {moved_coverage(common, x.size()), moved_coverage(common, y.size())};
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::moved_pairs(std::size_t neighbours) const {

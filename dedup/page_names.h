@@ -174,6 +174,12 @@ public:
   /// as name_word_hash() gives them, sorted: what moved_shingle_set() masks in both texts.
   /// REQUIRES: moved(a, b).
   std::vector<std::uint32_t> moved_words(std::uint32_t a, std::uint32_t b) const;
+  /// How moved pages a and b, of tokenized texts `a_words` and `b_words`, are measured: the
+  /// moved_coverage() of a in b and of b in a, their moved_words() masked in both
+  /// (moved_shingle_set() with `k` and `boilerplate`). REQUIRES: moved(a, b), k >= 1.
+  std::pair<double, double> moved_coverages(std::uint32_t a, std::uint32_t b, const JoinedWords& a_words,
+                                            const JoinedWords& b_words, unsigned k,
+                                            const Boilerplate& boilerplate) const;
   /// The pairs (a < b) with moved(a, b), sorted: their Jaccard may be far below what LSH is
   /// tuned to (a longer list of implementors), so detectors take them as candidates whatever
   /// their sketches say. Pages are grouped by page_stem() and path depth; each is paired with at
