@@ -3,9 +3,6 @@
 /// original of copies, the newest release, then PageRank, then shorter/smaller URL.
 #include "dedup/authority.h"
 
-#include "dedup/boilerplate.h"
-#include "dedup/tokenizer.h"
-
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -13,6 +10,9 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "dedup/boilerplate.h"
+#include "dedup/tokenizer.h"
 
 namespace canon::dedup {
 
