@@ -291,3 +291,31 @@ TEST_CASE("read_index_verdict: pages.jsonl and pairs.tsv, and their errors") {
   REQUIRE_FALSE(v.ok());
   CHECK(v.status().message().find("not a JSON object") != std::string::npos);
 }
+
+TEST_CASE("parse_truth: \"names\", how many of each cluster's first pages are the source's own (table)") {
+  struct Case {
+    const char* comment;
+    const char* json;
+    bool ok;
+    std::vector<std::size_t> names;
+  };
+  const std::vector<Case> cases = {
+      {"absent: one name per cluster", R"({"clusters": [["a", "a1"], ["b"]]})", true, {}},
+      {"two names, then a copy", R"({"clusters": [["a", "b", "a1"], ["c"]], "names": [2, 1]})", true, {2, 1}},
+      {"a count per cluster", R"({"clusters": [["a"], ["b"]], "names": [1]})", false, {}},
+      {"no name", R"({"clusters": [["a", "a1"]], "names": [0]})", false, {}},
+      {"more names than pages", R"({"clusters": [["a"]], "names": [2]})", false, {}},
+      {"not counts", R"({"clusters": [["a"]], "names": ["1"]})", false, {}},
+      {"not an array", R"({"clusters": [["a"]], "names": 1})", false, {}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.comment);
+    const auto truth = canon::eval::parse_truth(c.json, "t.json");
+    CHECK(truth.ok() == c.ok);
+    if (truth.ok()) {
+      CHECK(truth.value().names == c.names);
+    } else {
+      CHECK(truth.status().message().find("t.json") != std::string::npos);
+    }
+  }
+}
