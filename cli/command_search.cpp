@@ -44,6 +44,11 @@ void add_search_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
   search
+      ->add_option("--anchor-weight", args->request.anchor_weight,
+                   "How much being linked to with the query as the link's text adds; 0 for none")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  search
       ->add_option("--static-score", args->static_score,
                    "Static score: log (ln(1 + N * PageRank)) or pagerank")
       ->capture_default_str()

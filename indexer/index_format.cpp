@@ -76,11 +76,7 @@ std::string url_term(std::string_view url) {
   return hash_long_term(term);
 }
 
-namespace {
-
-/// The words of `text` as the exact-title term holds them: runs of Xapian's word characters,
-/// lowercased, joined by single spaces ("" when there is none). Not hashed.
-std::string exact_title_words(std::string_view text) {
+std::string exact_words(std::string_view text) {
   // Xapian's own notion of a word character and of lower case, as its TermGenerator uses.
   std::string words;
   bool in_word = false;
@@ -96,16 +92,19 @@ std::string exact_title_words(std::string_view text) {
   return words;
 }
 
-}  // namespace
+namespace {
 
-std::string exact_title_term(std::string_view text) {
-  const std::string words = exact_title_words(text);
+/// `prefix` + exact_words(text), hashed past 240 bytes; "" when `text` has no word.
+std::string exact_term(std::string_view prefix, std::string_view text) {
+  const std::string words = exact_words(text);
   if (words.empty()) return {};
-  return hash_long_term(std::string(kExactTitlePrefix) + words);
+  return hash_long_term(std::string(prefix) + words);
 }
 
-std::vector<std::string> exact_title_terms_within(std::string_view query, std::size_t max_words) {
-  const std::string normalised = exact_title_words(query);
+/// The exact terms (of `prefix`) of the whole query and of every run of two or more of its
+/// first `max_words` words, longest first.
+std::vector<std::string> exact_terms_within(std::string_view prefix, std::string_view query, std::size_t max_words) {
+  const std::string normalised = exact_words(query);
   if (normalised.empty()) return {};
   std::vector<std::string> words;
   bool all_words = true;
@@ -119,16 +118,30 @@ std::vector<std::string> exact_title_terms_within(std::string_view query, std::s
     words.push_back(normalised.substr(start, end - start));
     start = end + 1;
   }
-  std::vector<std::string> terms{hash_long_term(std::string(kExactTitlePrefix) + normalised)};
+  std::vector<std::string> terms{hash_long_term(std::string(prefix) + normalised)};
   for (std::size_t length = words.size(); length >= 2; --length) {
     for (std::size_t first = 0; first + length <= words.size(); ++first) {
       if (all_words && length == words.size()) continue;  // the whole query: already there
       std::string span;
       for (std::size_t i = first; i < first + length; ++i) span += (span.empty() ? "" : " ") + words[i];
-      terms.push_back(hash_long_term(std::string(kExactTitlePrefix) + span));
+      terms.push_back(hash_long_term(std::string(prefix) + span));
     }
   }
   return terms;
+}
+
+}  // namespace
+
+std::string exact_title_term(std::string_view text) { return exact_term(kExactTitlePrefix, text); }
+
+std::vector<std::string> exact_title_terms_within(std::string_view query, std::size_t max_words) {
+  return exact_terms_within(kExactTitlePrefix, query, max_words);
+}
+
+std::string exact_anchor_term(std::string_view text) { return exact_term(kExactAnchorPrefix, text); }
+
+std::vector<std::string> exact_anchor_terms_within(std::string_view query, std::size_t max_words) {
+  return exact_terms_within(kExactAnchorPrefix, query, max_words);
 }
 
 std::vector<std::string> path_terms(std::string_view url_path) {

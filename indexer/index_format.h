@@ -78,6 +78,9 @@ inline constexpr std::string_view kKeywordPrefix = "K";
 inline constexpr std::string_view kMimeTypePrefix = "T";
 /// A page's whole title, normalised (exact_title_term): the page a query names exactly.
 inline constexpr std::string_view kExactTitlePrefix = "XT";
+/// The whole text of a link to the page from another page, normalised as titles are
+/// (exact_anchor_term); its wdf grows with the number of pages linking with that text.
+inline constexpr std::string_view kExactAnchorPrefix = "XA";
 
 /// Document data keys (Omega's `key=value` lines; canon's own keys start with "canon_").
 inline constexpr std::string_view kDataUrl = "url";
@@ -151,6 +154,17 @@ std::string exact_title_term(std::string_view text);
 /// words are read. "timer java se 17 jdk 17 class" holds the title of the three Timer
 /// classes ("Timer (Java SE 17 & JDK 17)"), so its terms include theirs.
 std::vector<std::string> exact_title_terms_within(std::string_view query, std::size_t max_words = 16);
+
+/// The words of `text` as exact-title and exact-anchor terms hold them: runs of Xapian's word
+/// characters, lowercased, joined by single spaces; "" when there is none. Not hashed.
+std::string exact_words(std::string_view text);
+
+/// The exact-anchor term of a link's text (or of a query): "XA" + exact_words(text), hashed like
+/// U past 240 bytes; "" when `text` has no word.
+std::string exact_anchor_term(std::string_view text);
+
+/// exact_title_terms_within() with the exact-anchor prefix: the anchor texts a query holds.
+std::vector<std::string> exact_anchor_terms_within(std::string_view query, std::size_t max_words = 16);
 
 /// omindex's P terms for a URL path: one per enclosing directory, without trailing slash,
 /// e.g. "/docs/tutorials/a.html" -> {"P/docs/tutorials", "P/docs"}; "/docs/" (the directory's

@@ -3,6 +3,7 @@
 #include "indexer/index_writer.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <optional>
 #include <unordered_map>
@@ -194,6 +195,12 @@ Status IndexWriter::check_unique_term(const std::string& unique_term, const std:
 
 namespace {
 
+/// The wdf of an exact-anchor term that `pages` pages link with: 1 + floor(log2(pages)), so that
+/// a name many pages use weighs more, but a thousand links not a thousand times more.
+Xapian::termcount anchor_wdf(std::uint32_t pages) {
+  return static_cast<Xapian::termcount>(std::bit_width(std::max<std::uint32_t>(pages, 1)));
+}
+
 /// Whether `fields` puts its alternates' titles among the document's terms.
 bool indexes_alternate_titles(const ClusterFields& fields, const WriterOptions& options) {
   return !fields.alternates.empty() && options.collapse == CollapseMode::kIndexTime;
@@ -262,6 +269,11 @@ void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, cons
       terms.increase_termpos(100);
     }
   }
+  for (const AnchorName& anchor : fields.anchors) {
+    if (std::string term = fmt::exact_anchor_term(anchor.text); !term.empty()) {
+      doc.add_term(term, anchor_wdf(anchor.pages));
+    }
+  }
   set_cluster_values_and_data(doc, doc.get_data(), fields, options);
 }
 
@@ -277,6 +289,10 @@ DocumentDigests IndexWriter::digests(std::uint64_t terms_source, const FileStamp
   std::string titles;
   if (indexes_alternate_titles(fields, options)) {
     for (const fmt::Alternate& alt : fields.alternates) titles.append(alt.title).push_back('\0');
+  }
+  for (const AnchorName& anchor : fields.anchors) {
+    titles.append(anchor.text).push_back('\0');
+    titles.append(std::to_string(anchor_wdf(anchor.pages))).push_back('\0');
   }
   digests.terms = XXH3_64bits_withSeed(titles.data(), titles.size(), terms_source);
   // Everything prepare() takes from the file's stamp and set_cluster_values_and_data writes.

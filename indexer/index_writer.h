@@ -44,6 +44,12 @@ struct PageContent {
   std::optional<FileStamp> file;
 };
 
+/// A text other pages link to a page with (index_format::exact_words of it), and how many do.
+struct AnchorName {
+  std::string text;
+  std::uint32_t pages = 0;
+};
+
 /// What a page's document gets from ranking and near-duplicate detection: known only once the
 /// whole site is parsed.
 struct ClusterFields {
@@ -55,6 +61,10 @@ struct ClusterFields {
   /// Empty for an authoritative page. For a duplicate indexed for query-time collapse: the URL
   /// of its cluster's authoritative page (stored as `canon_authoritative`).
   std::string authoritative_url;
+  /// What other pages call the page when they link to it (at index-time collapse, also to its
+  /// alternates), most pages first: each an exact-anchor term (index_format::exact_anchor_term)
+  /// whose wdf is 1 + floor(log2(pages)) (docs/ranking.md, "Anchor text").
+  std::vector<AnchorName> anchors;
 };
 
 /// One document of the index, whole.

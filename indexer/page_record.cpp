@@ -2,8 +2,11 @@
 /// @brief Page statuses' text forms and URL interning.
 #include "indexer/page_record.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
+
+#include "indexer/index_format.h"
 
 namespace canon::indexer {
 namespace {
@@ -55,6 +58,25 @@ std::vector<std::string> UrlIds::urls() const {
 std::uint32_t UrlIds::find(const std::string& url) const {
   const auto it = ids_.find(url);
   return it == ids_.end() ? kNoRecord : it->second;
+}
+
+std::string anchor_key(std::string_view anchor_text) {
+  std::string words = index_format::exact_words(anchor_text);
+  if (static_cast<std::size_t>(std::count(words.begin(), words.end(), ' ')) + 1 > kMaxAnchorWords) return {};
+  return words;
+}
+
+std::vector<std::uint32_t> intern_anchor_keys(const std::vector<std::string>& keys, AnchorIds& ids) {
+  std::vector<std::string> named;
+  for (const std::string& key : keys) {
+    if (!key.empty()) named.push_back(key);
+  }
+  const std::vector<std::uint32_t> named_ids = ids.ids(named);
+  std::vector<std::uint32_t> out(keys.size(), kNoRecord);
+  for (std::size_t i = 0, next = 0; i < keys.size(); ++i) {
+    if (!keys[i].empty()) out[i] = named_ids[next++];
+  }
+  return out;
 }
 
 }  // namespace canon::indexer

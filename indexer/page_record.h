@@ -35,6 +35,13 @@ std::string_view to_string(PageStatus status);
 /// The status whose text form is `text`, or nothing.
 std::optional<PageStatus> parse_page_status(std::string_view text);
 
+/// An anchor text other pages link to a page with, and how many pages do (site_links.h).
+struct InboundAnchor {
+  std::uint32_t text = 0;   ///< AnchorIds id of the text (index_format::exact_words of it)
+  std::uint32_t pages = 0;  ///< pages linking with it, each counted once
+  bool operator==(const InboundAnchor&) const = default;
+};
+
 /// One input file through the stages. Small on purpose: no page text (docs/design.md, "Memory").
 /// Record i is file i of the site plan (and detector document i); the walk's skipped paths
 /// follow the files.
@@ -59,6 +66,11 @@ struct PageRecord {
   std::optional<std::string> refresh_url;  ///< as the page says
   std::optional<std::string> redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
+  /// The text of each of `links` (index_format::exact_words), as AnchorIds; kNoRecord for a link
+  /// whose text is no name (none, or longer than kMaxAnchorWords words). Empty, or as many as links.
+  std::vector<std::uint32_t> link_anchors;
+  /// What other pages call this one when they link to it (site_links.h), most pages first.
+  std::vector<InboundAnchor> inbound_anchors;
   StoreLocation stored;                    ///< its page in the run's page store, when in_dedup
   std::uint64_t stored_bytes = 0;          ///< the bytes of its record there
   std::optional<ranking::NodeId> node;     ///< in the link graph
@@ -102,5 +114,19 @@ private:
   std::mutex mutex_;
   std::unordered_map<std::string, std::uint32_t> ids_;
 };
+
+/// Anchor texts are interned as URLs are.
+using AnchorIds = UrlIds;
+
+/// Links whose text has more words than this are not taken as naming their target (a sentence
+/// that links, not a name).
+inline constexpr std::size_t kMaxAnchorWords = 8;
+
+/// The anchor key of a link's visible text: index_format::exact_words of it, or "" when it has
+/// no word or more than kMaxAnchorWords.
+std::string anchor_key(std::string_view anchor_text);
+
+/// The AnchorIds of `keys` (anchor_key()s), kNoRecord for each empty one.
+std::vector<std::uint32_t> intern_anchor_keys(const std::vector<std::string>& keys, AnchorIds& ids);
 
 }  // namespace canon::indexer

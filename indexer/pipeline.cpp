@@ -536,6 +536,7 @@ struct ParseContext {
   dedup::Detector& detector;
   const StoredPages& stored;
   UrlIds& url_ids;
+  AnchorIds& anchor_ids;
 };
 
 /// Fills `r` with what the walk says of file i; false when that is all (the file has no URL of
@@ -595,10 +596,14 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
   r.refresh_url = page->refresh_url;
   if (!r.refresh_url && !page->robots_nofollow) {
     std::vector<std::string> link_urls;
+    std::vector<std::string> anchors;
     for (const PageLink& link : page->links) {
-      if (!link.nofollow) link_urls.push_back(urls::strip_index_page(link.url));
+      if (link.nofollow) continue;
+      link_urls.push_back(urls::strip_index_page(link.url));
+      anchors.push_back(anchor_key(link.anchor_text));
     }
     r.links = run.url_ids.ids(link_urls);
+    r.link_anchors = intern_anchor_keys(anchors, run.anchor_ids);
   }
   if (!set_parsed_status(r)) return Status::ok_status();
   const StoredPage stored = stored_page(std::move(*page), r.url, file->stamp);
@@ -635,6 +640,12 @@ Status reuse_file(ParseContext& run, std::size_t i, const CatalogEntry& e, PageS
     link_urls.reserve(e.links.size());
     for (const std::uint32_t link : e.links) link_urls.push_back(run.reuse.previous->catalog.urls[link]);
     r.links = run.url_ids.ids(link_urls);
+    std::vector<std::string> anchors;
+    anchors.reserve(e.link_anchors.size());
+    for (const std::uint32_t anchor : e.link_anchors) {
+      anchors.push_back(anchor == kNoRecord ? std::string() : run.reuse.previous->catalog.anchors[anchor]);
+    }
+    r.link_anchors = intern_anchor_keys(anchors, run.anchor_ids);
   }
   if (!set_parsed_status(r)) return Status::ok_status();
   if (!e.stored) return Status::corruption("the page store catalog has no stored page for " + e.path);
@@ -721,10 +732,18 @@ bool is_document(const PageRecord& r, bool index_duplicates) {
   return r.in_dedup && (r.status != PageStatus::kDuplicate || index_duplicates);
 }
 
-/// What record d's document gets from ranking and clustering.
-ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& records, const ClusterAssignment& clusters) {
+/// Exact-anchor terms a document gets: the texts the most pages link to it with.
+constexpr std::size_t kMaxAnchorTerms = 16;
+
+/// What record d's document gets from ranking and clustering; `anchor_texts` by AnchorIds id.
+ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& records, const ClusterAssignment& clusters,
+                             const std::vector<std::string>& anchor_texts) {
   const PageRecord& r = records[d];
-  ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}};
+  ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}, {}};
+  for (const InboundAnchor& anchor : r.inbound_anchors) {
+    if (fields.anchors.size() == kMaxAnchorTerms) break;
+    fields.anchors.push_back({anchor_texts[anchor.text], anchor.pages});
+  }
   if (r.status == PageStatus::kDuplicate) fields.authoritative_url = records[r.authoritative].url;
   if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {
     fields.alternates = it->second;
@@ -737,14 +756,17 @@ ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& recor
 /// How stage 6 writes every document.
 struct IndexPlan {
   const ClusterAssignment& clusters;
+  /// The link texts of the site, by AnchorIds id.
+  const std::vector<std::string>& anchor_texts;
   WriterOptions writer;
   bool index_duplicates = false;
   /// The largest cluster PageRank of the documents (IndexWriter::set_static_score_bound).
   double static_score_bound = 0.0;
 
-  IndexPlan(const std::vector<PageRecord>& records, const ClusterAssignment& clusters, const IndexOptions& options,
-            std::size_t graph_nodes)
+  IndexPlan(const std::vector<PageRecord>& records, const ClusterAssignment& clusters,
+            const std::vector<std::string>& anchor_texts, const IndexOptions& options, std::size_t graph_nodes)
       : clusters(clusters),
+        anchor_texts(anchor_texts),
         writer{options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))},
         index_duplicates(options.collapse == CollapseMode::kQueryTime) {
     for (const PageRecord& r : records) {
@@ -774,7 +796,7 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::ve
     for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) {
       PageRecord& r = records[d];
       if (!is_document(r, plan.index_duplicates)) continue;
-      const ClusterFields fields = cluster_fields(d, records, plan.clusters);
+      const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
       auto page = stored.read(r.stored);
       if (!page.ok()) {
         chunk_status[chunk] = page.status();
@@ -860,7 +882,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
     progress.update(d);
     PageRecord& r = records[d];
     if (!is_document(r, plan.index_duplicates)) continue;
-    const ClusterFields fields = cluster_fields(d, records, plan.clusters);
+    const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
     r.digests = IndexWriter::digests(r.terms_source, r.stamp(), fields, plan.writer);
     const CatalogEntry* was = previous_of[d];
     if (was != nullptr && was->terms_digest == r.digests.terms && was->fields_digest == r.digests.fields) {
@@ -946,13 +968,29 @@ void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, 
   for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
 }
 
+/// Each file's followed links and their texts as parsed (PageRecord::links and link_anchors),
+/// kept for the store's catalog: link_pages releases the records' own.
+struct ParsedLinks {
+  const UrlIds& urls;
+  const AnchorIds& anchors;
+  std::vector<std::vector<std::uint32_t>> targets;
+  std::vector<std::vector<std::uint32_t>> texts;
+
+  ParsedLinks(const std::vector<PageRecord>& records, const UrlIds& urls, const AnchorIds& anchors)
+      : urls(urls), anchors(anchors), targets(records.size()), texts(records.size()) {
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      targets[i] = records[i].links;
+      texts[i] = records[i].link_anchors;
+    }
+  }
+};
+
 /// The page store's catalog for the next run (store_catalog.h): every file this run parsed
-/// or took over, with `links` (each file's followed links as `url_ids`, kept from before
-/// link_pages released them). Drops the segments no page is in (new ones no page went into,
-/// previous ones whose pages were copied).
+/// or took over, with its links as parsed. Drops the segments no page is in (new ones no page
+/// went into, previous ones whose pages were copied).
 Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vector<PageRecord>& records,
-                     const std::vector<std::vector<std::uint32_t>>& links, const UrlIds& url_ids,
-                     const std::vector<std::pair<std::string, std::string>>& fingerprint, std::int64_t run_started_ns) {
+                     const ParsedLinks& links, const std::vector<std::pair<std::string, std::string>>& fingerprint,
+                     std::int64_t run_started_ns) {
   StoreCatalog catalog;
   catalog.fingerprint = fingerprint;
   catalog.run_started_ns = run_started_ns;
@@ -971,7 +1009,8 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     segment_number[s] = static_cast<std::uint32_t>(catalog.segments.size());
     catalog.segments.push_back(store.names[s]);
   }
-  catalog.urls = url_ids.urls();
+  catalog.urls = links.urls.urls();
+  catalog.anchors = links.anchors.urls();
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
     const PageRecord& r = records[i];
     if (!plan.serves_url(i)) continue;
@@ -999,7 +1038,8 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     e.robots_noindex = r.robots_noindex;
     e.canonical_url = r.canonical_url;
     e.refresh_url = r.refresh_url;
-    e.links = links[i];
+    e.links = links.targets[i];
+    e.link_anchors = links.texts[i];
     if (r.in_dedup) {
       e.stored = StoreLocation{segment_number[r.stored.segment], r.stored.offset};
       e.stored_bytes = r.stored_bytes;
@@ -1072,7 +1112,8 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
 
   // 2. Every page parsed once (or taken over): records, detector documents, the page store.
   UrlIds url_ids;
-  ParseContext parse{plan.value(), by_rule, reuse, sample, *detector.value(), stored, url_ids};
+  AnchorIds anchor_ids;
+  ParseContext parse{plan.value(), by_rule, reuse, sample, *detector.value(), stored, url_ids, anchor_ids};
   const std::string parse_stage =
       previous == nullptr ? "parse"
                           : "parse (" + std::to_string(reindex.added) + " new, " + std::to_string(reindex.changed) +
@@ -1088,14 +1129,13 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
       !opened.ok()) {
     return opened;
   }
-  // Each file's links as parsed, for the store's catalog (link_pages releases them).
-  std::vector<std::vector<std::uint32_t>> parsed_links(files.size());
-  for (std::size_t i = 0; i < files.size(); ++i) parsed_links[i] = records[i].links;
+  const ParsedLinks parsed_links(records, url_ids, anchor_ids);
   clock.lap("parse");
 
   // 3. Redirects, the link graph and PageRank.
   const RedirectResolver resolver(records);
-  const SiteGraph site = link_pages(records, url_ids, resolver);
+  const std::vector<std::string> anchor_texts = anchor_ids.urls();
+  const SiteGraph site = link_pages(records, url_ids, resolver, anchor_texts);
   summary.graph_nodes = site.graph.node_count();
   summary.graph_edges = site.graph.edge_count();
   clock.lap("graph");
@@ -1134,7 +1174,10 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   clock.lap("authority");
 
   // 6. The search index: the previous one updated where it can be, else written afresh.
-  const IndexPlan index_plan(records, assignment, options, site.graph.node_count());
+  // A link to a copy names the page that stands for it (at query-time collapse every copy is
+  // a document of its own, and keeps its own).
+  if (options.collapse == CollapseMode::kIndexTime) gather_cluster_anchors(records, anchor_texts);
+  const IndexPlan index_plan(records, assignment, anchor_texts, options, site.graph.node_count());
   const fs::path xapian_dir = index_format::IndexLayout{work_dir}.xapian();
   bool indexed = false;
   if (previous != nullptr) {
@@ -1167,7 +1210,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
       !written.ok()) {
     return written;
   }
-  if (Status written = write_catalog(run_store.value(), plan.value(), records, parsed_links, url_ids, fingerprint,
+  if (Status written = write_catalog(run_store.value(), plan.value(), records, parsed_links, fingerprint,
                                      run_started_ns);
       !written.ok()) {
     return written;

@@ -2,6 +2,8 @@
 /// @brief Redirects and the link graph over page records.
 #include "indexer/site_links.h"
 
+#include <algorithm>
+
 #include "urls/url.h"
 
 namespace canon::indexer {
@@ -28,7 +30,8 @@ std::uint32_t RedirectResolver::follow(std::string& url) const {
   return kNoRecord;
 }
 
-SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver) {
+SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver,
+                     const std::vector<std::string>& anchor_texts) {
   std::vector<std::uint32_t> node_records;
   for (std::uint32_t i = 0; i < records.size(); ++i) {
     PageRecord& r = records[i];
@@ -56,16 +59,66 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const
     }
   }
   std::vector<ranking::Edge> edges;
+  // (target record << 32 | anchor text) of each link that names its target, once per source.
+  std::vector<std::uint64_t> named_links;
+  std::vector<std::uint64_t> page_named;
   for (const std::uint32_t record : node_records) {
     PageRecord& r = records[record];
-    for (const std::uint32_t link : r.links) {
-      const std::uint32_t target = page_of_url_id[link];
-      if (target != kNoRecord && records[target].node) edges.push_back({*r.node, *records[target].node});
+    const bool with_texts = r.link_anchors.size() == r.links.size();
+    page_named.clear();
+    for (std::size_t k = 0; k < r.links.size(); ++k) {
+      const std::uint32_t target = page_of_url_id[r.links[k]];
+      if (target == kNoRecord || !records[target].node) continue;
+      edges.push_back({*r.node, *records[target].node});
+      if (with_texts && target != record && r.link_anchors[k] != kNoRecord) {
+        page_named.push_back(std::uint64_t{target} << 32 | r.link_anchors[k]);
+      }
     }
+    std::sort(page_named.begin(), page_named.end());
+    page_named.erase(std::unique(page_named.begin(), page_named.end()), page_named.end());
+    named_links.insert(named_links.end(), page_named.begin(), page_named.end());
     r.links = {};  // not needed any more
+    r.link_anchors = {};
   }
+  std::sort(named_links.begin(), named_links.end());
+  for (std::size_t k = 0; k < named_links.size();) {
+    std::size_t end = k;
+    while (end < named_links.size() && named_links[end] == named_links[k]) ++end;
+    PageRecord& target = records[named_links[k] >> 32];
+    target.inbound_anchors.push_back({static_cast<std::uint32_t>(named_links[k]), static_cast<std::uint32_t>(end - k)});
+    k = end;
+  }
+  named_links = {};
+  for (const std::uint32_t record : node_records) sort_inbound_anchors(records[record].inbound_anchors, anchor_texts);
   auto graph = ranking::LinkGraph::build(static_cast<ranking::NodeId>(node_records.size()), edges);
   return SiteGraph{std::move(graph), std::move(node_records)};
+}
+
+void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector<std::string>& anchor_texts) {
+  std::sort(anchors.begin(), anchors.end(), [&](const InboundAnchor& a, const InboundAnchor& b) {
+    return a.pages != b.pages ? a.pages > b.pages : anchor_texts[a.text] < anchor_texts[b.text];
+  });
+  if (anchors.size() > kMaxInboundAnchors) anchors.resize(kMaxInboundAnchors);
+  anchors.shrink_to_fit();
+}
+
+void gather_cluster_anchors(std::vector<PageRecord>& records, const std::vector<std::string>& anchor_texts) {
+  for (PageRecord& r : records) {
+    if (r.status != PageStatus::kDuplicate || r.authoritative == kNoRecord || r.inbound_anchors.empty()) continue;
+    std::vector<InboundAnchor>& into = records[r.authoritative].inbound_anchors;
+    for (const InboundAnchor& anchor : r.inbound_anchors) {
+      auto same = std::find_if(into.begin(), into.end(), [&](const InboundAnchor& a) { return a.text == anchor.text; });
+      if (same == into.end()) {
+        into.push_back(anchor);
+      } else {
+        same->pages += anchor.pages;
+      }
+    }
+    r.inbound_anchors = {};
+  }
+  for (PageRecord& r : records) {
+    if (r.status != PageStatus::kDuplicate) sort_inbound_anchors(r.inbound_anchors, anchor_texts);
+  }
 }
 
 }  // namespace canon::indexer

@@ -41,10 +41,27 @@ struct SiteGraph {
   std::vector<std::uint32_t> node_records;
 };
 
+/// Anchor texts kept per page: the ones the most pages link with.
+inline constexpr std::size_t kMaxInboundAnchors = 32;
+
 /// Marks each parsed redirect page (refresh_url) as a redirect with its final target (or as
 /// skipped, when its redirects go round without reaching a page), gives every
 /// other parsed page a node, and links nodes along the records' `links` (UrlIds of `urls`),
-/// through redirects; the records' links are released. Self-links and repeats are dropped.
-SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver);
+/// through redirects. Self-links and repeats are dropped.
+/// Each page's `inbound_anchors` become the texts other pages link to it with (its
+/// redirects' links land on it), each with the number of pages that do, in
+/// sort_inbound_anchors' order and number. The records' links and link texts are released.
+/// `anchor_texts`: the texts of the records' link_anchors, by id (AnchorIds::urls()).
+SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver,
+                     const std::vector<std::string>& anchor_texts);
+
+/// Orders `anchors` most pages first, then by text (`anchor_texts`, by id: ids depend on the
+/// order pages were parsed in, the texts do not), and keeps the first kMaxInboundAnchors.
+void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector<std::string>& anchor_texts);
+
+/// Gives each authoritative page the inbound anchors of the duplicates collapsed into it (a
+/// link to a copy names the page that stands for it), adding the page counts of a text they
+/// share; the duplicates' are released. For index-time collapse, after clusters are assigned.
+void gather_cluster_anchors(std::vector<PageRecord>& records, const std::vector<std::string>& anchor_texts);
 
 }  // namespace canon::indexer

@@ -49,6 +49,10 @@ void put_entry(std::string& out, const CatalogEntry& e) {
   if (e.refresh_url) put_string(out, *e.refresh_url);
   put_varint(out, e.links.size());
   for (const std::uint32_t link : e.links) put_varint(out, link);
+  put_varint(out, e.link_anchors.size());  // each as its index + 1, 0 for none
+  for (const std::uint32_t anchor : e.link_anchors) {
+    put_varint(out, anchor == UINT32_MAX ? 0 : std::uint64_t{anchor} + 1);
+  }
   if (e.stored) {
     put_varint(out, e.stored->segment);
     put_varint(out, e.stored->offset);
@@ -90,6 +94,14 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
     if (link >= catalog.urls.size()) return in.mark_bad(), e;
     e.links.push_back(static_cast<std::uint32_t>(link));
   }
+  const std::uint64_t anchors = in.count();
+  if (anchors != 0 && anchors != e.links.size()) return in.mark_bad(), e;
+  e.link_anchors.reserve(anchors);
+  for (std::uint64_t k = 0; k < anchors && in.ok(); ++k) {
+    const std::uint64_t anchor = in.varint();
+    if (anchor > catalog.anchors.size()) return in.mark_bad(), e;
+    e.link_anchors.push_back(anchor == 0 ? UINT32_MAX : static_cast<std::uint32_t>(anchor - 1));
+  }
   if (flags & kHasStored) {
     const std::uint64_t segment = in.varint();
     const std::uint64_t offset = in.varint();
@@ -120,6 +132,7 @@ Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog
   put_list(out, catalog.segments);
   put_varint(out, catalog.next_segment);
   put_list(out, catalog.urls);
+  put_list(out, catalog.anchors);
   put_varint(out, catalog.files.size());
   for (const CatalogEntry& e : catalog.files) put_entry(out, e);
   put_fixed(out, XXH3_64bits(out.data(), out.size()), 8);
@@ -160,6 +173,7 @@ Result<StoreCatalog> decode_store_catalog(std::string_view all, const std::strin
   catalog.segments = in.list();
   catalog.next_segment = in.varint();
   catalog.urls = in.list();
+  catalog.anchors = in.list();
   const std::uint64_t files = in.count();
   catalog.files.reserve(files);
   for (std::uint64_t k = 0; k < files && in.ok(); ++k) catalog.files.push_back(get_entry(in, catalog));

@@ -19,7 +19,7 @@
 namespace canon::indexer {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
-inline constexpr std::uint32_t kStoreCatalogVersion = 3;
+inline constexpr std::uint32_t kStoreCatalogVersion = 4;
 
 /// One input file as a run parsed it, or tried to.
 struct CatalogEntry {
@@ -42,6 +42,9 @@ struct CatalogEntry {
   std::optional<std::string> refresh_url;
   /// The followed links' targets, as indexes into StoreCatalog::urls.
   std::vector<std::uint32_t> links;
+  /// Each link's text (PageRecord::link_anchors), as an index into StoreCatalog::anchors or
+  /// UINT32_MAX for none; empty, or as many as `links`.
+  std::vector<std::uint32_t> link_anchors;
   /// The stored page, for pages handed to the detector, and the bytes its record takes.
   std::optional<StoreLocation> stored;
   std::uint64_t stored_bytes = 0;
@@ -67,6 +70,8 @@ struct StoreCatalog {
   std::uint64_t next_segment = 0;
   /// Link targets, referred to by CatalogEntry::links.
   std::vector<std::string> urls;
+  /// Link texts (anchor_key()s), referred to by CatalogEntry::link_anchors.
+  std::vector<std::string> anchors;
   /// Sorted by path.
   std::vector<CatalogEntry> files;
 };

@@ -251,6 +251,19 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
   return query;
 }
 
+/// `query` with anchor matches added (AND_MAYBE: they never make a page match): a page that
+/// other pages link to with the query's words as the whole link text, or a run of two or more
+/// of them, gets that exact-anchor term's BM25 weight scaled by anchor_weight: large when many
+/// pages name it so and few other pages are named so.
+Xapian::Query with_anchor_matches(Xapian::Query query, const SearchRequest& request) {
+  if (request.anchor_weight <= 0) return query;
+  const std::vector<std::string> exact = fmt::exact_anchor_terms_within(request.query);
+  if (exact.empty()) return query;
+  const Xapian::Query named(Xapian::Query::OP_OR, exact.begin(), exact.end());
+  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
+                       Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, named, request.anchor_weight));
+}
+
 /// `query` plus the static score (AND_MAYBE: it ranks the text matches, never makes a page
 /// match), scaled so that the best page's static part is static_weight; `bound` is the largest
 /// static score of the database for the chosen kind.
@@ -323,6 +336,9 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
   if (!std::isfinite(request.title_weight) || request.title_weight < 0) {
     return Status::error("the title weight must be a number >= 0");
   }
+  if (!std::isfinite(request.anchor_weight) || request.anchor_weight < 0) {
+    return Status::error("the anchor weight must be a number >= 0");
+  }
   if (Status balanced = check_balanced(request.query); !balanced.ok()) return balanced;
   try {
     const unsigned flags = Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_WILDCARD |
@@ -334,6 +350,7 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
         request.with_snippets ? snippet_needles(query, rep_->parser) : std::vector<std::string>();
 
     query = with_title_matches(query, rep_->parser, request, flags);
+    query = with_anchor_matches(query, request);
     const bool log_score = request.static_score == StaticScore::kLogPageRank;
     query = with_static_score(query, request, log_score ? rep_->log_pagerank_bound : rep_->pagerank_bound);
 

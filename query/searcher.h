@@ -63,6 +63,10 @@ inline constexpr double kDefaultStaticWeight = 0.15;
 /// docs/ranking.md ("Title matches").
 inline constexpr double kDefaultTitleWeight = 0.1;
 
+/// Default of SearchRequest::anchor_weight, chosen by the known-item measurement in
+/// docs/ranking.md ("Anchor text").
+inline constexpr double kDefaultAnchorWeight = 1.0;
+
 /// What search() is asked for.
 struct SearchRequest {
   std::string query;
@@ -83,6 +87,11 @@ struct SearchRequest {
   /// gets that term's BM25 weight too. 0 turns both off. REQUIRES: finite and >= 0 (search()
   /// fails otherwise).
   double title_weight = kDefaultTitleWeight;
+  /// How much a page that other pages link to with the query's words as the link's whole text
+  /// (index_format::exact_anchor_term: the query, or a run of two or more of its words) gets:
+  /// that term's BM25 weight, scaled by this; the term's wdf grows with the number of pages
+  /// linking so. 0 turns it off. REQUIRES: finite and >= 0 (search() fails otherwise).
+  double anchor_weight = kDefaultAnchorWeight;
   /// Whether hits carry their snippet and their alternates (turning them off only saves time;
   /// for benchmarks and callers that do not show them).
   bool with_snippets = true;
@@ -102,7 +111,7 @@ public:
   /// for query-time collapse, each near-duplicate cluster appears once: at the rank of its
   /// best-matching member, shown as its authoritative page. Fails on a malformed query
   /// (unbalanced quotes or parentheses, a syntax error), one with no searchable terms, or an
-  /// invalid static_weight or title_weight.
+  /// invalid static_weight, title_weight or anchor_weight.
   Result<SearchResults> search(const SearchRequest& request);
 
   /// Number of documents in the index (in a query-time-collapse index, duplicates included).

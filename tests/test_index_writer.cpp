@@ -4,6 +4,7 @@
 #include <xapian.h>
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -162,6 +163,40 @@ TEST_CASE("exact-title terms within a query: the whole query, then every run of 
     return text;
   }();
   CHECK(fmt::exact_title_terms_within(many_words).size() == 1 + 15 * 16 / 2);  // the whole query; runs of 2..16 of the first 16 words: 15 + 14 + ... + 1
+}
+
+TEST_CASE("exact-anchor terms: a link's words as titles' are; a query's whole text and its runs") {
+  using Terms = std::vector<std::string>;
+  CHECK(fmt::exact_anchor_term("std::vector") == "XAstd vector");
+  CHECK(fmt::exact_anchor_term("  HashMap ") == "XAhashmap");
+  CHECK(fmt::exact_anchor_term("(constructor)") == "XAconstructor");
+  CHECK(fmt::exact_anchor_term("→ ·") == "");
+  CHECK(fmt::exact_anchor_term(std::string(300, 'x')).size() == fmt::kMaxBooleanTermLength);
+  CHECK(fmt::exact_anchor_terms_within("Option map") == Terms{"XAoption map"});
+  CHECK(fmt::exact_anchor_terms_within("os path join") == Terms{"XAos path join", "XAos path", "XApath join"});
+  CHECK(fmt::exact_words("std::map<K, V>::~map") == "std map k v map");
+}
+
+TEST_CASE("the texts other pages link with are exact-anchor terms, their wdf growing with the pages") {
+  canon::testing::TempDir dir;
+  const std::string path = (dir.path() / "db").string();
+  auto writer = IndexWriter::create(path);
+  REQUIRE(writer.ok());
+  IndexedPage page;
+  page.url = "http://localhost/map.html";
+  page.title = "std::map";
+  page.main_text = "An associative container.";
+  page.anchors = {{"map", 9}, {"std map", 2}, {"map", 1}, {"home", 0}};
+  REQUIRE(writer.value()->add(page).ok());
+  REQUIRE(writer.value()->finish().ok());
+  Xapian::Database db(path);
+  const Xapian::Document doc = db.get_document(1);
+  std::map<std::string, Xapian::termcount> wdf;
+  for (auto term = doc.termlist_begin(); term != doc.termlist_end(); ++term) {
+    if ((*term).starts_with("XA")) wdf[*term] = term.get_wdf();
+  }
+  // 1 + floor(log2(pages)): 9 pages 4, 2 pages 2, 1 page 1; a text given twice adds up.
+  CHECK(wdf == std::map<std::string, Xapian::termcount>{{"XAhome", 1}, {"XAmap", 5}, {"XAstd map", 2}});
 }
 
 TEST_CASE("path terms are omindex's: every enclosing directory, no trailing slash") {

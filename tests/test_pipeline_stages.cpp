@@ -3,8 +3,12 @@
 /// link graph (site_links) on hand-made records, cluster assignment without parsing.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -107,7 +111,7 @@ TEST_CASE("link_pages: redirect pages become redirects, links through them reach
   records[0].links = urls.ids({"http://s/r", "http://s/a", "http://s/elsewhere", "http://s/unreadable"});
   records[1].links = urls.ids({"http://s/a", "http://s/a"});
   const RedirectResolver resolver(records);
-  const SiteGraph site = link_pages(records, urls, resolver);
+  const SiteGraph site = link_pages(records, urls, resolver, {});
   CHECK(records[2].status == PageStatus::kRedirect);
   CHECK(records[2].redirect_to == "http://s/b");
   CHECK_FALSE(records[2].node.has_value());
@@ -121,6 +125,86 @@ TEST_CASE("link_pages: redirect pages become redirects, links through them reach
   CHECK(edges[1].source == 1);
   CHECK(edges[1].target == 0);
   CHECK(records[0].links.empty());  // released
+}
+
+TEST_CASE("link_pages: what other pages call a page, each linking page counted once per text") {
+  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/c"),
+                                     page("http://s/r", "http://s/b")};
+  UrlIds urls;
+  AnchorIds anchors;
+  const auto texts = [&](const std::vector<std::string>& keys) { return intern_anchor_keys(keys, anchors); };
+  // a: b twice as "vector" (counted once), b through its redirect as "vec", itself, c unnamed.
+  records[0].links = urls.ids({"http://s/b", "http://s/b", "http://s/r", "http://s/a", "http://s/c"});
+  records[0].link_anchors = texts({"vector", "vector", "vec", "vector", ""});
+  // c: b as "vector", a as "home"; b: a as "home".
+  records[2].links = urls.ids({"http://s/b", "http://s/a"});
+  records[2].link_anchors = texts({"vector", "home"});
+  records[1].links = urls.ids({"http://s/a"});
+  records[1].link_anchors = texts({"home"});
+  const RedirectResolver resolver(records);
+  const std::vector<std::string> anchor_texts = anchors.urls();
+  link_pages(records, urls, resolver, anchor_texts);
+  const auto named = [&](std::size_t record) {
+    std::vector<std::pair<std::string, std::uint32_t>> out;
+    for (const InboundAnchor& a : records[record].inbound_anchors) out.emplace_back(anchor_texts[a.text], a.pages);
+    return out;
+  };
+  using Named = std::vector<std::pair<std::string, std::uint32_t>>;
+  CHECK(named(0) == Named{{"home", 2}});  // a's own link to itself does not name it
+  CHECK(named(1) == Named{{"vector", 2}, {"vec", 1}});
+  CHECK(named(2).empty());
+  CHECK(named(3).empty());
+  CHECK(records[0].link_anchors.empty());  // released
+
+  // A cluster's copies pass what they are called to the page it is indexed under.
+  records[2].status = PageStatus::kDuplicate;
+  records[2].authoritative = 1;
+  records[2].inbound_anchors = {{records[1].inbound_anchors[1].text, 4}};  // "vec", 4 pages
+  gather_cluster_anchors(records, anchor_texts);
+  CHECK(named(1) == Named{{"vec", 5}, {"vector", 2}});
+  CHECK(named(2).empty());
+}
+
+TEST_CASE("link_pages: inbound anchors agree with counting every link of a random site") {
+  std::mt19937 random(7);
+  for (int round = 0; round < 20; ++round) {
+    const std::size_t pages = 2 + random() % 12;
+    std::vector<PageRecord> records;
+    for (std::size_t p = 0; p < pages; ++p) records.push_back(page("http://s/" + std::to_string(p)));
+    UrlIds urls;
+    AnchorIds anchors;
+    const std::vector<std::string> words = {"", "map", "vector", "std map", "home"};
+    // The oracle: for each target and text, the set of pages linking to it with that text.
+    std::map<std::pair<std::size_t, std::string>, std::set<std::size_t>> linking;
+    for (std::size_t p = 0; p < pages; ++p) {
+      std::vector<std::string> targets, keys;
+      for (std::size_t k = random() % 30; k > 0; --k) {
+        const std::size_t target = random() % (pages + 1);  // pages: a URL outside the site
+        targets.push_back("http://s/" + std::to_string(target));
+        keys.push_back(words[random() % words.size()]);
+        if (target < pages && target != p && !keys.back().empty()) linking[{target, keys.back()}].insert(p);
+      }
+      records[p].links = urls.ids(targets);
+      records[p].link_anchors = intern_anchor_keys(keys, anchors);
+    }
+    const RedirectResolver resolver(records);
+    const std::vector<std::string> anchor_texts = anchors.urls();
+    link_pages(records, urls, resolver, anchor_texts);
+    for (std::size_t p = 0; p < pages; ++p) {
+      std::vector<std::pair<std::uint32_t, std::string>> expected;  // (-pages, text): the order wanted
+      for (const auto& [key, sources] : linking) {
+        if (key.first == p) expected.emplace_back(static_cast<std::uint32_t>(sources.size()), key.second);
+      }
+      std::sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
+      std::vector<std::pair<std::uint32_t, std::string>> got;
+      for (const InboundAnchor& a : records[p].inbound_anchors) got.emplace_back(a.pages, anchor_texts[a.text]);
+      CAPTURE(round);
+      CAPTURE(p);
+      CHECK(got == expected);
+    }
+  }
 }
 
 TEST_CASE("authority_candidates: redirects in, canonical through redirects, only to pages in the detector") {
@@ -187,7 +271,7 @@ TEST_CASE("link_pages: redirects that go round are skipped, with the reason; out
   UrlIds urls;
   records[0].links = urls.ids({"http://s/loop1", "http://s/out"});
   const RedirectResolver resolver(records);
-  const SiteGraph site = link_pages(records, urls, resolver);
+  const SiteGraph site = link_pages(records, urls, resolver, {});
   for (const std::size_t i : {1, 2, 3, 4}) {
     CAPTURE(records[i].url);
     CHECK(records[i].status == PageStatus::kSkipped);

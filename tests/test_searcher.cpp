@@ -384,6 +384,53 @@ TEST_CASE("a page's main heading names it as its title does; a title pasted with
   CHECK(urls_for(*searcher.value(), request).starts_with("javax/swing/class-use/Timer.html "));
 }
 
+TEST_CASE("a page other pages link to by the query's name ranks above pages that repeat the name") {
+  canon::testing::TempDir dir;
+  {
+    // Javadoc: the class page, and its "Uses of" page, whose title and text repeat the name.
+    IndexedPage type;
+    type.url = "http://localhost/java/util/HashMap.html";
+    type.title = "HashMap (Java SE 17)";
+    type.main_heading = "Class HashMap<K,V>";
+    type.main_text = "Hash table based implementation of the Map interface.";
+    type.anchors = {{"hashmap", 40}, {"class", 1}};
+    IndexedPage uses;
+    uses.url = "http://localhost/java/util/class-use/HashMap.html";
+    uses.title = "Uses of Class java.util.HashMap (Java SE 17)";
+    for (int i = 0; i < 5; ++i) uses.main_text += "Methods in java.util that return HashMap. HashMap. ";
+    uses.anchors = {{"use", 1}};
+    // cppreference: the constructor page, titled with the class's name twice.
+    IndexedPage constructor;
+    constructor.url = "http://localhost/java/util/HashMap/HashMap.html";
+    constructor.title = "HashMap::HashMap";
+    constructor.main_text = "Constructs an empty HashMap.";
+    constructor.anchors = {{"constructor", 1}};
+    write_with_filler(dir.path(), {type, uses, constructor});
+  }
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  SearchRequest request;
+  request.static_weight = 0;
+  request.query = "HashMap";
+  request.anchor_weight = 0;  // the name's repetitions win
+  CHECK_FALSE(urls_for(*searcher.value(), request).starts_with("java/util/HashMap.html "));
+  request.anchor_weight = canon::query::kDefaultAnchorWeight;
+  CHECK(urls_for(*searcher.value(), request).starts_with("java/util/HashMap.html "));
+  // Anchors only rank: a page is not found by its link texts alone.
+  request.query = "constructor";
+  auto results = searcher.value()->search(request);
+  REQUIRE(results.ok());
+  CHECK(results->hits.empty());
+
+  for (double weight : {-1.0, std::nan(""), HUGE_VAL}) {
+    CAPTURE(weight);
+    request.anchor_weight = weight;
+    auto invalid = searcher.value()->search(request);
+    REQUIRE_FALSE(invalid.ok());
+    CHECK(invalid.status().message().find("anchor weight") != std::string::npos);
+  }
+}
+
 TEST_CASE("path: filters on the directories a page is in") {
   canon::testing::TempDir dir;
   build_index(dir.path());

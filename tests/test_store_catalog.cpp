@@ -28,6 +28,7 @@ StoreCatalog sample_catalog() {
   catalog.segments = {"3.seg", "7.seg"};
   catalog.next_segment = 9;
   catalog.urls = {"http://localhost/a.html", "http://localhost/b/", "https://example.org/x?y=1"};
+  catalog.anchors = {"home", "std vector"};
   CatalogEntry indexed;
   indexed.path = "a.html";
   indexed.size = 12'345;
@@ -40,6 +41,7 @@ StoreCatalog sample_catalog() {
   indexed.listed = {3, 17, 4000000000u};
   indexed.canonical_url = "http://localhost/a.html";
   indexed.links = {1, 2, 1};
+  indexed.link_anchors = {1, UINT32_MAX, 0};  // the second link's text names nothing
   indexed.stored = StoreLocation{1, 4096};
   indexed.stored_bytes = 777;
   indexed.docid = 42;
@@ -77,6 +79,7 @@ void check_same(const CatalogEntry& a, const CatalogEntry& b) {
   CHECK(a.canonical_url == b.canonical_url);
   CHECK(a.refresh_url == b.refresh_url);
   CHECK(a.links == b.links);
+  CHECK(a.link_anchors == b.link_anchors);
   CHECK(a.stored == b.stored);
   CHECK(a.stored_bytes == b.stored_bytes);
   CHECK(a.docid == b.docid);
@@ -108,6 +111,7 @@ TEST_CASE("a catalog is read back as it was written") {
   CHECK(read->segments == written.segments);
   CHECK(read->next_segment == written.next_segment);
   CHECK(read->urls == written.urls);
+  CHECK(read->anchors == written.anchors);
   REQUIRE(read->files.size() == written.files.size());
   for (std::size_t i = 0; i < written.files.size(); ++i) check_same(read->files[i], written.files[i]);
 }
