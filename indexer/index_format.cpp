@@ -2,6 +2,8 @@
 /// @brief Omega's long-term hashing, the unique URL term, path terms and value encodings.
 #include "indexer/index_format.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <cassert>
 
@@ -76,7 +78,10 @@ std::string url_term(std::string_view url) {
   return hash_long_term(term);
 }
 
-std::string exact_words(std::string_view text) {
+namespace {
+
+/// exact_words(), lowercased or as written.
+std::string words_of(std::string_view text, bool lowercase) {
   // Xapian's own notion of a word character and of lower case, as its TermGenerator uses.
   std::string words;
   bool in_word = false;
@@ -87,24 +92,31 @@ std::string exact_words(std::string_view text) {
     }
     if (!in_word && !words.empty()) words.push_back(' ');
     in_word = true;
-    Xapian::Unicode::append_utf8(words, Xapian::Unicode::tolower(*it));
+    Xapian::Unicode::append_utf8(words, lowercase ? Xapian::Unicode::tolower(*it) : *it);
   }
   return words;
 }
 
-namespace {
+/// `prefix` + `words`, with Omega's ':' between them when the words begin with a capital (so
+/// that the prefix reads unambiguously), hashed past 240 bytes.
+std::string prefixed_term(std::string_view prefix, const std::string& words) {
+  std::string term(prefix);
+  if (!words.empty() && std::isupper(static_cast<unsigned char>(words[0]))) term.push_back(':');
+  return hash_long_term(term + words);
+}
 
-/// `prefix` + exact_words(text), hashed past 240 bytes; "" when `text` has no word.
-std::string exact_term(std::string_view prefix, std::string_view text) {
-  const std::string words = exact_words(text);
+/// `prefix` + the words of `text`, hashed past 240 bytes; "" when `text` has no word.
+std::string exact_term(std::string_view prefix, std::string_view text, bool lowercase = true) {
+  const std::string words = words_of(text, lowercase);
   if (words.empty()) return {};
-  return hash_long_term(std::string(prefix) + words);
+  return prefixed_term(prefix, words);
 }
 
 /// The exact terms (of `prefix`) of the whole query and of every run of two or more of its
 /// first `max_words` words, longest first.
-std::vector<std::string> exact_terms_within(std::string_view prefix, std::string_view query, std::size_t max_words) {
-  const std::string normalised = exact_words(query);
+std::vector<std::string> exact_terms_within(std::string_view prefix, std::string_view query, std::size_t max_words,
+                                            bool lowercase = true) {
+  const std::string normalised = words_of(query, lowercase);
   if (normalised.empty()) return {};
   std::vector<std::string> words;
   bool all_words = true;
@@ -118,13 +130,13 @@ std::vector<std::string> exact_terms_within(std::string_view prefix, std::string
     words.push_back(normalised.substr(start, end - start));
     start = end + 1;
   }
-  std::vector<std::string> terms{hash_long_term(std::string(prefix) + normalised)};
+  std::vector<std::string> terms{prefixed_term(prefix, normalised)};
   for (std::size_t length = words.size(); length >= 2; --length) {
     for (std::size_t first = 0; first + length <= words.size(); ++first) {
       if (all_words && length == words.size()) continue;  // the whole query: already there
       std::string span;
       for (std::size_t i = first; i < first + length; ++i) span += (span.empty() ? "" : " ") + words[i];
-      terms.push_back(hash_long_term(std::string(prefix) + span));
+      terms.push_back(prefixed_term(prefix, span));
     }
   }
   return terms;
@@ -138,10 +150,20 @@ std::vector<std::string> exact_title_terms_within(std::string_view query, std::s
   return exact_terms_within(kExactTitlePrefix, query, max_words);
 }
 
+std::string exact_words(std::string_view text) { return words_of(text, true); }
+
+std::string words_as_written(std::string_view text) { return words_of(text, false); }
+
 std::string exact_anchor_term(std::string_view text) { return exact_term(kExactAnchorPrefix, text); }
 
 std::vector<std::string> exact_anchor_terms_within(std::string_view query, std::size_t max_words) {
   return exact_terms_within(kExactAnchorPrefix, query, max_words);
+}
+
+std::string cased_anchor_term(std::string_view text) { return exact_term(kCasedAnchorPrefix, text, false); }
+
+std::vector<std::string> cased_anchor_terms_within(std::string_view query, std::size_t max_words) {
+  return exact_terms_within(kCasedAnchorPrefix, query, max_words, false);
 }
 
 std::vector<std::string> path_terms(std::string_view url_path) {

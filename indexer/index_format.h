@@ -81,6 +81,9 @@ inline constexpr std::string_view kExactTitlePrefix = "XT";
 /// The whole text of a link to the page from another page, normalised as titles are
 /// (exact_anchor_term); its wdf grows with the number of pages linking with that text.
 inline constexpr std::string_view kExactAnchorPrefix = "XA";
+/// The same with the words' case as written ("XC:Copy", "XCcopy"): among pages named alike in
+/// all but case (Rust's trait `Copy` and function `copy`), the one named as the query writes it.
+inline constexpr std::string_view kCasedAnchorPrefix = "XC";
 
 /// Document data keys (Omega's `key=value` lines; canon's own keys start with "canon_").
 inline constexpr std::string_view kDataUrl = "url";
@@ -159,12 +162,23 @@ std::vector<std::string> exact_title_terms_within(std::string_view query, std::s
 /// characters, lowercased, joined by single spaces; "" when there is none. Not hashed.
 std::string exact_words(std::string_view text);
 
+/// exact_words() with each character's case as written.
+std::string words_as_written(std::string_view text);
+
 /// The exact-anchor term of a link's text (or of a query): "XA" + exact_words(text), hashed like
 /// U past 240 bytes; "" when `text` has no word.
 std::string exact_anchor_term(std::string_view text);
 
 /// exact_title_terms_within() with the exact-anchor prefix: the anchor texts a query holds.
 std::vector<std::string> exact_anchor_terms_within(std::string_view query, std::size_t max_words = 16);
+
+/// The cased anchor term of a link's text: "XC" + words_as_written(text), with a ':' after the
+/// prefix when the words begin with an ASCII capital (Omega's convention), hashed like U past
+/// 240 bytes; "" when `text` has no word.
+std::string cased_anchor_term(std::string_view text);
+
+/// exact_anchor_terms_within() with the words' case as written, as cased_anchor_term makes them.
+std::vector<std::string> cased_anchor_terms_within(std::string_view query, std::size_t max_words = 16);
 
 /// omindex's P terms for a URL path: one per enclosing directory, without trailing slash,
 /// e.g. "/docs/tutorials/a.html" -> {"P/docs/tutorials", "P/docs"}; "/docs/" (the directory's

@@ -270,8 +270,8 @@ void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, cons
     }
   }
   for (const AnchorName& anchor : fields.anchors) {
-    if (std::string term = fmt::exact_anchor_term(anchor.text); !term.empty()) {
-      doc.add_term(term, anchor_wdf(anchor.pages));
+    for (const std::string& term : {fmt::exact_anchor_term(anchor.text), fmt::cased_anchor_term(anchor.text)}) {
+      if (!term.empty()) doc.add_term(term, anchor_wdf(anchor.pages));
     }
   }
   set_cluster_values_and_data(doc, doc.get_data(), fields, options);

@@ -44,7 +44,7 @@ struct PageContent {
   std::optional<FileStamp> file;
 };
 
-/// A text other pages link to a page with (index_format::exact_words of it), and how many do.
+/// A text other pages link to a page with (its words as written), and how many do.
 struct AnchorName {
   std::string text;
   std::uint32_t pages = 0;
@@ -63,7 +63,8 @@ struct ClusterFields {
   std::string authoritative_url;
   /// What other pages call the page when they link to it (at index-time collapse, also to its
   /// alternates), most pages first: each an exact-anchor term (index_format::exact_anchor_term)
-  /// whose wdf is 1 + floor(log2(pages)) (docs/ranking.md, "Anchor text").
+  /// and a cased one (cased_anchor_term), whose wdf is 1 + floor(log2(pages)) (docs/ranking.md,
+  /// "Anchor text").
   std::vector<AnchorName> anchors;
 };
 

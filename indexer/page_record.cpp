@@ -61,7 +61,7 @@ std::uint32_t UrlIds::find(const std::string& url) const {
 }
 
 std::string anchor_key(std::string_view anchor_text) {
-  std::string words = index_format::exact_words(anchor_text);
+  std::string words = index_format::words_as_written(anchor_text);
   if (static_cast<std::size_t>(std::count(words.begin(), words.end(), ' ')) + 1 > kMaxAnchorWords) return {};
   return words;
 }

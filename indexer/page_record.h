@@ -37,7 +37,7 @@ std::optional<PageStatus> parse_page_status(std::string_view text);
 
 /// An anchor text other pages link to a page with, and how many pages do (site_links.h).
 struct InboundAnchor {
-  std::uint32_t text = 0;   ///< AnchorIds id of the text (index_format::exact_words of it)
+  std::uint32_t text = 0;   ///< AnchorIds id of the text (its anchor_key)
   std::uint32_t pages = 0;  ///< pages linking with it, each counted once
   bool operator==(const InboundAnchor&) const = default;
 };
@@ -66,7 +66,7 @@ struct PageRecord {
   std::optional<std::string> refresh_url;  ///< as the page says
   std::optional<std::string> redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
-  /// The text of each of `links` (index_format::exact_words), as AnchorIds; kNoRecord for a link
+  /// The text of each of `links` (anchor_key), as AnchorIds; kNoRecord for a link
   /// whose text is no name (none, or longer than kMaxAnchorWords words). Empty, or as many as links.
   std::vector<std::uint32_t> link_anchors;
   /// What other pages call this one when they link to it (site_links.h), most pages first.
@@ -122,8 +122,8 @@ using AnchorIds = UrlIds;
 /// that links, not a name).
 inline constexpr std::size_t kMaxAnchorWords = 8;
 
-/// The anchor key of a link's visible text: index_format::exact_words of it, or "" when it has
-/// no word or more than kMaxAnchorWords.
+/// The anchor key of a link's visible text: its words as written (index_format::words_as_written),
+/// or "" when it has no word or more than kMaxAnchorWords.
 std::string anchor_key(std::string_view anchor_text);
 
 /// The AnchorIds of `keys` (anchor_key()s), kNoRecord for each empty one.

@@ -254,11 +254,12 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
 /// `query` with anchor matches added (AND_MAYBE: they never make a page match): a page that
 /// other pages link to with the query's words as the whole link text, or a run of two or more
 /// of them, gets that exact-anchor term's BM25 weight scaled by anchor_weight: large when many
-/// pages name it so and few other pages are named so.
+/// pages name it so and few other pages are named so; and again when the case is as written.
 Xapian::Query with_anchor_matches(Xapian::Query query, const SearchRequest& request) {
   if (request.anchor_weight <= 0) return query;
-  const std::vector<std::string> exact = fmt::exact_anchor_terms_within(request.query);
+  std::vector<std::string> exact = fmt::exact_anchor_terms_within(request.query);
   if (exact.empty()) return query;
+  for (std::string& cased : fmt::cased_anchor_terms_within(request.query)) exact.push_back(std::move(cased));
   const Xapian::Query named(Xapian::Query::OP_OR, exact.begin(), exact.end());
   return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
                        Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, named, request.anchor_weight));

@@ -175,6 +175,13 @@ TEST_CASE("exact-anchor terms: a link's words as titles' are; a query's whole te
   CHECK(fmt::exact_anchor_terms_within("Option map") == Terms{"XAoption map"});
   CHECK(fmt::exact_anchor_terms_within("os path join") == Terms{"XAos path join", "XAos path", "XApath join"});
   CHECK(fmt::exact_words("std::map<K, V>::~map") == "std map k v map");
+  // The cased terms keep the case, with Omega's ':' before a capital.
+  CHECK(fmt::words_as_written("std::Map<K>") == "std Map K");
+  CHECK(fmt::cased_anchor_term("Copy") == "XC:Copy");
+  CHECK(fmt::cased_anchor_term("copy") == "XCcopy");
+  CHECK(fmt::cased_anchor_term("...") == "");
+  CHECK(fmt::cased_anchor_terms_within("Option map") == Terms{"XC:Option map"});
+  CHECK(fmt::exact_title_term("Éclair") == "XTéclair");
 }
 
 TEST_CASE("the texts other pages link with are exact-anchor terms, their wdf growing with the pages") {
@@ -186,17 +193,24 @@ TEST_CASE("the texts other pages link with are exact-anchor terms, their wdf gro
   page.url = "http://localhost/map.html";
   page.title = "std::map";
   page.main_text = "An associative container.";
-  page.anchors = {{"map", 9}, {"std map", 2}, {"map", 1}, {"home", 0}};
+  page.anchors = {{"map", 9}, {"std map", 2}, {"Map", 1}, {"home", 0}};
   REQUIRE(writer.value()->add(page).ok());
   REQUIRE(writer.value()->finish().ok());
   Xapian::Database db(path);
   const Xapian::Document doc = db.get_document(1);
   std::map<std::string, Xapian::termcount> wdf;
   for (auto term = doc.termlist_begin(); term != doc.termlist_end(); ++term) {
-    if ((*term).starts_with("XA")) wdf[*term] = term.get_wdf();
+    if ((*term).starts_with("XA") || (*term).starts_with("XC")) wdf[*term] = term.get_wdf();
   }
-  // 1 + floor(log2(pages)): 9 pages 4, 2 pages 2, 1 page 1; a text given twice adds up.
-  CHECK(wdf == std::map<std::string, Xapian::termcount>{{"XAhome", 1}, {"XAmap", 5}, {"XAstd map", 2}});
+  // 1 + floor(log2(pages)): 9 pages 4, 2 pages 2, 1 page 1; texts alike but for case add up
+  // in the caseless term and stay apart in the cased ones.
+  CHECK(wdf == std::map<std::string, Xapian::termcount>{{"XAhome", 1},
+                                                        {"XAmap", 5},
+                                                        {"XAstd map", 2},
+                                                        {"XChome", 1},
+                                                        {"XC:Map", 1},
+                                                        {"XCmap", 4},
+                                                        {"XCstd map", 2}});
 }
 
 TEST_CASE("path terms are omindex's: every enclosing directory, no trailing slash") {

@@ -165,6 +165,14 @@ TEST_CASE("link_pages: what other pages call a page, each linking page counted o
   CHECK(named(2).empty());
 }
 
+TEST_CASE("anchor keys: a link's words as written; none for no words or a sentence") {
+  CHECK(anchor_key("  std::vector ") == "std vector");
+  CHECK(anchor_key("HashMap<K, V>") == "HashMap K V");
+  CHECK(anchor_key("→") == "");
+  CHECK(anchor_key("one two three four five six seven eight") == "one two three four five six seven eight");
+  CHECK(anchor_key("one two three four five six seven eight nine") == "");
+}
+
 TEST_CASE("link_pages: inbound anchors agree with counting every link of a random site") {
   std::mt19937 random(7);
   for (int round = 0; round < 20; ++round) {

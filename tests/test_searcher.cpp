@@ -416,6 +416,29 @@ TEST_CASE("a page other pages link to by the query's name ranks above pages that
   CHECK_FALSE(urls_for(*searcher.value(), request).starts_with("java/util/HashMap.html "));
   request.anchor_weight = canon::query::kDefaultAnchorWeight;
   CHECK(urls_for(*searcher.value(), request).starts_with("java/util/HashMap.html "));
+  // Pages named alike but for case: the one named as the query writes it comes first.
+  {
+    canon::testing::TempDir cased;
+    IndexedPage trait;
+    trait.url = "http://localhost/core/marker/trait.Copy.html";
+    trait.title = "Copy in core::marker";
+    trait.main_text = "Types whose values can be duplicated simply by copying bits.";
+    trait.anchors = {{"Copy", 30}};
+    IndexedPage function;
+    function.url = "http://localhost/core/ptr/fn.copy.html";
+    function.title = "copy in core::ptr";
+    function.main_text = "Copies count values from src to dst.";
+    function.anchors = {{"copy", 3}};
+    write_with_filler(cased.path(), {trait, function});
+    auto named = Searcher::open(cased.path());
+    REQUIRE(named.ok());
+    SearchRequest by_case;
+    by_case.static_weight = 0;
+    by_case.query = "copy";
+    CHECK(urls_for(*named.value(), by_case) == "core/ptr/fn.copy.html core/marker/trait.Copy.html");
+    by_case.query = "Copy";
+    CHECK(urls_for(*named.value(), by_case) == "core/marker/trait.Copy.html core/ptr/fn.copy.html");
+  }
   // Anchors only rank: a page is not found by its link texts alone.
   request.query = "constructor";
   auto results = searcher.value()->search(request);
