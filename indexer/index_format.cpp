@@ -160,6 +160,14 @@ std::vector<std::string> exact_anchor_terms_within(std::string_view query, std::
   return exact_terms_within(kExactAnchorPrefix, query, max_words);
 }
 
+unsigned anchor_count_levels(std::uint32_t pages) {
+  return std::min<unsigned>(static_cast<unsigned>(std::bit_width(pages)) - (pages == 0 ? 0 : 1), kAnchorCountLevels);
+}
+
+std::string anchor_count_term(std::string_view anchor_term, unsigned level) {
+  return hash_long_term(std::string(anchor_term) + "#" + std::to_string(level));
+}
+
 std::string cased_anchor_term(std::string_view text) { return exact_term(kCasedAnchorPrefix, text, false); }
 
 std::vector<std::string> cased_anchor_terms_within(std::string_view query, std::size_t max_words) {

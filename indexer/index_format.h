@@ -172,6 +172,19 @@ std::string exact_anchor_term(std::string_view text);
 /// exact_title_terms_within() with the exact-anchor prefix: the anchor texts a query holds.
 std::vector<std::string> exact_anchor_terms_within(std::string_view query, std::size_t max_words = 16);
 
+/// How many pages linking with one text the count terms tell apart: 2, 4, ... 2^kAnchorCountLevels.
+inline constexpr unsigned kAnchorCountLevels = 8;
+
+/// The count levels of a text `pages` pages link with: floor(log2(pages)), at most
+/// kAnchorCountLevels (1 page: 0; 2-3: 1; 4-7: 2; ...).
+unsigned anchor_count_levels(std::uint32_t pages);
+
+/// The count term of level `level` (1 ..= kAnchorCountLevels) of anchor term `anchor_term`
+/// (exact or cased): a page has it when at least 2^level pages link to it with that text, so
+/// that a page many pages name so outranks one a few do (each level's term is rarer, and weighs
+/// more). `anchor_term` + "#" + level, hashed like U past 240 bytes.
+std::string anchor_count_term(std::string_view anchor_term, unsigned level);
+
 /// The cased anchor term of a link's text: "XC" + words_as_written(text), with a ':' after the
 /// prefix when the words begin with an ASCII capital (Omega's convention), hashed like U past
 /// 240 bytes; "" when `text` has no word.

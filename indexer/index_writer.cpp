@@ -3,8 +3,8 @@
 #include "indexer/index_writer.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -195,10 +195,28 @@ Status IndexWriter::check_unique_term(const std::string& unique_term, const std:
 
 namespace {
 
-/// The wdf of an exact-anchor term that `pages` pages link with: 1 + floor(log2(pages)), so that
-/// a name many pages use weighs more, but a thousand links not a thousand times more.
-Xapian::termcount anchor_wdf(std::uint32_t pages) {
-  return static_cast<Xapian::termcount>(std::bit_width(std::max<std::uint32_t>(pages, 1)));
+/// The anchor terms of a document with inbound anchors `anchors`: for each text its cased term,
+/// for the texts alike but for case one caseless term, which counts all their pages ("HashMap"
+/// and "hashmap"), each with its count terms (index_format::anchor_count_term). Sorted.
+std::vector<std::string> anchor_terms(const std::vector<AnchorName>& anchors) {
+  std::vector<std::string> terms;
+  std::map<std::string, std::uint32_t> caseless_pages;
+  const auto add = [&terms](const std::string& term, std::uint32_t pages) {
+    terms.push_back(term);
+    for (unsigned level = 1; level <= fmt::anchor_count_levels(pages); ++level) {
+      terms.push_back(fmt::anchor_count_term(term, level));
+    }
+  };
+  for (const AnchorName& anchor : anchors) {
+    const std::string cased = fmt::cased_anchor_term(anchor.text);
+    if (cased.empty()) continue;
+    add(cased, anchor.pages);
+    caseless_pages[fmt::exact_anchor_term(anchor.text)] += anchor.pages;
+  }
+  for (const auto& [caseless, pages] : caseless_pages) add(caseless, pages);
+  std::sort(terms.begin(), terms.end());
+  terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+  return terms;
 }
 
 /// Whether `fields` puts its alternates' titles among the document's terms.
@@ -269,11 +287,9 @@ void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, cons
       terms.increase_termpos(100);
     }
   }
-  for (const AnchorName& anchor : fields.anchors) {
-    for (const std::string& term : {fmt::exact_anchor_term(anchor.text), fmt::cased_anchor_term(anchor.text)}) {
-      if (!term.empty()) doc.add_term(term, anchor_wdf(anchor.pages));
-    }
-  }
+  // Boolean terms (wdf 0): search weighs them itself, and they leave the document's length, and
+  // so the BM25 weight of its words, as it was.
+  for (const std::string& term : anchor_terms(fields.anchors)) doc.add_boolean_term(term);
   set_cluster_values_and_data(doc, doc.get_data(), fields, options);
 }
 
@@ -290,10 +306,7 @@ DocumentDigests IndexWriter::digests(std::uint64_t terms_source, const FileStamp
   if (indexes_alternate_titles(fields, options)) {
     for (const fmt::Alternate& alt : fields.alternates) titles.append(alt.title).push_back('\0');
   }
-  for (const AnchorName& anchor : fields.anchors) {
-    titles.append(anchor.text).push_back('\0');
-    titles.append(std::to_string(anchor_wdf(anchor.pages))).push_back('\0');
-  }
+  for (const std::string& term : anchor_terms(fields.anchors)) titles.append(term).push_back('\0');
   digests.terms = XXH3_64bits_withSeed(titles.data(), titles.size(), terms_source);
   // Everything prepare() takes from the file's stamp and set_cluster_values_and_data writes.
   std::string values = std::to_string(file.size) + ' ' + std::to_string(file.mtime_seconds) + ' ';

@@ -62,9 +62,9 @@ struct ClusterFields {
   /// of its cluster's authoritative page (stored as `canon_authoritative`).
   std::string authoritative_url;
   /// What other pages call the page when they link to it (at index-time collapse, also to its
-  /// alternates), most pages first: each an exact-anchor term (index_format::exact_anchor_term)
-  /// and a cased one (cased_anchor_term), whose wdf is 1 + floor(log2(pages)) (docs/ranking.md,
-  /// "Anchor text").
+  /// alternates), most pages first: boolean anchor terms, cased (index_format::cased_anchor_term)
+  /// and caseless (exact_anchor_term), each with its count terms (anchor_count_term)
+  /// (docs/index-format.md; docs/ranking.md, "Anchor text").
   std::vector<AnchorName> anchors;
 };
 

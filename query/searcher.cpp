@@ -251,18 +251,32 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
   return query;
 }
 
-/// `query` with anchor matches added (AND_MAYBE: they never make a page match): a page that
-/// other pages link to with the query's words as the whole link text, or a run of two or more
-/// of them, gets that exact-anchor term's BM25 weight scaled by anchor_weight: large when many
-/// pages name it so and few other pages are named so; and again when the case is as written.
-Xapian::Query with_anchor_matches(Xapian::Query query, const SearchRequest& request) {
+/// `query` with anchor matches added (AND_MAYBE: they never make a page match). The anchor
+/// terms the query holds (its whole text and each run of two or more of its words, caseless and
+/// as written, each with its count levels: index_format::anchor_count_term) each add
+/// anchor_weight * ln(N / termfreq) to the pages that have them: an inverse document frequency
+/// alone, neither the term's wdf nor the page's length, since what other pages call a page says
+/// nothing about how long it is. The weight is given by a FixedWeightPostingSource filtered by
+/// the term, a stock Xapian posting source that remote databases know too.
+Xapian::Query with_anchor_matches(Xapian::Query query, const Xapian::Database& db, const SearchRequest& request) {
   if (request.anchor_weight <= 0) return query;
-  std::vector<std::string> exact = fmt::exact_anchor_terms_within(request.query);
-  if (exact.empty()) return query;
-  for (std::string& cased : fmt::cased_anchor_terms_within(request.query)) exact.push_back(std::move(cased));
-  const Xapian::Query named(Xapian::Query::OP_OR, exact.begin(), exact.end());
-  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
-                       Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, named, request.anchor_weight));
+  std::vector<std::string> terms = fmt::exact_anchor_terms_within(request.query);
+  for (std::string& cased : fmt::cased_anchor_terms_within(request.query)) terms.push_back(std::move(cased));
+  const double documents = db.get_doccount();
+  std::vector<Xapian::Query> weighed;
+  for (const std::string& named : terms) {
+    for (unsigned level = 0; level <= fmt::kAnchorCountLevels; ++level) {
+      const std::string term = level == 0 ? named : fmt::anchor_count_term(named, level);
+      const Xapian::doccount frequency = db.get_termfreq(term);
+      if (frequency == 0) break;  // no page at this level, nor at any higher one
+      const double weight = request.anchor_weight * std::log(documents / frequency);
+      if (weight <= 0) continue;
+      weighed.emplace_back(Xapian::Query::OP_FILTER,
+                           Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()), Xapian::Query(term));
+    }
+  }
+  if (weighed.empty()) return query;
+  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
 }
 
 /// `query` plus the static score (AND_MAYBE: it ranks the text matches, never makes a page
@@ -351,7 +365,7 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
         request.with_snippets ? snippet_needles(query, rep_->parser) : std::vector<std::string>();
 
     query = with_title_matches(query, rep_->parser, request, flags);
-    query = with_anchor_matches(query, request);
+    query = with_anchor_matches(query, rep_->db, request);
     const bool log_score = request.static_score == StaticScore::kLogPageRank;
     query = with_static_score(query, request, log_score ? rep_->log_pagerank_bound : rep_->pagerank_bound);
 

@@ -184,7 +184,18 @@ TEST_CASE("exact-anchor terms: a link's words as titles' are; a query's whole te
   CHECK(fmt::exact_title_term("Éclair") == "XTéclair");
 }
 
-TEST_CASE("the texts other pages link with are exact-anchor terms, their wdf growing with the pages") {
+TEST_CASE("the texts other pages link with are boolean anchor terms, with a count term per doubling") {
+  CHECK(fmt::anchor_count_levels(0) == 0);
+  CHECK(fmt::anchor_count_levels(1) == 0);
+  CHECK(fmt::anchor_count_levels(2) == 1);
+  CHECK(fmt::anchor_count_levels(3) == 1);
+  CHECK(fmt::anchor_count_levels(4) == 2);
+  CHECK(fmt::anchor_count_levels(255) == 7);
+  CHECK(fmt::anchor_count_levels(256) == 8);
+  CHECK(fmt::anchor_count_levels(UINT32_MAX) == fmt::kAnchorCountLevels);
+  CHECK(fmt::anchor_count_term("XAmap", 3) == "XAmap#3");
+  CHECK(fmt::anchor_count_term(std::string(240, 'x'), 1).size() == fmt::kMaxBooleanTermLength);
+
   canon::testing::TempDir dir;
   const std::string path = (dir.path() / "db").string();
   auto writer = IndexWriter::create(path);
@@ -193,24 +204,26 @@ TEST_CASE("the texts other pages link with are exact-anchor terms, their wdf gro
   page.url = "http://localhost/map.html";
   page.title = "std::map";
   page.main_text = "An associative container.";
-  page.anchors = {{"map", 9}, {"std map", 2}, {"Map", 1}, {"home", 0}};
+  IndexedPage plain = page;
+  plain.url = "http://localhost/plain.html";
+  page.anchors = {{"map", 7}, {"std map", 2}, {"Map", 1}, {"home", 0}};
   REQUIRE(writer.value()->add(page).ok());
+  REQUIRE(writer.value()->add(plain).ok());
   REQUIRE(writer.value()->finish().ok());
   Xapian::Database db(path);
+  std::map<std::string, Xapian::termcount> anchor_terms;
   const Xapian::Document doc = db.get_document(1);
-  std::map<std::string, Xapian::termcount> wdf;
   for (auto term = doc.termlist_begin(); term != doc.termlist_end(); ++term) {
-    if ((*term).starts_with("XA") || (*term).starts_with("XC")) wdf[*term] = term.get_wdf();
+    if ((*term).starts_with("XA") || (*term).starts_with("XC")) anchor_terms[*term] = term.get_wdf();
   }
-  // 1 + floor(log2(pages)): 9 pages 4, 2 pages 2, 1 page 1; texts alike but for case add up
-  // in the caseless term and stay apart in the cased ones.
-  CHECK(wdf == std::map<std::string, Xapian::termcount>{{"XAhome", 1},
-                                                        {"XAmap", 5},
-                                                        {"XAstd map", 2},
-                                                        {"XChome", 1},
-                                                        {"XC:Map", 1},
-                                                        {"XCmap", 4},
-                                                        {"XCstd map", 2}});
+  // 7 pages: levels 1-2; 2 pages: level 1; texts alike but for case are one caseless term, of
+  // all their pages (7 + 1: levels 1-3).
+  CHECK(anchor_terms == std::map<std::string, Xapian::termcount>{
+                            {"XAhome", 0}, {"XAmap", 0}, {"XAmap#1", 0}, {"XAmap#2", 0}, {"XAmap#3", 0},
+                            {"XAstd map", 0}, {"XAstd map#1", 0}, {"XChome", 0}, {"XC:Map", 0}, {"XCmap", 0},
+                            {"XCmap#1", 0}, {"XCmap#2", 0}, {"XCstd map", 0}, {"XCstd map#1", 0}});
+  // Boolean: the page is as long as it would be without them.
+  CHECK(db.get_doclength(1) == db.get_doclength(2));
 }
 
 TEST_CASE("path terms are omindex's: every enclosing directory, no trailing slash") {

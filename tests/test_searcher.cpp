@@ -416,14 +416,15 @@ TEST_CASE("a page other pages link to by the query's name ranks above pages that
   CHECK_FALSE(urls_for(*searcher.value(), request).starts_with("java/util/HashMap.html "));
   request.anchor_weight = canon::query::kDefaultAnchorWeight;
   CHECK(urls_for(*searcher.value(), request).starts_with("java/util/HashMap.html "));
-  // Pages named alike but for case: the one named as the query writes it comes first.
+  // Pages named alike but for case, by as many pages give or take a level: the one named as the
+  // query writes it comes first.
   {
     canon::testing::TempDir cased;
     IndexedPage trait;
     trait.url = "http://localhost/core/marker/trait.Copy.html";
     trait.title = "Copy in core::marker";
     trait.main_text = "Types whose values can be duplicated simply by copying bits.";
-    trait.anchors = {{"Copy", 30}};
+    trait.anchors = {{"Copy", 6}};
     IndexedPage function;
     function.url = "http://localhost/core/ptr/fn.copy.html";
     function.title = "copy in core::ptr";

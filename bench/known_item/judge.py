@@ -38,7 +38,8 @@ def url_path(url):
 
 def canon_search(canon, index, query):
     """[(path, title)] of canon's first LIMIT results; None when the search failed."""
-    r = subprocess.run([canon, "search", index, query, "--json", "--limit", str(LIMIT)],
+    extra = os.environ.get("CANON_SEARCH_ARGS", "").split()
+    r = subprocess.run([canon, "search", index, query, "--json", "--limit", str(LIMIT)] + extra,
                        capture_output=True, text=True)
     if r.returncode != 0:
         sys.stderr.write("canon search %r failed: %s" % (query, r.stderr))

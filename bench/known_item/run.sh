@@ -15,7 +15,8 @@
 #   WORK_DIR/results.md and WORK_DIR/NAME.tsv (per query: set, query, expected, canon rank,
 #   Omega rank, canon's first result and its title, Omega's first result; "-" = not in the top 10).
 #   SITES="javadoc python ..." (or NAME=DIR) selects sites; REUSE=1 keeps indexes already in
-#   WORK_DIR (only the queries are run again). The Debian packages are installed if missing.
+#   WORK_DIR (only the queries are run again); CANON_SEARCH_ARGS="--anchor-weight 2" adds
+#   arguments to every `canon search`. The Debian packages are installed if missing.
 #   About 7 minutes on 2 cores, nearly all of it indexing (canon's and omindex's seconds are in
 #   results.md).
 set -euo pipefail
