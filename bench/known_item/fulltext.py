@@ -33,7 +33,8 @@ words in lower case (as typed; lower case also keeps Xapian's query parser from 
 
 Every LABEL runs the same queries: `CANON search INDEX_DIR WORD... --json --limit 10
 [EXTRA_ARGS]`. A result is right when its URL, without its fragment, is the source page's URL
-in the first index's pages.jsonl; rank is the position of the first right result (1-10).
+in the first index's pages.jsonl, or, when LABEL's index made the source page a duplicate, the
+URL of the page it was collapsed into; rank is the position of the first right result (1-10).
 """
 
 import argparse
@@ -216,19 +217,29 @@ def parse_engine(arg):
 
 
 def read_pages(index):
-    """{path: (status, url)} of INDEX/pages.jsonl."""
+    """{path: (status, url, authoritative URL or None)} of INDEX/pages.jsonl."""
     out = {}
     with open(os.path.join(index, "pages.jsonl")) as f:
         for line in f:
             if line.strip():
                 p = json.loads(line)
-                out[p["path"]] = (p.get("status"), p.get("url"))
+                out[p["path"]] = (p.get("status"), p.get("url"), p.get("authoritative"))
     return out
 
 
-def rank(urls, url):
+def right_urls(status, path, url):
+    """The URLs that answer a query drawn from the page at PATH (URL) in an index whose pages.jsonl
+    is STATUS: the page itself, or the page it was collapsed into when that index made it a
+    duplicate (a result shows a cluster under its authoritative page)."""
+    entry = status.get(path)
+    if entry and entry[0] == "duplicate" and entry[2]:
+        return {url, entry[2]}
+    return {url}
+
+
+def rank(urls, right):
     for i, u in enumerate(urls):
-        if u == url:
+        if u in right:
             return i + 1
     return None
 
@@ -253,7 +264,7 @@ def main():
         sys.exit("fulltext.py: labels must differ: %s" % " ".join(labels))
 
     first = read_pages(engines[0].index)
-    pages = sorted((path, url) for path, (status, url) in first.items() if status == "indexed")
+    pages = sorted((path, url) for path, (status, url, _) in first.items() if status == "indexed")
     if not pages:
         sys.exit("fulltext.py: %s has no indexed pages" % engines[0].index)
     started = time.time()
@@ -272,9 +283,10 @@ def main():
             found = list(pool.map(lambda j: j[0].search(j[1][0]), jobs))
     except RuntimeError as err:
         sys.exit("fulltext.py: %s" % err)
+    statuses = {e.label: read_pages(e.index) for e in engines}
     ranks = {}
-    for (e, (query, _, url)), urls in zip(jobs, found):
-        ranks.setdefault(e.label, []).append(rank(urls, url))
+    for (e, (query, path, url)), urls in zip(jobs, found):
+        ranks.setdefault(e.label, []).append(rank(urls, right_urls(statuses[e.label], path, url)))
     elapsed = time.time() - started
 
     n = len(queries)
@@ -300,9 +312,13 @@ def main():
             lines.append("| %s | %s | %d | %d | %d |" % (e.label, base, up, down, n - up - down))
     notes = []
     for e in engines[1:]:
-        status = read_pages(e.index)
+        status = statuses[e.label]
+        collapsed = sum(1 for _, path, url in queries if status.get(path, (None,))[0] == "duplicate")
         missing = sum(1 for _, path, url in queries
-                      if status.get(path, (None, None)) != ("indexed", url))
+                      if status.get(path, (None, None, None))[:2] not in (("indexed", url), ("duplicate", url)))
+        if collapsed:
+            notes.append("%s: %d source pages are duplicates in %s (their authoritative page is "
+                         "right too)" % (e.label, collapsed, e.index))
         if missing:
             notes.append("%s: %d source pages not indexed under the same URL in %s" % (
                 e.label, missing, e.index))
