@@ -114,9 +114,8 @@ std::string exact_term(std::string_view prefix, std::string_view text, bool lowe
 
 /// The exact terms (of `prefix`) of the whole query and of every run of two or more of its
 /// first `max_words` words, longest first.
-std::vector<std::string> exact_terms_within(std::string_view prefix, std::string_view query, std::size_t max_words,
-                                            bool lowercase = true) {
-  const std::string normalised = words_of(query, lowercase);
+std::vector<std::string> exact_terms_within(std::string_view prefix, std::string_view query, std::size_t max_words) {
+  const std::string normalised = words_of(query, true);
   if (normalised.empty()) return {};
   std::vector<std::string> words;
   bool all_words = true;
@@ -156,10 +155,6 @@ std::string words_as_written(std::string_view text) { return words_of(text, fals
 
 std::string exact_anchor_term(std::string_view text) { return exact_term(kExactAnchorPrefix, text); }
 
-std::vector<std::string> exact_anchor_terms_within(std::string_view query, std::size_t max_words) {
-  return exact_terms_within(kExactAnchorPrefix, query, max_words);
-}
-
 unsigned anchor_count_levels(std::uint32_t pages) {
   return std::min<unsigned>(static_cast<unsigned>(std::bit_width(pages)) - (pages == 0 ? 0 : 1), kAnchorCountLevels);
 }
@@ -169,10 +164,6 @@ std::string anchor_count_term(std::string_view anchor_term, unsigned level) {
 }
 
 std::string cased_anchor_term(std::string_view text) { return exact_term(kCasedAnchorPrefix, text, false); }
-
-std::vector<std::string> cased_anchor_terms_within(std::string_view query, std::size_t max_words) {
-  return exact_terms_within(kCasedAnchorPrefix, query, max_words, false);
-}
 
 std::vector<std::string> path_terms(std::string_view url_path) {
   // The directory the page is in: everything before the last '/' ("/docs/" is docs/index.html).

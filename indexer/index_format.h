@@ -169,9 +169,6 @@ std::string words_as_written(std::string_view text);
 /// U past 240 bytes; "" when `text` has no word.
 std::string exact_anchor_term(std::string_view text);
 
-/// exact_title_terms_within() with the exact-anchor prefix: the anchor texts a query holds.
-std::vector<std::string> exact_anchor_terms_within(std::string_view query, std::size_t max_words = 16);
-
 /// How many pages linking with one text the count terms tell apart: 2, 4, ... 2^kAnchorCountLevels.
 inline constexpr unsigned kAnchorCountLevels = 8;
 
@@ -189,9 +186,6 @@ std::string anchor_count_term(std::string_view anchor_term, unsigned level);
 /// prefix when the words begin with an ASCII capital (Omega's convention), hashed like U past
 /// 240 bytes; "" when `text` has no word.
 std::string cased_anchor_term(std::string_view text);
-
-/// exact_anchor_terms_within() with the words' case as written, as cased_anchor_term makes them.
-std::vector<std::string> cased_anchor_terms_within(std::string_view query, std::size_t max_words = 16);
 
 /// omindex's P terms for a URL path: one per enclosing directory, without trailing slash,
 /// e.g. "/docs/tutorials/a.html" -> {"P/docs/tutorials", "P/docs"}; "/docs/" (the directory's

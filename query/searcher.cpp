@@ -252,16 +252,18 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
 }
 
 /// `query` with anchor matches added (AND_MAYBE: they never make a page match). The anchor
-/// terms the query holds (its whole text and each run of two or more of its words, caseless and
-/// as written, each with its count levels: index_format::anchor_count_term) each add
+/// terms of the whole query (caseless and as written, each with its count levels:
+/// index_format::anchor_count_term) each add
 /// anchor_weight * ln(N / termfreq) to the pages that have them: an inverse document frequency
 /// alone, neither the term's wdf nor the page's length, since what other pages call a page says
 /// nothing about how long it is. The weight is given by a FixedWeightPostingSource filtered by
 /// the term, a stock Xapian posting source that remote databases know too.
 Xapian::Query with_anchor_matches(Xapian::Query query, const Xapian::Database& db, const SearchRequest& request) {
   if (request.anchor_weight <= 0) return query;
-  std::vector<std::string> terms = fmt::exact_anchor_terms_within(request.query);
-  for (std::string& cased : fmt::cased_anchor_terms_within(request.query)) terms.push_back(std::move(cased));
+  // The whole query only: a page called by a run of it ("std filesystem path" in the pasted
+  // title of the constructor page "std::filesystem::path::path") is not what the query names.
+  const std::vector<std::string> terms = {fmt::exact_anchor_term(request.query), fmt::cased_anchor_term(request.query)};
+  if (terms[0].empty()) return query;
   const double documents = db.get_doccount();
   std::vector<Xapian::Query> weighed;
   for (const std::string& named : terms) {

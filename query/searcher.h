@@ -88,9 +88,9 @@ struct SearchRequest {
   /// fails otherwise).
   double title_weight = kDefaultTitleWeight;
   /// How much a page that other pages link to with the query's words as the link's whole text
-  /// (index_format::exact_anchor_term: the query, or a run of two or more of its words) gets:
-  /// that term's BM25 weight, scaled by this; the term's wdf grows with the number of pages
-  /// linking so. 0 turns it off. REQUIRES: finite and >= 0 (search() fails otherwise).
+  /// gets (docs/ranking.md, "Anchor text"): anchor_weight * ln(N / termfreq) for each anchor
+  /// term of the query it has (caseless, as written, and one per doubling of the pages that link
+  /// so). 0 turns it off. REQUIRES: finite and >= 0 (search() fails otherwise).
   double anchor_weight = kDefaultAnchorWeight;
   /// Whether hits carry their snippet and their alternates (turning them off only saves time;
   /// for benchmarks and callers that do not show them).

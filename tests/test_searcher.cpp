@@ -440,6 +440,28 @@ TEST_CASE("a page other pages link to by the query's name ranks above pages that
     by_case.query = "Copy";
     CHECK(urls_for(*named.value(), by_case) == "core/marker/trait.Copy.html core/ptr/fn.copy.html");
   }
+  // Only the whole query names a page: a page called by a run of it does not gain.
+  {
+    canon::testing::TempDir runs;
+    IndexedPage type;
+    type.url = "http://localhost/filesystem/path.html";
+    type.title = "std::filesystem::path";
+    type.main_text = "Objects of type path represent paths on a filesystem; std::filesystem::path::path.";
+    type.anchors = {{"std filesystem path", 200}};
+    IndexedPage constructor;
+    constructor.url = "http://localhost/filesystem/path/path.html";
+    constructor.title = "std::filesystem::path::path";
+    constructor.main_text = "Constructs a new path.";
+    write_with_filler(runs.path(), {type, constructor});
+    auto named = Searcher::open(runs.path());
+    REQUIRE(named.ok());
+    SearchRequest pasted;
+    pasted.static_weight = 0;
+    pasted.query = "std::filesystem::path::path";
+    CHECK(urls_for(*named.value(), pasted) == "filesystem/path/path.html filesystem/path.html");
+    pasted.query = "std::filesystem::path";
+    CHECK(urls_for(*named.value(), pasted) == "filesystem/path.html filesystem/path/path.html");
+  }
   // Anchors only rank: a page is not found by its link texts alone.
   request.query = "constructor";
   auto results = searcher.value()->search(request);
