@@ -4,14 +4,17 @@
 ///
 /// Usage: canon_query_latency INDEX_DIR QUERIES_FILE [REPEATS]
 ///
-/// Modes, timed per query in turn (so machine noise hits them alike) after one untimed warm-up
-/// pass: `full` (Searcher::search as `canon search` runs it: static score, snippets,
-/// alternates, and in a --no-collapse index the collapse and the authoritative page's lookup),
+/// Modes, timed per query in turn (so machine noise hits them alike; the modes take turns going
+/// first, since the first pays for the caches) after one untimed warm-up pass: `full`
+/// (Searcher::search as `canon search` runs it: static score, title and anchor matches,
+/// snippets, alternates, and in a --no-collapse index the collapse and the authoritative page's
+/// lookup), `no-anchors` (the same without anchor text: SearchRequest::anchor_weight 0),
 /// `no-alternates` (the same without parsing alternates), `no-snippets` (without snippets nor
-/// alternates) and `bare-xapian` (the same QueryParser setup, BM25 only, get_mset of 10, no
-/// document data read). Prints one Markdown table row per mode: wall-clock p50, p90, p99 and
-/// mean in ms, and the p50 and p99 of the thread's CPU time, which a busy machine inflates
-/// far less than wall time (what an idle machine's wall time would be, roughly).
+/// alternates), `no-snippets-no-anchors` and `bare-xapian` (the same QueryParser setup, BM25
+/// only, get_mset of 10, no document data read). Prints one Markdown table row per mode:
+/// wall-clock p50, p90, p99 and mean in ms, and the p50 and p99 of the thread's CPU time, which
+/// a busy machine inflates far less than wall time (what an idle machine's wall time would be,
+/// roughly).
 #include <time.h>
 
 #include <algorithm>
@@ -90,19 +93,22 @@ int main(int argc, char** argv) {
   parser.add_prefix("title", std::string(fmt::kTitlePrefix));
   Xapian::Enquire enquire(db);
 
-  const auto canon_mode = [&](bool snippets, bool alternates) {
-    return [&, snippets, alternates](const std::string& query) {
+  const auto canon_mode = [&](bool snippets, bool alternates, double anchor_weight = canon::query::kDefaultAnchorWeight) {
+    return [&, snippets, alternates, anchor_weight](const std::string& query) {
       canon::query::SearchRequest request;
       request.query = query;
       request.with_snippets = snippets;
       request.with_alternates = alternates;
+      request.anchor_weight = anchor_weight;
       return searcher.value()->search(request).ok();
     };
   };
   std::vector<Mode> modes;
   modes.push_back({"full", canon_mode(true, true), {}, {}, 0});
+  modes.push_back({"no-anchors", canon_mode(true, true, 0.0), {}, {}, 0});
   modes.push_back({"no-alternates", canon_mode(true, false), {}, {}, 0});
   modes.push_back({"no-snippets", canon_mode(false, false), {}, {}, 0});
+  modes.push_back({"no-snippets-no-anchors", canon_mode(false, false, 0.0), {}, {}, 0});
   modes.push_back({"bare-xapian",
                    [&](const std::string& query) {
                      try {
@@ -120,9 +126,14 @@ int main(int argc, char** argv) {
   for (Mode& mode : modes) {
     for (const std::string& query : queries) mode.run(query);  // warm-up, untimed
   }
+  // Modes take turns going first: the first to run a query pays for reading its postings and
+  // documents into the caches, which would otherwise always count against the same mode.
+  std::size_t turn = 0;
   for (int r = 0; r < repeats; ++r) {
     for (const std::string& query : queries) {
-      for (Mode& mode : modes) {
+      ++turn;
+      for (std::size_t m = 0; m < modes.size(); ++m) {
+        Mode& mode = modes[(turn + m) % modes.size()];
         const double cpu_start = thread_cpu_ms();
         const auto start = Clock::now();
         const bool ok = mode.run(query);
