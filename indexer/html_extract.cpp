@@ -258,6 +258,9 @@ private:
     if (!resolved.ok()) return;  // mailto:, javascript:, malformed: not a page link
     PageLink link;
     link.url = std::move(resolved.value());
+    const std::string_view written(href);
+    const std::size_t hash = written.find('#');
+    link.to_place = hash != std::string_view::npos && hash + 1 < written.size();
     link.anchor_text = all_text(node);
     if (const char* rel = attribute(node, "rel")) link.nofollow = has_token(lower(rel), "nofollow");
     page_.links.push_back(std::move(link));

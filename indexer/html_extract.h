@@ -38,6 +38,8 @@ struct PageLink {
   std::string anchor_text;
   /// rel="nofollow" on the link.
   bool nofollow = false;
+  /// The href names a place in its page (a non-empty #fragment): a section, a member, a term.
+  bool to_place = false;
 };
 
 /// Everything canon uses of a page. Text fields are UTF-8 with whitespace collapsed.

@@ -163,6 +163,8 @@ std::string anchor_count_term(std::string_view anchor_term, unsigned level) {
   return hash_long_term(std::string(anchor_term) + "#" + std::to_string(level));
 }
 
+std::string place_name_term(std::string_view text) { return exact_term(kPlaceNamePrefix, text); }
+
 std::string cased_anchor_term(std::string_view text) { return exact_term(kCasedAnchorPrefix, text, false); }
 
 std::vector<std::string> path_terms(std::string_view url_path) {

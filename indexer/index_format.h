@@ -79,11 +79,14 @@ inline constexpr std::string_view kMimeTypePrefix = "T";
 /// A page's whole title, normalised (exact_title_term): the page a query names exactly.
 inline constexpr std::string_view kExactTitlePrefix = "XT";
 /// The whole text of a link to the page from another page, normalised as titles are
-/// (exact_anchor_term); its wdf grows with the number of pages linking with that text.
+/// (exact_anchor_term): what other pages call the page (boolean; with count terms).
 inline constexpr std::string_view kExactAnchorPrefix = "XA";
 /// The same with the words' case as written ("XC:Copy", "XCcopy"): among pages named alike in
 /// all but case (Rust's trait `Copy` and function `copy`), the one named as the query writes it.
 inline constexpr std::string_view kCasedAnchorPrefix = "XC";
+/// The text of a link to a place in the page (place_name_term): the names of its members and
+/// sections ("XPpush" on Rust's `Vec` page).
+inline constexpr std::string_view kPlaceNamePrefix = "XP";
 
 /// Document data keys (Omega's `key=value` lines; canon's own keys start with "canon_").
 inline constexpr std::string_view kDataUrl = "url";
@@ -168,6 +171,11 @@ std::string words_as_written(std::string_view text);
 /// The exact-anchor term of a link's text (or of a query): "XA" + exact_words(text), hashed like
 /// U past 240 bytes; "" when `text` has no word.
 std::string exact_anchor_term(std::string_view text);
+
+/// The name of a place in a page (a member, a section), normalised as exact_anchor_term's
+/// (ClusterFields::places): "XP" + exact_words(text), hashed like U past 240 bytes; "" when
+/// `text` has no word.
+std::string place_name_term(std::string_view text);
 
 /// How many pages linking with one text the count terms tell apart: 2, 4, ... 2^kAnchorCountLevels.
 inline constexpr unsigned kAnchorCountLevels = 8;

@@ -197,8 +197,9 @@ namespace {
 
 /// The anchor terms of a document with inbound anchors `anchors`: for each text its cased term,
 /// for the texts alike but for case one caseless term, which counts all their pages ("HashMap"
-/// and "hashmap"), each with its count terms (index_format::anchor_count_term). Sorted.
-std::vector<std::string> anchor_terms(const std::vector<AnchorName>& anchors) {
+/// and "hashmap"), each with its count terms (index_format::anchor_count_term); and a place term
+/// for each of `places`. Sorted.
+std::vector<std::string> anchor_terms(const std::vector<AnchorName>& anchors, const std::vector<std::string>& places) {
   std::vector<std::string> terms;
   std::map<std::string, std::uint32_t> caseless_pages;
   const auto add = [&terms](const std::string& term, std::uint32_t pages) {
@@ -214,6 +215,9 @@ std::vector<std::string> anchor_terms(const std::vector<AnchorName>& anchors) {
     caseless_pages[fmt::exact_anchor_term(anchor.text)] += anchor.pages;
   }
   for (const auto& [caseless, pages] : caseless_pages) add(caseless, pages);
+  for (const std::string& place : places) {
+    if (std::string term = fmt::place_name_term(place); !term.empty()) terms.push_back(std::move(term));
+  }
   std::sort(terms.begin(), terms.end());
   terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
   return terms;
@@ -289,7 +293,7 @@ void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, cons
   }
   // Boolean terms (wdf 0): search weighs them itself, and they leave the document's length, and
   // so the BM25 weight of its words, as it was.
-  for (const std::string& term : anchor_terms(fields.anchors)) doc.add_boolean_term(term);
+  for (const std::string& term : anchor_terms(fields.anchors, fields.places)) doc.add_boolean_term(term);
   set_cluster_values_and_data(doc, doc.get_data(), fields, options);
 }
 
@@ -306,7 +310,7 @@ DocumentDigests IndexWriter::digests(std::uint64_t terms_source, const FileStamp
   if (indexes_alternate_titles(fields, options)) {
     for (const fmt::Alternate& alt : fields.alternates) titles.append(alt.title).push_back('\0');
   }
-  for (const std::string& term : anchor_terms(fields.anchors)) titles.append(term).push_back('\0');
+  for (const std::string& term : anchor_terms(fields.anchors, fields.places)) titles.append(term).push_back('\0');
   digests.terms = XXH3_64bits_withSeed(titles.data(), titles.size(), terms_source);
   // Everything prepare() takes from the file's stamp and set_cluster_values_and_data writes.
   std::string values = std::to_string(file.size) + ' ' + std::to_string(file.mtime_seconds) + ' ';

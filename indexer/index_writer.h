@@ -66,6 +66,10 @@ struct ClusterFields {
   /// and caseless (exact_anchor_term), each with its count terms (anchor_count_term)
   /// (docs/index-format.md; docs/ranking.md, "Anchor text").
   std::vector<AnchorName> anchors;
+  /// The names of the page's places (its members, sections, terms: the texts of links to its
+  /// #fragments, its own included), most pages first: boolean place terms
+  /// (index_format::place_name_term).
+  std::vector<std::string> places;
 };
 
 /// One document of the index, whole.

@@ -66,12 +66,21 @@ std::string anchor_key(std::string_view anchor_text) {
   return words;
 }
 
+std::string place_key(std::string_view anchor_text) {
+  std::string key = anchor_key(anchor_text);
+  return key.empty() ? key : "#" + key;
+}
+
 std::vector<std::uint32_t> intern_anchor_keys(const std::vector<std::string>& keys, AnchorIds& ids) {
   std::vector<std::string> named;
+  std::vector<std::string> names_of_places;
   for (const std::string& key : keys) {
-    if (!key.empty()) named.push_back(key);
+    if (key.empty()) continue;
+    named.push_back(key);
+    if (is_place_key(key)) names_of_places.push_back(key.substr(1));
   }
   const std::vector<std::uint32_t> named_ids = ids.ids(named);
+  ids.ids(names_of_places);  // interned too: link_pages counts them as names of the page
   std::vector<std::uint32_t> out(keys.size(), kNoRecord);
   for (std::size_t i = 0, next = 0; i < keys.size(); ++i) {
     if (!keys[i].empty()) out[i] = named_ids[next++];

@@ -66,10 +66,11 @@ struct PageRecord {
   std::optional<std::string> refresh_url;  ///< as the page says
   std::optional<std::string> redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
-  /// The text of each of `links` (anchor_key), as AnchorIds; kNoRecord for a link
+  /// The text of each of `links` (anchor_key, or place_key for a link to a place), as AnchorIds; kNoRecord for a link
   /// whose text is no name (none, or longer than kMaxAnchorWords words). Empty, or as many as links.
   std::vector<std::uint32_t> link_anchors;
-  /// What other pages call this one when they link to it (site_links.h), most pages first.
+  /// What other pages call this one when they link to it, and the names of its places (what
+  /// links to its places, its own included, call them) (site_links.h), most pages first.
   std::vector<InboundAnchor> inbound_anchors;
   StoreLocation stored;                    ///< its page in the run's page store, when in_dedup
   std::uint64_t stored_bytes = 0;          ///< the bytes of its record there
@@ -126,7 +127,16 @@ inline constexpr std::size_t kMaxAnchorWords = 8;
 /// or "" when it has no word or more than kMaxAnchorWords.
 std::string anchor_key(std::string_view anchor_text);
 
-/// The AnchorIds of `keys` (anchor_key()s), kNoRecord for each empty one.
+/// The key of a link's text when the link names a place in its target page (PageLink::to_place:
+/// a member, a section): '#' + anchor_key(), or "" when that is "". Such texts are the names of
+/// the places a page holds (place names), counted apart from what pages call the page itself.
+std::string place_key(std::string_view anchor_text);
+
+/// Whether `key` (interned among the AnchorIds) is a place_key().
+inline bool is_place_key(std::string_view key) { return key.starts_with('#'); }
+
+/// The AnchorIds of `keys` (anchor_key()s and place_key()s), kNoRecord for each empty one. The
+/// anchor key of each place key (without its '#') is interned too.
 std::vector<std::uint32_t> intern_anchor_keys(const std::vector<std::string>& keys, AnchorIds& ids);
 
 }  // namespace canon::indexer

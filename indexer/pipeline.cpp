@@ -600,7 +600,7 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
     for (const PageLink& link : page->links) {
       if (link.nofollow) continue;
       link_urls.push_back(urls::strip_index_page(link.url));
-      anchors.push_back(anchor_key(link.anchor_text));
+      anchors.push_back(link.to_place ? place_key(link.anchor_text) : anchor_key(link.anchor_text));
     }
     r.links = run.url_ids.ids(link_urls);
     r.link_anchors = intern_anchor_keys(anchors, run.anchor_ids);
@@ -739,10 +739,14 @@ constexpr std::size_t kMaxAnchorTerms = 16;
 ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& records, const ClusterAssignment& clusters,
                              const std::vector<std::string>& anchor_texts) {
   const PageRecord& r = records[d];
-  ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}, {}};
+  ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}, {}, {}};
   for (const InboundAnchor& anchor : r.inbound_anchors) {
-    if (fields.anchors.size() == kMaxAnchorTerms) break;
-    fields.anchors.push_back({anchor_texts[anchor.text], anchor.pages});
+    const std::string& text = anchor_texts[anchor.text];
+    if (is_place_key(text)) {
+      fields.places.push_back(text.substr(1));
+    } else if (fields.anchors.size() < kMaxAnchorTerms) {
+      fields.anchors.push_back({text, anchor.pages});
+    }
   }
   if (r.status == PageStatus::kDuplicate) fields.authoritative_url = records[r.authoritative].url;
   if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {

@@ -3,6 +3,8 @@
 #include "indexer/site_links.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "urls/url.h"
 
@@ -58,6 +60,18 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const
       page_of_url_id[id] = resolver.follow(final_url);
     }
   }
+  // The name id of each place key's text: a link from another page to a place names the page
+  // too (`os.makedirs()` links to os.html#os.makedirs; Sphinx's `asyncio` to #module-asyncio).
+  std::vector<std::uint32_t> name_of_place(anchor_texts.size(), kNoRecord);
+  {
+    std::unordered_map<std::string_view, std::uint32_t> id_of_text;
+    for (std::uint32_t id = 0; id < anchor_texts.size(); ++id) id_of_text.emplace(anchor_texts[id], id);
+    for (std::uint32_t id = 0; id < anchor_texts.size(); ++id) {
+      if (!is_place_key(anchor_texts[id])) continue;
+      const auto name = id_of_text.find(std::string_view(anchor_texts[id]).substr(1));
+      if (name != id_of_text.end()) name_of_place[id] = name->second;
+    }
+  }
   std::vector<ranking::Edge> edges;
   // (target record << 32 | anchor text) of each link that names its target, once per source.
   std::vector<std::uint64_t> named_links;
@@ -70,8 +84,13 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const
       const std::uint32_t target = page_of_url_id[r.links[k]];
       if (target == kNoRecord || !records[target].node) continue;
       edges.push_back({*r.node, *records[target].node});
-      if (with_texts && target != record && r.link_anchors[k] != kNoRecord) {
-        page_named.push_back(std::uint64_t{target} << 32 | r.link_anchors[k]);
+      // A page's own links to its places name them (a class's member list); its other links
+      // to itself say nothing of what other pages call it.
+      const std::uint32_t text = with_texts ? r.link_anchors[k] : kNoRecord;
+      if (text == kNoRecord) continue;
+      if (target != record || is_place_key(anchor_texts[text])) page_named.push_back(std::uint64_t{target} << 32 | text);
+      if (target != record && name_of_place[text] != kNoRecord) {
+        page_named.push_back(std::uint64_t{target} << 32 | name_of_place[text]);
       }
     }
     std::sort(page_named.begin(), page_named.end());
@@ -95,10 +114,21 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const
 }
 
 void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector<std::string>& anchor_texts) {
+  // Names of the page first, then names of its places; each most pages first.
   std::sort(anchors.begin(), anchors.end(), [&](const InboundAnchor& a, const InboundAnchor& b) {
+    const bool a_place = is_place_key(anchor_texts[a.text]);
+    const bool b_place = is_place_key(anchor_texts[b.text]);
+    if (a_place != b_place) return b_place;
     return a.pages != b.pages ? a.pages > b.pages : anchor_texts[a.text] < anchor_texts[b.text];
   });
-  if (anchors.size() > kMaxInboundAnchors) anchors.resize(kMaxInboundAnchors);
+  const auto places = std::find_if(anchors.begin(), anchors.end(),
+                                   [&](const InboundAnchor& a) { return is_place_key(anchor_texts[a.text]); });
+  const std::size_t names = static_cast<std::size_t>(places - anchors.begin());
+  const std::size_t kept_places = std::min(anchors.size() - names, kMaxInboundPlaces);
+  if (names > kMaxInboundAnchors) {
+    anchors.erase(anchors.begin() + kMaxInboundAnchors, anchors.begin() + static_cast<std::ptrdiff_t>(names));
+  }
+  anchors.resize(std::min(names, kMaxInboundAnchors) + kept_places);
   anchors.shrink_to_fit();
 }
 

@@ -43,20 +43,25 @@ struct SiteGraph {
 
 /// Anchor texts kept per page: the ones the most pages link with.
 inline constexpr std::size_t kMaxInboundAnchors = 32;
+/// Place names kept per page (place_key texts): a class's members, a module's functions.
+inline constexpr std::size_t kMaxInboundPlaces = 512;
 
 /// Marks each parsed redirect page (refresh_url) as a redirect with its final target (or as
 /// skipped, when its redirects go round without reaching a page), gives every
 /// other parsed page a node, and links nodes along the records' `links` (UrlIds of `urls`),
 /// through redirects. Self-links and repeats are dropped.
 /// Each page's `inbound_anchors` become the texts other pages link to it with (its
-/// redirects' links land on it), each with the number of pages that do, in
+/// redirects' links land on it; a link to one of its places names it too), and the names of its
+/// places (place_key texts of links to its #fragments, its own links included), each with the
+/// number of pages that link so, in
 /// sort_inbound_anchors' order and number. The records' links and link texts are released.
 /// `anchor_texts`: the texts of the records' link_anchors, by id (AnchorIds::urls()).
 SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver,
                      const std::vector<std::string>& anchor_texts);
 
-/// Orders `anchors` most pages first, then by text (`anchor_texts`, by id: ids depend on the
-/// order pages were parsed in, the texts do not), and keeps the first kMaxInboundAnchors.
+/// Orders `anchors`: the page's names, then its place names; each most pages first, then by text
+/// (`anchor_texts`, by id: ids depend on the order pages were parsed in, the texts do not); keeps
+/// the first kMaxInboundAnchors names and kMaxInboundPlaces place names.
 void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector<std::string>& anchor_texts);
 
 /// Gives each authoritative page the inbound anchors of the duplicates collapsed into it (a

@@ -277,6 +277,38 @@ Xapian::Query with_anchor_matches(Xapian::Query query, const Xapian::Database& d
                            Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()), Xapian::Query(term));
     }
   }
+  // A place of a page the query names, for a query of several words: the whole query is a
+  // place's name ("os makedirs", from links written `os.makedirs()`), or its first words name
+  // the page (with the count terms of that name) and the rest a place in it ("Vec push": the
+  // page called `Vec` that has a place called `push`). One word is a page's name, not a place's.
+  const auto idf = [&](const std::string& term) {
+    const Xapian::doccount frequency = db.get_termfreq(term);
+    return frequency == 0 ? 0.0 : std::log(documents / frequency);
+  };
+  const auto add = [&](double weight, Xapian::Query filter) {
+    if (weight > 0) {
+      weighed.emplace_back(Xapian::Query::OP_FILTER, Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()),
+                           std::move(filter));
+    }
+  };
+  const std::string words = fmt::exact_words(request.query);
+  if (words.find(' ') != std::string::npos) {
+    const std::string place = fmt::place_name_term(words);
+    add(request.anchor_weight * idf(place), Xapian::Query(place));
+  }
+  for (std::size_t space = words.find(' '); space != std::string::npos; space = words.find(' ', space + 1)) {
+    const std::string name = fmt::exact_anchor_term(words.substr(0, space));
+    const std::string member = fmt::place_name_term(words.substr(space + 1));
+    const double member_weight = idf(member);
+    if (member_weight <= 0) continue;
+    for (unsigned level = 0; level <= fmt::kAnchorCountLevels; ++level) {
+      const std::string term = level == 0 ? name : fmt::anchor_count_term(name, level);
+      const double name_weight = idf(term);
+      if (name_weight <= 0) break;  // no page called so at this level, nor at any higher one
+      add(request.anchor_weight * (name_weight + (level == 0 ? member_weight : 0.0)),
+          Xapian::Query(Xapian::Query::OP_AND, Xapian::Query(term), Xapian::Query(member)));
+    }
+  }
   if (weighed.empty()) return query;
   return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
 }

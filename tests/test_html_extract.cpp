@@ -313,11 +313,12 @@ TEST_CASE("main text: content root, chrome and hidden text, word boundaries") {
   }
 }
 
-TEST_CASE("links: resolved, filtered, with anchor text and nofollow") {
+TEST_CASE("links: resolved, filtered, with anchor text, nofollow and whether they name a place") {
   struct Link {
     std::string url;
     std::string anchor_text;
     bool nofollow = false;
+    bool to_place = false;
   };
   struct Case {
     std::string comment;
@@ -341,10 +342,12 @@ TEST_CASE("links: resolved, filtered, with anchor text and nofollow") {
        {{"http://example.com/one/x.html", "x"}}},
       {"<base> without href ignored", R"(<base target="_blank"><a href="x.html">x</a>)",
        {{"http://example.com/dir/x.html", "x"}}},
-      {"fragment dropped", R"(<a href="other.html#sec">o</a>)",
+      {"fragment dropped; the link names a place", R"(<a href="other.html#sec">o</a>)",
+       {{"http://example.com/dir/other.html", "o", false, true}}},
+      {"fragment-only link is the page itself, at a place", R"(<a href="#top">Top</a>)",
+       {{"http://example.com/dir/page.html", "Top", false, true}}},
+      {"an empty fragment names no place", R"(<a href="other.html#">o</a>)",
        {{"http://example.com/dir/other.html", "o"}}},
-      {"fragment-only link is the page itself", R"(<a href="#top">Top</a>)",
-       {{"http://example.com/dir/page.html", "Top"}}},
       {"mailto, javascript, tel dropped",
        R"x(<a href="mailto:a@b.c">m</a><a href="javascript:void(0)">j</a><a href="tel:1">t</a>)x",
        {}},
@@ -375,7 +378,7 @@ TEST_CASE("links: resolved, filtered, with anchor text and nofollow") {
       {"spaces in href", R"(<a href="  my page.html ">s</a>)",
        {{"http://example.com/dir/my%20page.html", "s"}}},
       {"duplicates kept", R"(<a href="a.html">1</a><a href="a.html#x">2</a>)",
-       {{"http://example.com/dir/a.html", "1"}, {"http://example.com/dir/a.html", "2"}}},
+       {{"http://example.com/dir/a.html", "1"}, {"http://example.com/dir/a.html", "2", false, true}}},
   };
   for (const Case& c : cases) {
     INFO(c.comment);
@@ -386,6 +389,7 @@ TEST_CASE("links: resolved, filtered, with anchor text and nofollow") {
       CHECK(page.links[i].url == c.expected[i].url);
       CHECK(page.links[i].anchor_text == c.expected[i].anchor_text);
       CHECK(page.links[i].nofollow == c.expected[i].nofollow);
+      CHECK(page.links[i].to_place == c.expected[i].to_place);
     }
   }
 }

@@ -204,6 +204,7 @@ TEST_CASE("the texts other pages link with are boolean anchor terms, with a coun
   IndexedPage plain = page;
   plain.url = "http://localhost/plain.html";
   page.anchors = {{"map", 7}, {"std map", 2}, {"Map", 1}, {"home", 0}};
+  page.places = {"Insert", "find"};
   REQUIRE(writer.value()->add(page).ok());
   REQUIRE(writer.value()->add(plain).ok());
   REQUIRE(writer.value()->finish().ok());
@@ -211,14 +212,17 @@ TEST_CASE("the texts other pages link with are boolean anchor terms, with a coun
   std::map<std::string, Xapian::termcount> anchor_terms;
   const Xapian::Document doc = db.get_document(1);
   for (auto term = doc.termlist_begin(); term != doc.termlist_end(); ++term) {
-    if ((*term).starts_with("XA") || (*term).starts_with("XC")) anchor_terms[*term] = term.get_wdf();
+    if ((*term).starts_with("XA") || (*term).starts_with("XC") || (*term).starts_with("XP")) {
+      anchor_terms[*term] = term.get_wdf();
+    }
   }
   // 7 pages: levels 1-2; 2 pages: level 1; texts alike but for case are one caseless term, of
   // all their pages (7 + 1: levels 1-3).
   CHECK(anchor_terms == std::map<std::string, Xapian::termcount>{
                             {"XAhome", 0}, {"XAmap", 0}, {"XAmap#1", 0}, {"XAmap#2", 0}, {"XAmap#3", 0},
                             {"XAstd map", 0}, {"XAstd map#1", 0}, {"XChome", 0}, {"XC:Map", 0}, {"XCmap", 0},
-                            {"XCmap#1", 0}, {"XCmap#2", 0}, {"XCstd map", 0}, {"XCstd map#1", 0}});
+                            {"XCmap#1", 0}, {"XCmap#2", 0}, {"XCstd map", 0}, {"XCstd map#1", 0},
+                            {"XPfind", 0}, {"XPinsert", 0}});  // place names: caseless, no counts
   // Boolean: the page is as long as it would be without them.
   CHECK(db.get_doclength(1) == db.get_doclength(2));
 }

@@ -165,6 +165,51 @@ TEST_CASE("link_pages: what other pages call a page, each linking page counted o
   CHECK(named(2).empty());
 }
 
+TEST_CASE("link_pages: the names of a page's places, from its own links and other pages'") {
+  std::vector<PageRecord> records = {page("http://s/vec"), page("http://s/heap")};
+  UrlIds urls;
+  AnchorIds anchors;
+  // vec's sidebar names its own places; heap links to one of them, written `Vec::push`, and to
+  // vec itself.
+  records[0].links = urls.ids({"http://s/vec", "http://s/vec", "http://s/vec"});
+  records[0].link_anchors = intern_anchor_keys({place_key("push"), place_key("pop"), "Vec"}, anchors);
+  records[1].links = urls.ids({"http://s/vec", "http://s/vec"});
+  records[1].link_anchors = intern_anchor_keys({place_key("Vec::push"), "Vec"}, anchors);
+  const RedirectResolver resolver(records);
+  const std::vector<std::string> anchor_texts = anchors.urls();
+  link_pages(records, urls, resolver, anchor_texts);
+  std::vector<std::pair<std::string, std::uint32_t>> named;
+  for (const InboundAnchor& a : records[0].inbound_anchors) named.emplace_back(anchor_texts[a.text], a.pages);
+  // Names first: `Vec` from heap (vec's own link to itself does not count), and `Vec push`, the
+  // text of heap's link to a place of vec, which names vec too; then the place names.
+  using Named = std::vector<std::pair<std::string, std::uint32_t>>;
+  CHECK(named == Named{{"Vec", 1}, {"Vec push", 1}, {"#Vec push", 1}, {"#pop", 1}, {"#push", 1}});
+  CHECK(is_place_key("#push"));
+  CHECK_FALSE(is_place_key("push"));
+  CHECK(place_key("") == "");
+  CHECK(place_key(" Vec::push ") == "#Vec push");
+}
+
+TEST_CASE("sort_inbound_anchors: the page's names first, then its places, each bounded") {
+  std::vector<std::string> texts;
+  std::vector<InboundAnchor> anchors;
+  for (std::uint32_t i = 0; i < kMaxInboundAnchors + 5; ++i) {
+    texts.push_back("name" + std::to_string(i));
+    anchors.push_back({static_cast<std::uint32_t>(texts.size() - 1), i + 1});
+  }
+  for (std::uint32_t i = 0; i < kMaxInboundPlaces + 7; ++i) {
+    texts.push_back("#place" + std::to_string(i));
+    anchors.push_back({static_cast<std::uint32_t>(texts.size() - 1), 1000 + i});
+  }
+  std::shuffle(anchors.begin(), anchors.end(), std::mt19937(3));
+  sort_inbound_anchors(anchors, texts);
+  REQUIRE(anchors.size() == kMaxInboundAnchors + kMaxInboundPlaces);
+  CHECK(texts[anchors[0].text] == "name" + std::to_string(kMaxInboundAnchors + 4));  // most pages
+  CHECK(texts[anchors[kMaxInboundAnchors - 1].text] == "name5");
+  CHECK(texts[anchors[kMaxInboundAnchors].text] == "#place" + std::to_string(kMaxInboundPlaces + 6));
+  CHECK(texts[anchors.back().text] == "#place7");
+}
+
 TEST_CASE("anchor keys: a link's words as written; none for no words or a sentence") {
   CHECK(anchor_key("  std::vector ") == "std vector");
   CHECK(anchor_key("HashMap<K, V>") == "HashMap K V");

@@ -462,6 +462,46 @@ TEST_CASE("a page other pages link to by the query's name ranks above pages that
     pasted.query = "std::filesystem::path";
     CHECK(urls_for(*named.value(), pasted) == "filesystem/path.html filesystem/path/path.html");
   }
+  // A member of a page the query names: the page called by the query's first words that has a
+  // place called by the rest comes before pages that only hold the words.
+  {
+    canon::testing::TempDir members;
+    IndexedPage vec;
+    vec.url = "http://localhost/vec/struct.Vec.html";
+    vec.title = "Vec in std::vec";
+    vec.main_text = "A contiguous growable array type. Methods: push appends an element; pop removes one.";
+    vec.anchors = {{"Vec", 50}};
+    vec.places = {"push", "pop", "Vec push"};
+    IndexedPage heap;
+    heap.url = "http://localhost/collections/struct.BinaryHeap.html";
+    heap.title = "BinaryHeap in std::collections";
+    heap.main_text = "A priority queue. push pushes an item; built on a Vec. Vec push, Vec push.";
+    heap.anchors = {{"BinaryHeap", 10}};
+    heap.places = {"push"};
+    IndexedPage module;
+    module.url = "http://localhost/os.html";
+    module.title = "os - Miscellaneous operating system interfaces";
+    module.main_text = "makedirs creates directories; the os module.";
+    module.places = {"os makedirs"};
+    IndexedPage guide;
+    guide.url = "http://localhost/howto/files.html";
+    guide.title = "Working with files";
+    for (int i = 0; i < 5; ++i) guide.main_text += "Use os makedirs to create nested directories. ";
+    write_with_filler(members.path(), {vec, heap, module, guide});
+    auto named = Searcher::open(members.path());
+    REQUIRE(named.ok());
+    SearchRequest member;
+    member.static_weight = 0;
+    member.anchor_weight = 0;
+    member.query = "Vec push";
+    CHECK(urls_for(*named.value(), member).starts_with("collections/struct.BinaryHeap.html "));
+    member.anchor_weight = canon::query::kDefaultAnchorWeight;
+    CHECK(urls_for(*named.value(), member).starts_with("vec/struct.Vec.html "));
+    member.query = "os makedirs";  // a place's whole name
+    CHECK(urls_for(*named.value(), member).starts_with("os.html "));
+    member.anchor_weight = 0;
+    CHECK(urls_for(*named.value(), member).starts_with("howto/files.html "));
+  }
   // Anchors only rank: a page is not found by its link texts alone.
   request.query = "constructor";
   auto results = searcher.value()->search(request);
