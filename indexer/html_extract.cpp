@@ -137,6 +137,7 @@ private:
       default:
         break;
     }
+    if (page_.breadcrumbs.empty() && is_breadcrumb_trail(node)) on_breadcrumb_trail(node);
     // Navigation, asides and hidden text never hold the page's own heading; their links
     // still count.
     const bool no_heading = is_chrome(node, /*inside_main_content=*/true) || is_never_text(node);
@@ -144,6 +145,29 @@ private:
     no_heading_depth_ += no_heading ? 1 : 0;
     if (no_heading_depth_ == 0) note_heading_candidate(node);
     return true;
+  }
+
+  /// Whether `node` is a breadcrumb trail by the markup sites use for one: aria-label
+  /// "Breadcrumb(s)" (WAI-ARIA's breadcrumb pattern), a class naming a breadcrumb (Bootstrap's
+  /// and most themes' "breadcrumb", "breadcrumbs", "wy-breadcrumbs"), or schema.org's
+  /// BreadcrumbList.
+  static bool is_breadcrumb_trail(const GumboNode* node) {
+    const auto names_breadcrumb = [](const char* value) {
+      return value != nullptr && lower(value).find("breadcrumb") != std::string::npos;
+    };
+    return names_breadcrumb(attribute(node, "aria-label")) || names_breadcrumb(attribute(node, "class")) ||
+           names_breadcrumb(attribute(node, "itemtype"));
+  }
+
+  /// The link texts of a breadcrumb trail, in order.
+  void on_breadcrumb_trail(const GumboNode* trail) {
+    std::vector<const GumboNode*> links;
+    find_outermost(trail, [](const GumboNode* n) { return is_element(n, GUMBO_TAG_A); }, links);
+    for (const GumboNode* link : links) {
+      if (page_.breadcrumbs.size() == kMaxBreadcrumbs) break;
+      std::string text = all_text(link);
+      if (!text.empty()) page_.breadcrumbs.push_back(std::move(text));
+    }
   }
 
   /// Keeps the first <h1>, and the first element marked as a title, outside navigation and
@@ -426,6 +450,7 @@ void apply_limits(ExtractedPage& page, const PageLimits& limits) {
   }
   std::size_t headings = cut_text(page.main_heading, limits.max_title_bytes) ? 1 : 0;
   for (std::string& heading : page.headings) headings += cut_text(heading, limits.max_title_bytes) ? 1 : 0;
+  for (std::string& crumb : page.breadcrumbs) headings += cut_text(crumb, limits.max_title_bytes) ? 1 : 0;
   if (headings > 0) note("headings: " + std::to_string(headings) + " cut to " + title_bytes + " bytes");
   std::size_t meta = cut_text(page.meta_description, limits.max_attribute_bytes) ? 1 : 0;
   meta += cut_text(page.meta_keywords, limits.max_attribute_bytes) ? 1 : 0;

@@ -30,6 +30,9 @@ struct PageLimits {
   std::size_t max_attribute_bytes = 8192;
 };
 
+/// Crumbs kept of a breadcrumb trail (ExtractedPage::breadcrumbs).
+inline constexpr std::size_t kMaxBreadcrumbs = 16;
+
 /// A link found in the page.
 struct PageLink {
   /// Absolute, normalised http(s) URL, fragment dropped.
@@ -61,6 +64,10 @@ struct ExtractedPage {
   /// first heading; "" when the page has none. Pages that share a <title> (a generator's
   /// "Member List") usually differ here.
   std::string main_heading;
+  /// The page's place in its site as the site shows it: the link texts of its first breadcrumb
+  /// trail (an element whose aria-label or a class names a "breadcrumb", or a schema.org
+  /// BreadcrumbList), at most kMaxBreadcrumbs, empty ones left out; empty when it has none.
+  std::vector<std::string> breadcrumbs;
   /// The id attributes of the main content's <dt> elements, in document order: the anchors of
   /// what a reference page defines (an API's classes and functions, a glossary's terms).
   std::vector<std::string> definition_ids;

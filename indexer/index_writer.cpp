@@ -13,6 +13,7 @@
 
 #include "common/utf8.h"
 #include "indexer/index_format.h"
+#include "indexer/page_place.h"
 #include "urls/url.h"
 
 namespace canon::indexer {
@@ -137,6 +138,7 @@ std::string IndexWriter::prepare(const PageContent& page) {
     fmt::add_data_line(data, fmt::kDataModtime, std::to_string(page.file->mtime_seconds));
     fmt::add_data_line(data, fmt::kDataSize, std::to_string(page.file->size));
   }
+  if (!page.place.empty()) fmt::add_data_line(data, fmt::kDataPlace, fmt::encode_place(page.place));
   // The text MSet::snippet() picks the best passage from; capped to keep documents small.
   fmt::add_data_line(data, fmt::kDataText, utf8_prefix(page.main_text, 16 * 1024));
   doc.set_data(data);

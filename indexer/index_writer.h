@@ -42,6 +42,8 @@ struct PageContent {
   /// The file the page was read from, as it was read: its size and modification time become
   /// Omega's `size` and `modtime` (data) and slots 2 and 0. None: no such values.
   std::optional<FileStamp> file;
+  /// Its breadcrumb trail (ExtractedPage::breadcrumbs), stored as `canon_place` when not empty.
+  std::vector<std::string> place;
 };
 
 /// A text other pages link to a page with (its words as written), and how many do.

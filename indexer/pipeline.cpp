@@ -130,7 +130,8 @@ dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string
 /// document prepared from them. Takes the page's texts over.
 StoredPage stored_page(ExtractedPage&& page, const std::string& url, const FileStamp& stamp) {
   PageContent content{url, std::move(page.title), std::move(page.meta_description), std::move(page.meta_keywords),
-                      std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), stamp};
+                      std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), stamp,
+                      std::move(page.breadcrumbs)};
   StoredPage stored;
   stored.document = IndexWriter::prepare(content);
   stored.title = std::move(content.title);

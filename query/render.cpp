@@ -6,6 +6,12 @@
 
 namespace canon::query {
 
+std::string join_place(const std::vector<std::string>& place) {
+  std::string out;
+  for (const std::string& crumb : place) out += (out.empty() ? "" : " › ") + crumb;
+  return out;
+}
+
 std::string render_text(const SearchResults& results) {
   std::string out;
   char line[256];
@@ -17,6 +23,7 @@ std::string render_text(const SearchResults& results) {
   out += line;
   for (const SearchHit& hit : results.hits) {
     out += std::to_string(hit.rank) + ". " + (hit.title.empty() ? hit.url : hit.title) + "\n";
+    if (hit.place_from_breadcrumbs) out += "   in " + join_place(hit.place) + "\n";
     out += "   " + hit.url + "\n";
     if (!hit.snippet.empty()) out += "   " + hit.snippet + "\n";
     for (const Alternate& alt : hit.alternates) {
@@ -45,7 +52,9 @@ nlohmann::json to_json(const SearchResults& results) {
                     {"percent", hit.percent},
                     {"pagerank", hit.pagerank},
                     {"alternates", alternates},
-                    {"matched_url", hit.matched_url}});
+                    {"matched_url", hit.matched_url},
+                    {"place", hit.place},
+                    {"place_from", hit.place_from_breadcrumbs ? "breadcrumbs" : "url"}});
   }
   return {{"query", results.query},
           {"estimated_matches", results.estimated_matches},

@@ -12,6 +12,8 @@
 
 #include "common/utf8.h"
 #include "indexer/index_format.h"
+#include "indexer/page_place.h"
+#include "urls/url.h"
 
 namespace canon::query {
 namespace fmt = canon::index_format;
@@ -227,6 +229,9 @@ void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& d
   hit.title = fmt::data_field(data, fmt::kDataCaption);
   const std::string score = doc.get_value(fmt::kStaticScoreSlot);
   hit.pagerank = score.empty() ? 0.0 : Xapian::sortable_unserialise(score);
+  hit.place = fmt::decode_place(fmt::data_field(data, fmt::kDataPlace));
+  hit.place_from_breadcrumbs = !hit.place.empty();
+  if (hit.place.empty()) hit.place = urls::url_directories(hit.url);
 }
 
 /// `query` with title matches added (AND_MAYBE: they never make a page match): pages whose

@@ -28,6 +28,12 @@ struct SearchHit {
   int percent = 0;
   /// The page's cluster PageRank (the static score stored at index time).
   double pagerank = 0.0;
+  /// Where the page is in its site, outermost first, to tell pages of one name apart: its
+  /// breadcrumb trail when it has one, else the directories of its URL ("java.base", "java",
+  /// "util"). Empty for a page at the root without a trail.
+  std::vector<std::string> place;
+  /// True when `place` is the page's breadcrumb trail, false when it comes from its URL.
+  bool place_from_breadcrumbs = false;
   std::vector<Alternate> alternates;
   /// Query-time collapse only: when the cluster's best-matching page is one of its duplicates,
   /// that page's URL (the hit itself always shows the cluster's authoritative page, whose

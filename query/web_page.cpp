@@ -39,6 +39,9 @@ a { color: var(--link); }
 .result h2 a { text-decoration: none; }
 .result h2 a:hover { text-decoration: underline; }
 .url { color: var(--url); font-size: .85rem; overflow-wrap: anywhere; }
+.place ol { list-style: none; margin: 0; padding: 0; font-size: .85rem; color: var(--muted); }
+.place li { display: inline; }
+.place li + li::before { content: " › "; }
 .snippet { margin: .25rem 0; overflow-wrap: anywhere; }
 mark { background: var(--mark); color: inherit; padding: 0 .1em; border-radius: .2em; }
 .alternates { font-size: .9rem; color: var(--muted); }
@@ -100,6 +103,12 @@ std::string render_alternates(const SearchHit& hit) {
 std::string render_hit(const SearchHit& hit) {
   std::string out = "<li class=\"result\">\n<h2>" +
                     link_or_text(hit.url, hit.title.empty() ? hit.url : hit.title) + "</h2>\n";
+  if (!hit.place.empty()) {
+    // Where the page is in its site: what tells pages of one name apart (two classes Timer).
+    out += "<nav class=\"place\" aria-label=\"Place in the site\"><ol>";
+    for (const std::string& crumb : hit.place) out += "<li>" + escape_html(crumb) + "</li>";
+    out += "</ol></nav>\n";
+  }
   out += "<div class=\"url\">" + escape_html(hit.url) + "</div>\n";
   if (!hit.snippet.empty())
     out += "<p class=\"snippet\">" + highlight_snippet(hit.snippet) + "</p>\n";

@@ -57,9 +57,10 @@ struct SearchPage {
 };
 
 /// The whole HTML document (UTF-8): a GET form to /search, then either the error, the start
-/// page, "No results" or the numbered results (title as a link, URL, highlighted snippet and
-/// a <details> list of the collapsed alternates), the estimated number of matches and
-/// Previous/Next links (offset steps of kPageSize). Inline CSS, no script.
+/// page, "No results" or the numbered results (title as a link, its place in the site as a list
+/// of crumbs, URL, highlighted snippet and a <details> list of the collapsed alternates), the
+/// estimated number of matches and Previous/Next links (offset steps of kPageSize). Inline CSS,
+/// no script.
 std::string render_search_page(const SearchPage& page);
 
 }  // namespace canon::query

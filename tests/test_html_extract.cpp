@@ -212,6 +212,37 @@ TEST_CASE("main link targets: the href of each <a> of the main content, as writt
   }
 }
 
+TEST_CASE("breadcrumbs: the link texts of the first trail the markup names as one (table)") {
+  using V = std::vector<std::string>;
+  struct Case {
+    const char* what;
+    const char* html;
+    V crumbs;
+  };
+  const Case cases[] = {
+      {"aria-label, a list", R"(<nav aria-label="Breadcrumb"><ol><li><a href="/">Home</a></li>)"
+                             R"(<li><a href="/lib/">Library</a></li><li>Here</li></ol></nav>)",
+       {"Home", "Library"}},
+      {"a class naming a breadcrumb", R"(<div class="wy-breadcrumbs"><a href="/">Docs</a> » <a href="a/">API</a></div>)",
+       {"Docs", "API"}},
+      {"schema.org BreadcrumbList", R"(<ol itemscope itemtype="https://schema.org/BreadcrumbList">)"
+                                    R"(<li><a href="/"><span>Top</span></a></li></ol>)",
+       {"Top"}},
+      {"the first trail only; empty links left out",
+       R"(<ul class="breadcrumb"><a href="/"><img src="h.png"></a><a href="/x/"> X </a></ul>)"
+       R"(<ul class="breadcrumb"><a href="/y/">Y</a></ul>)",
+       {"X"}},
+      {"no trail", R"(<nav aria-label="Main"><a href="/">Home</a></nav>)", {}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    CHECK(extract_page(c.html, kPageUrl).breadcrumbs == c.crumbs);
+  }
+  std::string many = "<nav aria-label=breadcrumb>";
+  for (int i = 0; i < 20; ++i) many += "<a href=\"/" + std::to_string(i) + "\">c" + std::to_string(i) + "</a>";
+  CHECK(extract_page(many + "</nav>", kPageUrl).breadcrumbs.size() == canon::indexer::kMaxBreadcrumbs);
+}
+
 TEST_CASE("definition ids: the id of each <dt> of the main content, in document order") {
   struct Case {
     std::string comment;

@@ -11,6 +11,7 @@
 
 #include "indexer/index_format.h"
 #include "indexer/index_writer.h"
+#include "indexer/page_place.h"
 #include "support/temp_dir.h"
 
 namespace fmt = canon::index_format;
@@ -227,6 +228,16 @@ TEST_CASE("the texts other pages link with are boolean anchor terms, with a coun
   CHECK(db.get_doclength(1) == db.get_doclength(2));
 }
 
+TEST_CASE("canon_place: a JSON array of the crumbs; damaged text gives none") {
+  using V = std::vector<std::string>;
+  CHECK(fmt::encode_place({"Python", "Library \"std\""}) == R"(["Python","Library \"std\""])");
+  CHECK(fmt::decode_place(fmt::encode_place({"a", "é"})) == V{"a", "é"});
+  CHECK(fmt::decode_place("not json").empty());
+  CHECK(fmt::decode_place(R"({"a": 1})").empty());
+  CHECK(fmt::decode_place(R"(["a", 2, null, "b"])") == V{"a", "b"});
+  CHECK(fmt::encode_place({std::string("bad \xff byte")}) == "[\"bad \xEF\xBF\xBD byte\"]");  // replaced, not thrown
+}
+
 TEST_CASE("path terms are omindex's: every enclosing directory, no trailing slash") {
   using V = std::vector<std::string>;
   CHECK(fmt::path_terms("/docs/tutorials/a.html") == V{"P/docs/tutorials", "P/docs"});
@@ -428,7 +439,7 @@ TEST_CASE("restamp gives a prepared document the stamp prepare would have given 
       {"the same stamp", {77, 1'700'000'000}, {77, 1'700'000'000}},
   };
   PageContent page{"http://localhost/docs/a.html", "A title", "A description", "some keywords", {"Heading one"},
-                   "Main heading", "The main text, with modtime=1 and size=2 written in it.", std::nullopt};
+                   "Main heading", "The main text, with modtime=1 and size=2 written in it.", std::nullopt, {}};
   for (const Case& c : cases) {
     CAPTURE(c.what);
     page.file = c.before;

@@ -517,6 +517,36 @@ TEST_CASE("a page other pages link to by the query's name ranks above pages that
   }
 }
 
+TEST_CASE("a hit's place: its breadcrumb trail, else its URL's directories") {
+  canon::testing::TempDir dir;
+  {
+    IndexedPage trail;
+    trail.url = "http://localhost/library/urllib.request.html";
+    trail.title = "urllib.request";
+    trail.main_text = "Extensible library for opening URLs.";
+    trail.place = {"Python", "The Python Standard Library", "Internet Protocols and Support"};
+    IndexedPage plain;
+    plain.url = "http://localhost/java.desktop/javax/swing/Timer.html";
+    plain.title = "Timer";
+    plain.main_text = "Fires action events; opening URLs is not its job.";
+    write_with_filler(dir.path(), {trail, plain});
+  }
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  const auto results = must_search(*searcher.value(), "opening URLs");
+  REQUIRE(results.hits.size() == 2);
+  for (const canon::query::SearchHit& hit : results.hits) {
+    CAPTURE(hit.url);
+    if (hit.url.ends_with("urllib.request.html")) {
+      CHECK(hit.place == std::vector<std::string>{"Python", "The Python Standard Library", "Internet Protocols and Support"});
+      CHECK(hit.place_from_breadcrumbs);
+    } else {
+      CHECK(hit.place == std::vector<std::string>{"java.desktop", "javax", "swing"});
+      CHECK_FALSE(hit.place_from_breadcrumbs);
+    }
+  }
+}
+
 TEST_CASE("path: filters on the directories a page is in") {
   canon::testing::TempDir dir;
   build_index(dir.path());

@@ -1,5 +1,6 @@
 /// @file test_url.cpp
-/// @brief resolve_url, normalize_url, strip_index_page, file_url, url_host, url_path: tables.
+/// @brief resolve_url, normalize_url, strip_index_page, file_url, url_host, url_path,
+/// url_directories: tables.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -11,6 +12,7 @@ using canon::urls::normalize_url;
 using canon::urls::resolve_url;
 using canon::urls::strip_index_page;
 using canon::urls::url_host;
+using canon::urls::url_directories;
 using canon::urls::url_path;
 
 namespace {
@@ -262,4 +264,26 @@ TEST_CASE("url_host and url_path") {
   CHECK(url_host("mailto:a@example.com") == "");  // no authority: no host
   CHECK(url_host("not a url at all") == "");
   CHECK(url_path("not a url at all") == "/");
+}
+
+TEST_CASE("url_directories: the path's directories, outermost first, decoded") {
+  using V = std::vector<std::string>;
+  struct Case {
+    const char* url;
+    V directories;
+  };
+  const Case cases[] = {
+      {"http://h/java.base/java/util/Timer.html", {"java.base", "java", "util"}},
+      {"http://h/docs/", {"docs"}},
+      {"http://h/index.html", {}},
+      {"http://h/", {}},
+      {"http://h", {}},
+      {"http://h/a%20b/c%C3%A9/x.html?q=1#f", {"a b", "cé"}},
+      {"http://h/a//b/x.html", {"a", "b"}},
+      {"not a url at all", {}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.url);
+    CHECK(url_directories(c.url) == c.directories);
+  }
 }

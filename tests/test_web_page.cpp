@@ -217,6 +217,16 @@ TEST_CASE("a result: title link, URL, snippet with marks, alternates in <details
   CHECK_FALSE(contains(html, "class=\"pager\""));  // one page only
 }
 
+TEST_CASE("a result's place in the site: its crumbs as a list, escaped; none without a place") {
+  SearchHit timer = hit(1, "http://localhost/java.desktop/javax/swing/Timer.html", "Timer");
+  timer.place = {"java.desktop", "javax", "<swing>"};
+  SearchHit root = hit(2, "http://localhost/index.html", "Home");
+  const std::string html = page_for(results_of({timer, root}, 2));
+  CHECK(contains(html, "<nav class=\"place\" aria-label=\"Place in the site\"><ol><li>java.desktop</li>"
+                       "<li>javax</li><li>&lt;swing&gt;</li></ol></nav>"));
+  CHECK(count(html, "class=\"place\"") == 1);
+}
+
 TEST_CASE("one alternate is 'other version', singular") {
   SearchHit h = hit(1, "http://localhost/a.html", "A");
   h.alternates = {{"http://localhost/b.html", "B", 0.5}};

@@ -158,4 +158,16 @@ std::string url_path(std::string_view absolute_url) {
   return path.empty() ? "/" : path;
 }
 
+std::vector<std::string> url_directories(std::string_view absolute_url) {
+  ParsedUri uri;
+  std::vector<std::string> directories;
+  if (!parse(uri, std::string(absolute_url))) return directories;
+  for (const UriPathSegmentA* segment = uri.uri.pathHead; segment != nullptr && segment->next != nullptr;
+       segment = segment->next) {  // every segment but the last, the file name ("" for a directory)
+    const std::string_view text = text_of(segment->text);
+    if (!text.empty()) directories.push_back(percent_decode(text, false));
+  }
+  return directories;
+}
+
 }  // namespace canon::urls

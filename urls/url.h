@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 
@@ -33,5 +34,11 @@ std::string url_host(std::string_view absolute_url);
 
 /// Path of an absolute URL, starting with '/' ("/" when empty); no query or fragment.
 std::string url_path(std::string_view absolute_url);
+
+/// The directories of an absolute URL's path, outermost first, each percent-decoded (as a
+/// reader would write them): "http://h/java.base/java/util/Timer.html" gives {"java.base",
+/// "java", "util"}; "http://h/docs/" (a directory's index page) gives {"docs"}. Empty segments
+/// are skipped; none for a page at the root or a URL that does not parse.
+std::vector<std::string> url_directories(std::string_view absolute_url);
 
 }  // namespace canon::urls

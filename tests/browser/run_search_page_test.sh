@@ -49,8 +49,16 @@ cat > "$site/index.html" <<'HTML'
 </main></body></html>
 HTML
 cat > "$site/docs/install.html" <<HTML
-<!DOCTYPE html><html><head><title>Installing Larder</title></head><body><main>
+<!DOCTYPE html><html><head><title>Installing Larder</title></head><body>
+<nav aria-label="Breadcrumb"><a href="/">Larder</a> › <a href="/docs/">Documentation</a></nav>
+<main>
 $guide
+</main></body></html>
+HTML
+mkdir -p "$site/kitchen/recipes"
+cat > "$site/kitchen/recipes/soup.html" <<'HTML'
+<!DOCTYPE html><html><head><title>Larder soup</title></head><body><main>
+<p>A soup from whatever the larder holds at the end of the week: onions, beans and stock.</p>
 </main></body></html>
 HTML
 # The printer-friendly copy is collapsed into the guide: its title is an alternate's title.

@@ -188,6 +188,18 @@ def run(driver, base_url, screenshot):
     marks = [driver.text(e) for e in driver.find_all("p.snippet mark")]
     check(any(m.lower() == "larder" for m in marks), "query not highlighted: %r" % marks)
 
+    # Each result's place in the site: the page's breadcrumb trail, else its URL's directories;
+    # none for a page at the root without a trail.
+    def place_of(title):
+        result = next((r for r in results if driver.text(driver.find("h2", r)) == title), None)
+        check(result is not None, "no result titled %r" % title)
+        return [driver.text(li) for li in driver.find_all("nav.place li", result)]
+    check(place_of("Installing Larder") == ["Larder", "Documentation"],
+          "the guide's place reads %r" % place_of("Installing Larder"))
+    check(place_of("Larder soup") == ["kitchen", "recipes"],
+          "the soup's place reads %r" % place_of("Larder soup"))
+    check(place_of(TITLE_PAYLOAD) == [], "a page at the root shows a place: %r" % place_of(TITLE_PAYLOAD))
+
     # The guide's alternates: hidden until the summary is clicked.
     guide = next((r for r in results if driver.find_all("details.alternates", r)), None)
     check(guide is not None, "no result has alternates")
