@@ -165,6 +165,8 @@ private:
     find_outermost(trail, [](const GumboNode* n) { return is_element(n, GUMBO_TAG_A); }, links);
     for (const GumboNode* link : links) {
       if (page_.breadcrumbs.size() == kMaxBreadcrumbs) break;
+      // A crumb is a way up the site; a nofollow link beside the trail ("View page source") is not.
+      if (const char* rel = attribute(link, "rel"); rel != nullptr && has_token(lower(rel), "nofollow")) continue;
       std::string text = all_text(link);
       if (!text.empty()) page_.breadcrumbs.push_back(std::move(text));
     }

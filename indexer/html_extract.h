@@ -66,7 +66,8 @@ struct ExtractedPage {
   std::string main_heading;
   /// The page's place in its site as the site shows it: the link texts of its first breadcrumb
   /// trail (an element whose aria-label or a class names a "breadcrumb", or a schema.org
-  /// BreadcrumbList), at most kMaxBreadcrumbs, empty ones left out; empty when it has none.
+  /// BreadcrumbList), at most kMaxBreadcrumbs, empty ones and rel=nofollow links ("View page
+  /// source" beside a Sphinx theme's trail) left out; empty when it has none.
   std::vector<std::string> breadcrumbs;
   /// The id attributes of the main content's <dt> elements, in document order: the anchors of
   /// what a reference page defines (an API's classes and functions, a glossary's terms).

@@ -233,6 +233,10 @@ TEST_CASE("breadcrumbs: the link texts of the first trail the markup names as on
        R"(<ul class="breadcrumb"><a href="/y/">Y</a></ul>)",
        {"X"}},
       {"no trail", R"(<nav aria-label="Main"><a href="/">Home</a></nav>)", {}},
+      {"a nofollow link beside the trail is no crumb",
+       R"(<div aria-label="breadcrumbs navigation"><ul class="wy-breadcrumbs"><li><a href="../">Docs</a></li>)"
+       R"(<li class="wy-breadcrumbs-aside"><a href="_sources/x.txt" rel="nofollow">View page source</a></li></ul></div>)",
+       {"Docs"}},
   };
   for (const Case& c : cases) {
     INFO(c.what);
