@@ -4,6 +4,7 @@
 #include <xapian.h>
 
 #include <cmath>
+#include <memory>
 #include <set>
 
 #include "indexer/index_writer.h"
@@ -384,137 +385,106 @@ TEST_CASE("a page's main heading names it as its title does; a title pasted with
   CHECK(urls_for(*searcher.value(), request).starts_with("javax/swing/class-use/Timer.html "));
 }
 
-TEST_CASE("a page other pages link to by the query's name ranks above pages that repeat the name") {
+namespace {
+
+/// A page of the anchor-text tests: what other pages call it and the names of its places.
+IndexedPage named_page(const std::string& path, const std::string& title, const std::string& text,
+                       std::vector<canon::indexer::AnchorName> anchors = {}, std::vector<std::string> places = {}) {
+  IndexedPage page;
+  page.url = "http://localhost/" + path;
+  page.title = title;
+  page.main_text = text;
+  page.anchors = std::move(anchors);
+  page.places = std::move(places);
+  return page;
+}
+
+/// An index of some pages (and the filler) and its searcher, asked without the static score.
+struct NamedIndex {
   canon::testing::TempDir dir;
-  {
-    // Javadoc: the class page, and its "Uses of" page, whose title and text repeat the name.
-    IndexedPage type;
-    type.url = "http://localhost/java/util/HashMap.html";
-    type.title = "HashMap (Java SE 17)";
-    type.main_heading = "Class HashMap<K,V>";
-    type.main_text = "Hash table based implementation of the Map interface.";
-    type.anchors = {{"hashmap", 40}, {"class", 1}};
-    IndexedPage uses;
-    uses.url = "http://localhost/java/util/class-use/HashMap.html";
-    uses.title = "Uses of Class java.util.HashMap (Java SE 17)";
-    for (int i = 0; i < 5; ++i) uses.main_text += "Methods in java.util that return HashMap. HashMap. ";
-    uses.anchors = {{"use", 1}};
-    // cppreference: the constructor page, titled with the class's name twice.
-    IndexedPage constructor;
-    constructor.url = "http://localhost/java/util/HashMap/HashMap.html";
-    constructor.title = "HashMap::HashMap";
-    constructor.main_text = "Constructs an empty HashMap.";
-    constructor.anchors = {{"constructor", 1}};
-    write_with_filler(dir.path(), {type, uses, constructor});
+  std::unique_ptr<Searcher> searcher;
+
+  explicit NamedIndex(std::initializer_list<IndexedPage> pages) {
+    write_with_filler(dir.path(), pages);
+    auto opened = Searcher::open(dir.path());
+    REQUIRE(opened.ok());
+    searcher = std::move(opened).value();
   }
-  auto searcher = Searcher::open(dir.path());
-  REQUIRE(searcher.ok());
-  SearchRequest request;
-  request.static_weight = 0;
-  request.query = "HashMap";
-  request.anchor_weight = 0;  // the name's repetitions win
-  CHECK_FALSE(urls_for(*searcher.value(), request).starts_with("java/util/HashMap.html "));
-  request.anchor_weight = canon::query::kDefaultAnchorWeight;
-  CHECK(urls_for(*searcher.value(), request).starts_with("java/util/HashMap.html "));
-  // Pages named alike but for case, by as many pages give or take a level: the one named as the
-  // query writes it comes first.
-  {
-    canon::testing::TempDir cased;
-    IndexedPage trait;
-    trait.url = "http://localhost/core/marker/trait.Copy.html";
-    trait.title = "Copy in core::marker";
-    trait.main_text = "Types whose values can be duplicated simply by copying bits.";
-    trait.anchors = {{"Copy", 6}};
-    IndexedPage function;
-    function.url = "http://localhost/core/ptr/fn.copy.html";
-    function.title = "copy in core::ptr";
-    function.main_text = "Copies count values from src to dst.";
-    function.anchors = {{"copy", 3}};
-    write_with_filler(cased.path(), {trait, function});
-    auto named = Searcher::open(cased.path());
-    REQUIRE(named.ok());
-    SearchRequest by_case;
-    by_case.static_weight = 0;
-    by_case.query = "copy";
-    CHECK(urls_for(*named.value(), by_case) == "core/ptr/fn.copy.html core/marker/trait.Copy.html");
-    by_case.query = "Copy";
-    CHECK(urls_for(*named.value(), by_case) == "core/marker/trait.Copy.html core/ptr/fn.copy.html");
+  /// The pages `query` finds, in order (urls_for), with anchor weight `anchor_weight`.
+  std::string ranked(const std::string& query, double anchor_weight = canon::query::kDefaultAnchorWeight) {
+    SearchRequest request;
+    request.static_weight = 0;
+    request.query = query;
+    request.anchor_weight = anchor_weight;
+    return urls_for(*searcher, request);
   }
-  // Only the whole query names a page: a page called by a run of it does not gain.
-  {
-    canon::testing::TempDir runs;
-    IndexedPage type;
-    type.url = "http://localhost/filesystem/path.html";
-    type.title = "std::filesystem::path";
-    type.main_text = "Objects of type path represent paths on a filesystem; std::filesystem::path::path.";
-    type.anchors = {{"std filesystem path", 200}};
-    IndexedPage constructor;
-    constructor.url = "http://localhost/filesystem/path/path.html";
-    constructor.title = "std::filesystem::path::path";
-    constructor.main_text = "Constructs a new path.";
-    write_with_filler(runs.path(), {type, constructor});
-    auto named = Searcher::open(runs.path());
-    REQUIRE(named.ok());
-    SearchRequest pasted;
-    pasted.static_weight = 0;
-    pasted.query = "std::filesystem::path::path";
-    CHECK(urls_for(*named.value(), pasted) == "filesystem/path/path.html filesystem/path.html");
-    pasted.query = "std::filesystem::path";
-    CHECK(urls_for(*named.value(), pasted) == "filesystem/path.html filesystem/path/path.html");
-  }
-  // A member of a page the query names: the page called by the query's first words that has a
-  // place called by the rest comes before pages that only hold the words.
-  {
-    canon::testing::TempDir members;
-    IndexedPage vec;
-    vec.url = "http://localhost/vec/struct.Vec.html";
-    vec.title = "Vec in std::vec";
-    vec.main_text = "A contiguous growable array type. Methods: push appends an element; pop removes one.";
-    vec.anchors = {{"Vec", 50}};
-    vec.places = {"push", "pop", "Vec push"};
-    IndexedPage heap;
-    heap.url = "http://localhost/collections/struct.BinaryHeap.html";
-    heap.title = "BinaryHeap in std::collections";
-    heap.main_text = "A priority queue. push pushes an item; built on a Vec. Vec push, Vec push.";
-    heap.anchors = {{"BinaryHeap", 10}};
-    heap.places = {"push"};
-    IndexedPage module;
-    module.url = "http://localhost/os.html";
-    module.title = "os - Miscellaneous operating system interfaces";
-    module.main_text = "makedirs creates directories; the os module.";
-    module.places = {"os makedirs"};
-    IndexedPage guide;
-    guide.url = "http://localhost/howto/files.html";
-    guide.title = "Working with files";
-    for (int i = 0; i < 5; ++i) guide.main_text += "Use os makedirs to create nested directories. ";
-    write_with_filler(members.path(), {vec, heap, module, guide});
-    auto named = Searcher::open(members.path());
-    REQUIRE(named.ok());
-    SearchRequest member;
-    member.static_weight = 0;
-    member.anchor_weight = 0;
-    member.query = "Vec push";
-    CHECK(urls_for(*named.value(), member).starts_with("collections/struct.BinaryHeap.html "));
-    member.anchor_weight = canon::query::kDefaultAnchorWeight;
-    CHECK(urls_for(*named.value(), member).starts_with("vec/struct.Vec.html "));
-    member.query = "os makedirs";  // a place's whole name
-    CHECK(urls_for(*named.value(), member).starts_with("os.html "));
-    member.anchor_weight = 0;
-    CHECK(urls_for(*named.value(), member).starts_with("howto/files.html "));
-  }
+};
+
+}  // namespace
+
+TEST_CASE("a page other pages link to by the query's name ranks above pages that repeat the name") {
+  NamedIndex index{
+      // Javadoc: the class page, and its "Uses of" page, whose title and text repeat the name.
+      named_page("java/util/HashMap.html", "HashMap (Java SE 17)", "Hash table based implementation of the Map interface.",
+                 {{"hashmap", 40}, {"class", 1}}),
+      named_page("java/util/class-use/HashMap.html", "Uses of Class java.util.HashMap (Java SE 17)",
+                 "Methods in java.util that return HashMap. HashMap. HashMap. HashMap.", {{"use", 1}}),
+      // cppreference: the constructor page, titled with the class's name twice.
+      named_page("java/util/HashMap/HashMap.html", "HashMap::HashMap", "Constructs an empty HashMap.",
+                 {{"constructor", 1}})};
+  CHECK_FALSE(index.ranked("HashMap", 0).starts_with("java/util/HashMap.html "));  // the repetitions win
+  CHECK(index.ranked("HashMap").starts_with("java/util/HashMap.html "));
   // Anchors only rank: a page is not found by its link texts alone.
-  request.query = "constructor";
-  auto results = searcher.value()->search(request);
-  REQUIRE(results.ok());
-  CHECK(results->hits.empty());
+  CHECK(index.ranked("constructor").empty());
 
   for (double weight : {-1.0, std::nan(""), HUGE_VAL}) {
     CAPTURE(weight);
+    SearchRequest request;
+    request.query = "HashMap";
     request.anchor_weight = weight;
-    auto invalid = searcher.value()->search(request);
+    auto invalid = index.searcher->search(request);
     REQUIRE_FALSE(invalid.ok());
     CHECK(invalid.status().message().find("anchor weight") != std::string::npos);
   }
+}
+
+TEST_CASE("anchor text: among pages named alike but for case, the one named as the query writes it") {
+  // By as many pages, give or take a count level.
+  NamedIndex index{named_page("core/marker/trait.Copy.html", "Copy in core::marker",
+                              "Types whose values can be duplicated simply by copying bits.", {{"Copy", 6}}),
+                   named_page("core/ptr/fn.copy.html", "copy in core::ptr", "Copies count values from src to dst.",
+                              {{"copy", 3}})};
+  CHECK(index.ranked("copy") == "core/ptr/fn.copy.html core/marker/trait.Copy.html");
+  CHECK(index.ranked("Copy") == "core/marker/trait.Copy.html core/ptr/fn.copy.html");
+}
+
+TEST_CASE("anchor text: only the whole query names a page; a page called by a run of it does not gain") {
+  NamedIndex index{
+      named_page("filesystem/path.html", "std::filesystem::path",
+                 "Objects of type path represent paths on a filesystem; std::filesystem::path::path.",
+                 {{"std filesystem path", 200}}),
+      named_page("filesystem/path/path.html", "std::filesystem::path::path", "Constructs a new path.")};
+  CHECK(index.ranked("std::filesystem::path::path") == "filesystem/path/path.html filesystem/path.html");
+  CHECK(index.ranked("std::filesystem::path") == "filesystem/path.html filesystem/path/path.html");
+}
+
+TEST_CASE("places: the page the query's first words name, with a place the rest name, comes first") {
+  NamedIndex index{
+      named_page("vec/struct.Vec.html", "Vec in std::vec",
+                 "A contiguous growable array type. Methods: push appends an element; pop removes one.",
+                 {{"Vec", 50}}, {"push", "pop", "Vec push"}),
+      named_page("collections/struct.BinaryHeap.html", "BinaryHeap in std::collections",
+                 "A priority queue. push pushes an item; built on a Vec. Vec push, Vec push.", {{"BinaryHeap", 10}},
+                 {"push"}),
+      named_page("os.html", "os - Miscellaneous operating system interfaces",
+                 "makedirs creates directories; the os module.", {}, {"os makedirs"}),
+      named_page("howto/files.html", "Working with files",
+                 "Use os makedirs to create nested directories. Use os makedirs again. os makedirs.")};
+  CHECK(index.ranked("Vec push", 0).starts_with("collections/struct.BinaryHeap.html "));
+  CHECK(index.ranked("Vec push").starts_with("vec/struct.Vec.html "));
+  // A place's whole name ("os.makedirs()" links).
+  CHECK(index.ranked("os makedirs", 0).starts_with("howto/files.html "));
+  CHECK(index.ranked("os makedirs").starts_with("os.html "));
 }
 
 TEST_CASE("a hit's place: its breadcrumb trail, else its URL's directories") {
