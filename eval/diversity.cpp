@@ -27,7 +27,7 @@
 #include "common/file_io.h"
 #include "common/utf8.h"
 #include "indexer/html_extract.h"
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 #include "indexer/page_lines.h"
 #include "query/searcher.h"
 

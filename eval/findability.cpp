@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 #include "indexer/page_lines.h"
 #include "query/searcher.h"
 

@@ -10,7 +10,7 @@
 #include <unordered_set>
 
 #include "common/file_io.h"
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 
 namespace canon::eval {
 namespace fs = std::filesystem;

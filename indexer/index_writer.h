@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "common/status.h"
-#include "indexer/alternates.h"
-#include "indexer/index_format.h"
+#include "format/alternates.h"
+#include "format/index_format.h"
 
 namespace canon::indexer {
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 
 namespace canon::indexer {
 

@@ -6,7 +6,7 @@
 #include <array>
 #include <utility>
 
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 
 namespace canon::indexer {
 namespace {

@@ -45,7 +45,7 @@
 #include "dedup/authoritative_pages.h"
 #include "indexer/cluster_assignment.h"
 #include "indexer/html_extract.h"
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 #include "indexer/index_writer.h"
 #include "indexer/page_store.h"
 #include "indexer/page_lines.h"

@@ -9,7 +9,7 @@
 #include "common/file_io.h"
 #include "common/parallel.h"
 #include "common/utf8.h"
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 
 #ifndef CANON_VERSION
 #error "CANON_VERSION must be defined (CMake passes the project version)"

@@ -11,8 +11,8 @@
 #include <xapian.h>
 
 #include "common/utf8.h"
-#include "indexer/index_format.h"
-#include "indexer/page_place.h"
+#include "format/index_format.h"
+#include "format/page_place.h"
 #include "urls/url.h"
 
 namespace canon::query {

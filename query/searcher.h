@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "indexer/alternates.h"
+#include "format/alternates.h"
 
 namespace canon::query {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "indexer/alternates.h"
-#include "indexer/index_format.h"
+#include "format/alternates.h"
+#include "format/index_format.h"
 #include "support/canon_index.h"
 #include "support/temp_dir.h"
 

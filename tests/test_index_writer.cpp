@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 #include "indexer/index_writer.h"
-#include "indexer/page_place.h"
+#include "format/page_place.h"
 #include "support/temp_dir.h"
 
 namespace fmt = canon::index_format;

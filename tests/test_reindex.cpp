@@ -20,7 +20,7 @@
 #include <xapian.h>
 
 #include "common/file_io.h"
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 #include "indexer/pipeline.h"
 #include "indexer/store_catalog.h"
 #include "query/searcher.h"

@@ -29,7 +29,7 @@
 
 #include <xapian.h>
 
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 #include "query/searcher.h"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <xxhash.h>
 
 #include "eval/truth.h"
-#include "indexer/alternates.h"
-#include "indexer/index_format.h"
+#include "format/alternates.h"
+#include "format/index_format.h"
 #include "indexer/page_lines.h"
 #include "indexer/store_catalog.h"
 #include "ranking/edge_list.h"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 
 namespace canon::testing {
 

@@ -1,6 +1,6 @@
 /// @file page_place.cpp
 /// @brief `canon_place`'s JSON encoder and decoder.
-#include "indexer/page_place.h"
+#include "format/page_place.h"
 
 #include <nlohmann/json.hpp>
 

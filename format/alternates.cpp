@@ -1,6 +1,6 @@
 /// @file alternates.cpp
 /// @brief `canon_alternates`' JSON encoder and decoder.
-#include "indexer/alternates.h"
+#include "format/alternates.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 /// @file index_format.cpp
 /// @brief Omega's long-term hashing, the unique URL term, path terms and value encodings.
-#include "indexer/index_format.h"
+#include "format/index_format.h"
 
 #include <cctype>
 
