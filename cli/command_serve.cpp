@@ -1,5 +1,5 @@
 /// @file command_serve.cpp
-/// @brief `canon serve INDEX_DIR`: the search page and JSON API (query/web_server.h) until
+/// @brief `canon serve INDEX_DIR`: the search page and JSON API (web/web_server.h) until
 /// SIGINT or SIGTERM.
 #include <pthread.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "query/web_server.h"
+#include "web/web_server.h"
 
 namespace canon::cli {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "query/web_page.h"
+#include "web/web_page.h"
 
 using canon::query::Alternate;
 using canon::query::SearchHit;

@@ -19,9 +19,9 @@
 #include <nlohmann/json.hpp>
 
 #include "indexer/pipeline.h"
-#include "query/web_page.h"
-#include "query/web_routes.h"
-#include "query/web_server.h"
+#include "web/web_page.h"
+#include "web/web_routes.h"
+#include "web/web_server.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;

@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "query/web_server.h"
+#include "web/web_server.h"
 #include "tests/fuzz/sample_index.h"
 
 namespace {

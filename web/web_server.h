@@ -25,7 +25,7 @@
 #include <string>
 
 #include "common/status.h"
-#include "query/web_routes.h"
+#include "web/web_routes.h"
 
 namespace canon::query {
 

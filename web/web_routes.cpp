@@ -1,6 +1,6 @@
 /// @file web_routes.cpp
 /// @brief SearchRoutes: the routes and their parameter checks, and a pool of Searchers.
-#include "query/web_routes.h"
+#include "web/web_routes.h"
 
 #include <sys/stat.h>
 
@@ -15,7 +15,7 @@
 #include "common/utf8.h"
 #include "query/render.h"
 #include "query/searcher.h"
-#include "query/web_page.h"
+#include "web/web_page.h"
 
 namespace canon::query {
 namespace {

@@ -1,6 +1,6 @@
 /// @file web_page.cpp
 /// @brief The search page's HTML and its escaping rules.
-#include "query/web_page.h"
+#include "web/web_page.h"
 
 #include <algorithm>
 #include <cmath>

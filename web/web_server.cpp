@@ -6,7 +6,7 @@
 /// connection a thread until it closes and has no per-connection deadline, so clients sending
 /// a byte a second held every thread. An event loop holds no thread per connection; Beast puts a
 /// deadline on each read and write (tcp_stream::expires_after).
-#include "query/web_server.h"
+#include "web/web_server.h"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
