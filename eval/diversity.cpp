@@ -26,7 +26,7 @@
 #include "eval/truth.h"
 #include "common/file_io.h"
 #include "common/utf8.h"
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 #include "format/index_format.h"
 #include "indexer/page_lines.h"
 #include "query/searcher.h"
@@ -413,8 +413,8 @@ Result<std::vector<std::string>> sample_queries(const fs::path& index_dir, const
         return Status::error("cannot read page '" + path + "' of the site '" + site_dir.string() +
                              "' (is it the site the index was built from?)");
       }
-      if (!indexer::check_page_bytes(html.value()).ok()) continue;
-      for (const std::string& heading : indexer::extract_page(html.value(), url).headings)
+      if (!html::check_page_bytes(html.value()).ok()) continue;
+      for (const std::string& heading : html::extract_page(html.value(), url).headings)
         add(heading);
     }
   }

@@ -29,8 +29,8 @@
 #include "common/html_escape.h"
 #include "common/percent_encoding.h"
 #include "eval/truth.h"
-#include "indexer/html_extract.h"
-#include "indexer/html_rules.h"
+#include "html/html_extract.h"
+#include "html/html_rules.h"
 #include "indexer/site_plan.h"
 #include "indexer/site_walker.h"
 #include "urls/url.h"
@@ -65,13 +65,13 @@ constexpr const char* kProbeBase = "http://localhost/";
 
 // --- HTML: where the main content's text is, and where the relative links are -------------
 
-// The main text is walked by the extractor's own walk (indexer::html::walk_main_text), so that
+// The main text is walked by the extractor's own walk (html::walk_main_text), so that
 // the words edited are the words the detector reads.
-using indexer::html::attribute;
-using indexer::html::children_of;
-using indexer::html::find_outermost;
-using indexer::html::is_element;
-using indexer::html::is_html_space;
+using html::attribute;
+using html::children_of;
+using html::find_outermost;
+using html::is_element;
+using html::is_html_space;
 
 /// Byte offset of `p` in the buffer starting at `base`.
 std::size_t offset_in(const char* base, const char* p) {
@@ -91,7 +91,7 @@ struct PageLayout {
 };
 
 /// Finds the word ends of the main content in the source bytes, from the extractor's own walk.
-class WordFinder : public indexer::html::MainTextVisitor {
+class WordFinder : public html::MainTextVisitor {
 public:
   WordFinder(const char* base, std::vector<std::size_t>& word_ends)
       : base_(base), word_ends_(word_ends) {}
@@ -184,7 +184,7 @@ void collect_links(const GumboNode* root, const char* base, std::vector<std::siz
     }
     return true;
   };
-  indexer::html::walk_tree(root, enter, [](const GumboNode*) {});
+  html::walk_tree(root, enter, [](const GumboNode*) {});
 }
 
 PageLayout layout_of(const std::string& html) {
@@ -195,7 +195,7 @@ PageLayout layout_of(const std::string& html) {
       [](GumboOutput* o) { gumbo_destroy_output(&kGumboDefaultOptions, o); });
 
   WordFinder words(base, layout.word_ends);
-  indexer::html::walk_main_text(output->root, words);
+  html::walk_main_text(output->root, words);
   words.end_word();
 
   // Links: a <base href> decides how the others resolve (an empty one names the page itself).
@@ -489,8 +489,8 @@ std::vector<std::size_t> eligible_pages(std::vector<SourcePage>& pages) {
   for (std::size_t i = 0; i < pages.size(); ++i) {
     SourcePage& page = pages[i];
     if (probe_urls[i].empty() || url_owner.at(probe_urls[i]) != i) continue;
-    if (page.bytes.size() > indexer::PageLimits{}.max_page_bytes || !indexer::check_page_bytes(page.bytes).ok()) continue;
-    const indexer::ExtractedPage extracted = indexer::extract_page(page.bytes, probe_urls[i]);
+    if (page.bytes.size() > html::PageLimits{}.max_page_bytes || !html::check_page_bytes(page.bytes).ok()) continue;
+    const html::ExtractedPage extracted = html::extract_page(page.bytes, probe_urls[i]);
     // A page the indexer cuts (past a limit) is no original: synth edits the page's own bytes,
     // which the indexer would not read as they are.
     if (extracted.refresh_url || extracted.robots_noindex || !extracted.cuts.empty()) continue;

@@ -89,7 +89,7 @@ struct SynthReport {
 
 /// Where a copy of the page `html` can take inserted words: just after the last byte of each
 /// word of its main text, in document order, as offsets into `html`. The words are the ones
-/// indexer::extract_page reads (the same walk, indexer::html::walk_main_text): an insertion
+/// html::extract_page reads (the same walk, html::walk_main_text): an insertion
 /// never splits or joins them. Words in text whose source is not plain text (a CDATA section,
 /// markup gumbo keeps as text) have no end, nor has a word running on into such text.
 std::vector<std::size_t> main_text_word_ends(const std::string& html);

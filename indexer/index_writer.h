@@ -34,7 +34,7 @@ struct PageContent {
   std::string meta_description;
   std::string meta_keywords;
   std::vector<std::string> headings;
-  /// The heading a reader sees as the page's name (ExtractedPage::main_heading); indexed as a
+  /// The heading a reader sees as the page's name (html::ExtractedPage::main_heading); indexed as a
   /// heading when it is not among `headings` (Doxygen's <div class="title">), and as a
   /// whole-heading term like the title's.
   std::string main_heading;
@@ -42,7 +42,7 @@ struct PageContent {
   /// The file the page was read from, as it was read: its size and modification time become
   /// Omega's `size` and `modtime` (data) and slots 2 and 0. None: no such values.
   std::optional<FileStamp> file;
-  /// Its breadcrumb trail (ExtractedPage::breadcrumbs), stored as `canon_place` when not empty.
+  /// Its breadcrumb trail (html::ExtractedPage::breadcrumbs), stored as `canon_place` when not empty.
   std::vector<std::string> place;
 };
 

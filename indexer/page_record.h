@@ -58,7 +58,7 @@ struct PageRecord {
   /// duplicate in the cluster of that URL's page.
   std::optional<std::string> url_rule;
   std::string title;
-  std::string heading;               ///< the page's main heading (ExtractedPage::main_heading)
+  std::string heading;               ///< the page's main heading (html::ExtractedPage::main_heading)
   std::vector<std::string> defined;  ///< dedup::defined_terms of the page's <dt> ids
   std::vector<std::uint32_t> listed; ///< dedup::listed_entries of its main content's links
   bool robots_noindex = false;
@@ -82,7 +82,7 @@ struct PageRecord {
   std::uint32_t authoritative = kNoRecord; ///< record of the page its cluster is indexed under
   std::string authority_reason;
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
-  std::vector<std::string> cuts;           ///< what the page limits cut (ExtractedPage::cuts)
+  std::vector<std::string> cuts;           ///< what the page limits cut (html::ExtractedPage::cuts)
   // The file as parsed, for the store's catalog (store_catalog.h).
   std::uint64_t file_size = 0;
   std::int64_t mtime_ns = 0;
@@ -127,7 +127,7 @@ inline constexpr std::size_t kMaxAnchorWords = 8;
 /// or "" when it has no word or more than kMaxAnchorWords.
 std::string anchor_key(std::string_view anchor_text);
 
-/// The key of a link's text when the link names a place in its target page (PageLink::to_place:
+/// The key of a link's text when the link names a place in its target page (html::PageLink::to_place:
 /// a member, a section): '#' + anchor_key(), or "" when that is "". Such texts are the names of
 /// the places a page holds (place names), counted apart from what pages call the page itself.
 std::string place_key(std::string_view anchor_text);

@@ -20,7 +20,7 @@ using namespace codec;
 namespace {
 
 constexpr std::size_t kHeaderBytes = 4 + 8;
-/// Larger than any page can make (PageLimits: 8 MiB of page, and its document).
+/// Larger than any page can make (html::PageLimits: 8 MiB of page, and its document).
 constexpr std::uint32_t kMaxPayloadBytes = 1u << 30;
 
 Status io_error(const std::string& what, const std::filesystem::path& path) {

@@ -44,7 +44,7 @@
 #include "dedup/boilerplate.h"
 #include "dedup/authoritative_pages.h"
 #include "indexer/cluster_assignment.h"
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 #include "format/index_format.h"
 #include "indexer/index_writer.h"
 #include "indexer/page_store.h"
@@ -84,19 +84,19 @@ private:
 
 /// A page file as parsed, with its size and modification time as it was read.
 struct ParsedFile {
-  ExtractedPage page;
+  html::ExtractedPage page;
   FileStamp stamp;
   std::int64_t mtime_ns = 0;
   std::uint64_t content_hash = 0;  ///< of the bytes parsed
 };
 
 /// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
-Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const PageLimits& limits) {
+Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const html::PageLimits& limits) {
   auto read = read_page_bytes(file, limits);
   if (!read.ok()) return Status::error("cannot read file: " + read.status().message());
   FilePrefix& file_bytes = read.value();
-  if (Status readable = check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
-  ParsedFile parsed{extract_page(file_bytes.bytes, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
+  if (Status readable = html::check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
+  ParsedFile parsed{html::extract_page(file_bytes.bytes, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
                     file_bytes.mtime_ns, content_hash(file_bytes.bytes)};
   if (file_bytes.cut()) {
     parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
@@ -114,7 +114,7 @@ void for_each_anchor_by_host(Links& links, const std::string& url, Add add) {
 }
 
 /// What the near-duplicate detector sees of a page: views into `page` and `url`.
-dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string& url) {
+dedup::DedupDocument dedup_document(const html::ExtractedPage& page, const std::string& url) {
   dedup::DedupDocument doc{url, page.title, page.main_text};
   doc.headings = page.headings;
   doc.main_heading = page.main_heading;
@@ -128,7 +128,7 @@ dedup::DedupDocument dedup_document(const ExtractedPage& page, const std::string
 
 /// What the run keeps of a parsed page (page_store.h): its texts for the detector, and its
 /// document prepared from them. Takes the page's texts over.
-StoredPage stored_page(ExtractedPage&& page, const std::string& url, const FileStamp& stamp) {
+StoredPage stored_page(html::ExtractedPage&& page, const std::string& url, const FileStamp& stamp) {
   PageContent content{url, std::move(page.title), std::move(page.meta_description), std::move(page.meta_keywords),
                       std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), stamp,
                       std::move(page.breadcrumbs)};
@@ -411,7 +411,7 @@ class SamplePages {
 public:
   /// Parses the sample's pages that serve their URL on `threads` threads; those `reuse` has
   /// unchanged are read from `stored` instead.
-  SamplePages(const SitePlan& plan, const PageLimits& limits, unsigned threads, const Reuse& reuse,
+  SamplePages(const SitePlan& plan, const html::PageLimits& limits, unsigned threads, const Reuse& reuse,
               const StoredPages& stored)
       : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()),
         stored_pages_(files_.size()), stored_status_(files_.size(), Status::ok_status()) {
@@ -460,7 +460,7 @@ public:
   void drop_stored() { stored_pages_ = {}; }
 
 private:
-  const PageLimits& limits_;
+  const html::PageLimits& limits_;
   std::vector<std::uint32_t> files_;
   std::vector<std::optional<Result<ParsedFile>>> pages_;
   std::vector<std::optional<StoredPage>> stored_pages_;
@@ -582,7 +582,7 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
     r.reason = file.status().message();
     return Status::ok_status();
   }
-  ExtractedPage* page = &file->page;
+  html::ExtractedPage* page = &file->page;
   r.parsed = true;
   r.file_size = file->stamp.size;
   r.mtime_ns = file->mtime_ns;
@@ -598,7 +598,7 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
   if (!r.refresh_url && !page->robots_nofollow) {
     std::vector<std::string> link_urls;
     std::vector<std::string> anchors;
-    for (const PageLink& link : page->links) {
+    for (const html::PageLink& link : page->links) {
       if (link.nofollow) continue;
       link_urls.push_back(urls::strip_index_page(link.url));
       anchors.push_back(link.to_place ? place_key(link.anchor_text) : anchor_key(link.anchor_text));

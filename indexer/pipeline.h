@@ -13,7 +13,7 @@
 
 #include "common/status.h"
 #include "dedup/detector.h"
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 #include "indexer/index_writer.h"
 #include "ranking/pagerank.h"
 #include "urls/url_rules.h"
@@ -32,7 +32,7 @@ struct IndexOptions {
   dedup::DedupOptions dedup;
   ranking::PageRankOptions pagerank;
   /// What one page may cost (docs/reliability.md, "Limits").
-  PageLimits limits;
+  html::PageLimits limits;
   /// A rel=canonical naming another member of the same cluster chooses the authoritative page.
   bool honour_canonical = true;
   /// Split chained clusters: every duplicate must be a near-duplicate of its authoritative page

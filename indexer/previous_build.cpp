@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 std::vector<std::pair<std::string, std::string>> store_fingerprint(const std::string& base_url,
                                                                     const std::string& url_rules_digest,
-                                                                    const PageLimits& limits) {
+                                                                    const html::PageLimits& limits) {
   return {
       {"canon", CANON_VERSION},
       {"base_url", base_url},
@@ -74,7 +74,7 @@ constexpr std::int64_t kRacyNanoseconds = 1'000'000'000;
 /// How a file compares with its entry.
 enum class Comparison { kUnchanged, kRestamped, kChanged };
 
-Comparison compare(const SiteFile& file, const CatalogEntry& e, std::int64_t run_started_ns, const PageLimits& limits,
+Comparison compare(const SiteFile& file, const CatalogEntry& e, std::int64_t run_started_ns, const html::PageLimits& limits,
                    std::optional<NewStamp>& new_stamp) {
   if (!e.unreadable.empty()) return Comparison::kChanged;
   auto stamp = file_stamp(file.absolute_path);
@@ -95,7 +95,7 @@ Comparison compare(const SiteFile& file, const CatalogEntry& e, std::int64_t run
 
 }  // namespace
 
-Result<FilePrefix> read_page_bytes(const fs::path& path, const PageLimits& limits) {
+Result<FilePrefix> read_page_bytes(const fs::path& path, const html::PageLimits& limits) {
   auto read = read_file_prefix(path, limits.max_page_bytes);
   if (!read.ok()) return read.status();
   FilePrefix& file = read.value();
@@ -103,7 +103,7 @@ Result<FilePrefix> read_page_bytes(const fs::path& path, const PageLimits& limit
   return read;
 }
 
-FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const PageLimits& limits,
+FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const html::PageLimits& limits,
                           unsigned threads, const std::vector<bool>& by_url_rule) {
   FileChanges changes;
   const std::size_t files = plan.files.size();

@@ -15,7 +15,7 @@
 #include "common/file_io.h"
 #include "common/status.h"
 #include "indexer/index_writer.h"
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 #include "indexer/site_plan.h"
 #include "indexer/store_catalog.h"
 
@@ -26,7 +26,7 @@ namespace canon::indexer {
 /// of the rule file, empty for none) and the page limits (what a page keeps).
 std::vector<std::pair<std::string, std::string>> store_fingerprint(const std::string& base_url,
                                                                     const std::string& url_rules_digest,
-                                                                    const PageLimits& limits);
+                                                                    const html::PageLimits& limits);
 
 /// A previous index whose page store can be re-used.
 struct PreviousBuild {
@@ -45,7 +45,7 @@ Result<PreviousBuild> open_previous_build(const std::filesystem::path& index_dir
 
 /// What a run parses of the file at `path`: at most limits.max_page_bytes, cut at a character
 /// boundary, with the file's size and modification time as opened (read_file_prefix).
-Result<FilePrefix> read_page_bytes(const std::filesystem::path& path, const PageLimits& limits);
+Result<FilePrefix> read_page_bytes(const std::filesystem::path& path, const html::PageLimits& limits);
 
 /// A re-used file's new stamp: the same bytes, written again or touched.
 struct NewStamp {
@@ -80,7 +80,7 @@ struct FileChanges {
 /// content hash (a file whose size changed, under the page limit, is changed without being read). Stats (and where needed, reads) the files on `threads` threads.
 /// Files marked in `by_url_rule` (recorded by URL rules, never read; empty: none) are neither
 /// compared nor counted, but their entries are not deleted ones.
-FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const PageLimits& limits,
+FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const html::PageLimits& limits,
                           unsigned threads, const std::vector<bool>& by_url_rule = {});
 
 /// The content hash of a catalog entry (XXH3-64 of the bytes parsed).

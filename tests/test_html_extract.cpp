@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 
-using canon::indexer::check_page_bytes;
-using canon::indexer::extract_page;
-using canon::indexer::ExtractedPage;
+using canon::html::check_page_bytes;
+using canon::html::extract_page;
+using canon::html::ExtractedPage;
 using namespace std::string_literals;
 
 namespace {
@@ -244,7 +244,7 @@ TEST_CASE("breadcrumbs: the link texts of the first trail the markup names as on
   }
   std::string many = "<nav aria-label=breadcrumb>";
   for (int i = 0; i < 20; ++i) many += "<a href=\"/" + std::to_string(i) + "\">c" + std::to_string(i) + "</a>";
-  CHECK(extract_page(many + "</nav>", kPageUrl).breadcrumbs.size() == canon::indexer::kMaxBreadcrumbs);
+  CHECK(extract_page(many + "</nav>", kPageUrl).breadcrumbs.size() == canon::html::kMaxBreadcrumbs);
 }
 
 TEST_CASE("definition ids: the id of each <dt> of the main content, in document order") {
@@ -595,7 +595,7 @@ TEST_CASE("check_page_bytes: the message locates the bad byte") {
 }
 
 TEST_CASE("page limits: what each one cuts, and the line it leaves in cuts (table)") {
-  canon::indexer::PageLimits small;
+  canon::html::PageLimits small;
   small.max_title_bytes = 8;
   small.max_attribute_bytes = 24;
   small.max_links = 2;

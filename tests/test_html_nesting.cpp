@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "indexer/html_nesting.h"
+#include "html/html_nesting.h"
 
-using canon::indexer::limit_nesting;
+using canon::html::limit_nesting;
 
 namespace {
 
@@ -96,10 +96,10 @@ TEST_CASE("limit_nesting: 200,000 nested divs are cut to the limit, and the text
   const std::size_t n = 200'000;
   const std::string html = "<html><body>" + repeat("<div>", n) + "deep x" + repeat("</div>", n) + "</body></html>";
   const auto limited = limit_nesting(html);
-  CHECK(limited.removed_tags == 2 * (n - canon::indexer::kDefaultMaxNesting));
+  CHECK(limited.removed_tags == 2 * (n - canon::html::kDefaultMaxNesting));
   CHECK(limited.deepest == n);
   const auto [depth, xs] = gumbo_depth_and_xs(limited.html);
-  CHECK(depth <= canon::indexer::kDefaultMaxNesting + 4);  // document, html, body, the divs, text
+  CHECK(depth <= canon::html::kDefaultMaxNesting + 4);  // document, html, body, the divs, text
   CHECK(xs == 1);
 }
 

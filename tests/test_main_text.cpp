@@ -1,5 +1,5 @@
 /// @file test_main_text.cpp
-/// @brief The one main-text walk (indexer::html::walk_main_text): the extractor's main text and
+/// @brief The one main-text walk (html::walk_main_text): the extractor's main text and
 /// the places `canon synth` inserts words agree. Each row marks every word end synth finds
 /// with " zzq" and extracts the copy: the marks stand after whole words of the extractor's
 /// text, never inside one.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "eval/synth.h"
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 
 namespace {
 
@@ -39,7 +39,7 @@ std::string marked_copy(const std::string& html) {
 }
 
 std::string main_text(const std::string& html) {
-  return canon::indexer::extract_page(html, kPageUrl).main_text;
+  return canon::html::extract_page(html, kPageUrl).main_text;
 }
 
 }  // namespace

@@ -19,7 +19,7 @@
 #include "eval/synth.h"
 #include "eval/truth.h"
 #include "eval/wordnet.h"
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 #include "indexer/pipeline.h"
 #include "urls/url.h"
 #include "support/temp_dir.h"
@@ -193,10 +193,10 @@ std::map<std::string, std::string> tree(const fs::path& dir) {
 
 json truth_of(const fs::path& out) { return json::parse(read(out / "truth.json")); }
 
-canon::indexer::ExtractedPage extract(const fs::path& site, const std::string& path) {
+canon::html::ExtractedPage extract(const fs::path& site, const std::string& path) {
   auto url = canon::urls::file_url(kBase, path);
   REQUIRE(url.ok());
-  return canon::indexer::extract_page(read(site / path), url.value());
+  return canon::html::extract_page(read(site / path), url.value());
 }
 
 std::vector<std::string> split_words(const std::string& text) {

@@ -21,7 +21,7 @@
 #include "dedup/shingles.h"
 #include "dedup/tokenizer.h"
 #include "eval/truth.h"
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 #include "indexer/site_walker.h"
 
 using namespace canon;
@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
     char buf[65536];
     for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, in)) > 0;) bytes.append(buf, got);
     std::fclose(in);
-    if (!indexer::check_page_bytes(bytes).ok()) continue;
-    const indexer::ExtractedPage page = indexer::extract_page(bytes, "http://site/" + f.relative_path);
+    if (!html::check_page_bytes(bytes).ok()) continue;
+    const html::ExtractedPage page = html::extract_page(bytes, "http://site/" + f.relative_path);
     if (page.refresh_url || page.robots_noindex) continue;
     std::vector<std::string> title = dedup::tokenize(page.title);
     std::sort(title.begin(), title.end());

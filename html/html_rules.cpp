@@ -1,11 +1,11 @@
 /// @file html_rules.cpp
 /// @brief The main-text element rules shared by the extractor and `canon synth`.
-#include "indexer/html_rules.h"
+#include "html/html_rules.h"
 
 #include <cctype>
 #include <string_view>
 
-namespace canon::indexer::html {
+namespace canon::html {
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -200,4 +200,4 @@ void walk_main_text(const GumboNode* root, MainTextVisitor& visitor) {
   for (const GumboNode* node : content.roots) walk_below(node, content.inside_main_content, visitor);
 }
 
-}  // namespace canon::indexer::html
+}  // namespace canon::html

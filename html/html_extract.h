@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "common/status.h"
-#include "indexer/html_nesting.h"
+#include "html/html_nesting.h"
 
-namespace canon::indexer {
+namespace canon::html {
 
 /// Bounds on what one page may cost (docs/reliability.md, "Limits"). Each default is well
 /// above what the real documentation sites canon was measured on need (the largest page of
@@ -103,4 +103,4 @@ Status check_page_bytes(std::string_view bytes);
 /// size (the depth gumbo builds is bounded by limits.max_nesting).
 ExtractedPage extract_page(std::string_view html, std::string_view page_url, const PageLimits& limits = {});
 
-}  // namespace canon::indexer
+}  // namespace canon::html

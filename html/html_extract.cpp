@@ -1,6 +1,6 @@
 /// @file html_extract.cpp
 /// @brief HTML extraction on top of gumbo's browser-grade parse tree.
-#include "indexer/html_extract.h"
+#include "html/html_extract.h"
 
 #include <gumbo.h>
 
@@ -11,22 +11,12 @@
 #include <span>
 
 #include "common/utf8.h"
-#include "indexer/html_rules.h"
+#include "html/html_rules.h"
 #include "urls/url.h"
 
-namespace canon::indexer {
+namespace canon::html {
 namespace {
 
-using html::attribute;
-using html::children_of;
-using html::find_outermost;
-using html::is_chrome;
-using html::is_element;
-using html::is_html_space;
-using html::is_inline;
-using html::is_never_text;
-using html::lower;
-using html::role_of;
 
 /// Appends `text` to `out`, collapsing runs of white space to one space.
 void append_collapsed(std::string& out, std::string_view text) {
@@ -521,4 +511,4 @@ ExtractedPage extract_page(std::string_view html, std::string_view page_url, con
   return page;
 }
 
-}  // namespace canon::indexer
+}  // namespace canon::html

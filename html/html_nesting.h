@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-namespace canon::indexer {
+namespace canon::html {
 
 /// Chromium's limit on element depth, and canon's default (docs/reliability.md, "Limits").
 inline constexpr std::size_t kDefaultMaxNesting = 512;
@@ -45,4 +45,4 @@ struct NestingLimited {
 /// attributes are never changed. Linear in the page's size. REQUIRES: max_depth >= 1.
 NestingLimited limit_nesting(std::string_view html, std::size_t max_depth = kDefaultMaxNesting);
 
-}  // namespace canon::indexer
+}  // namespace canon::html

@@ -1,6 +1,6 @@
 /// @file html_nesting.cpp
 /// @brief limit_nesting(): a tag scan with a model of HTML's stack of open elements.
-#include "indexer/html_nesting.h"
+#include "html/html_nesting.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,7 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace canon::indexer {
+namespace canon::html {
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
@@ -372,4 +372,4 @@ NestingLimited limit_nesting(std::string_view html, std::size_t max_depth) {
   return NestingScan(html, max_depth).run();
 }
 
-}  // namespace canon::indexer
+}  // namespace canon::html

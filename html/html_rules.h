@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace canon::indexer::html {
+namespace canon::html {
 
 /// True for HTML's ASCII white space (space, tab, LF, CR, FF).
 inline bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
@@ -118,4 +118,4 @@ public:
 /// elements do (a break before and after their children); nothing else separates the roots.
 void walk_main_text(const GumboNode* root, MainTextVisitor& visitor);
 
-}  // namespace canon::indexer::html
+}  // namespace canon::html
