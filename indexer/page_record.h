@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "indexer/index_writer.h"
-#include "indexer/page_store.h"
+#include "store/page_store.h"
 #include "ranking/link_graph.h"
 
 namespace canon::indexer {
@@ -72,7 +72,7 @@ struct PageRecord {
   /// What other pages call this one when they link to it, and the names of its places (what
   /// links to its places, its own included, call them) (site_links.h), most pages first.
   std::vector<InboundAnchor> inbound_anchors;
-  StoreLocation stored;                    ///< its page in the run's page store, when in_dedup
+  store::StoreLocation stored;                    ///< its page in the run's page store, when in_dedup
   std::uint64_t stored_bytes = 0;          ///< the bytes of its record there
   std::optional<ranking::NodeId> node;     ///< in the link graph
   bool in_dedup = false;                   ///< handed to the detector (document = record index)

@@ -47,11 +47,11 @@
 #include "html/html_extract.h"
 #include "format/index_format.h"
 #include "indexer/index_writer.h"
-#include "indexer/page_store.h"
+#include "store/page_store.h"
 #include "indexer/page_lines.h"
 #include "indexer/page_record.h"
 #include "indexer/previous_build.h"
-#include "indexer/store_catalog.h"
+#include "store/store_catalog.h"
 #include "indexer/site_links.h"
 #include "indexer/site_plan.h"
 #include "indexer/site_walker.h"
@@ -128,11 +128,11 @@ dedup::DedupDocument dedup_document(const html::ExtractedPage& page, const std::
 
 /// What the run keeps of a parsed page (page_store.h): its texts for the detector, and its
 /// document prepared from them. Takes the page's texts over.
-StoredPage stored_page(html::ExtractedPage&& page, const std::string& url, const FileStamp& stamp) {
+store::StoredPage stored_page(html::ExtractedPage&& page, const std::string& url, const FileStamp& stamp) {
   PageContent content{url, std::move(page.title), std::move(page.meta_description), std::move(page.meta_keywords),
                       std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), stamp,
                       std::move(page.breadcrumbs)};
-  StoredPage stored;
+  store::StoredPage stored;
   stored.document = IndexWriter::prepare(content);
   stored.title = std::move(content.title);
   stored.text = std::move(content.main_text);
@@ -294,11 +294,11 @@ struct Reuse {
   std::vector<bool> compact_old;
 
   /// File i's catalog entry, when the run re-uses it.
-  const CatalogEntry* entry(std::size_t i) const {
+  const store::CatalogEntry* entry(std::size_t i) const {
     return previous != nullptr && unchanged_entry[i] != kNoEntry ? &previous->catalog.files[unchanged_entry[i]] : nullptr;
   }
   /// Where the stored page of entry `e` is in the run's store. REQUIRES: e.stored.
-  StoreLocation location(const CatalogEntry& e) const { return {segment_of_old[e.stored->segment], e.stored->offset}; }
+  store::StoreLocation location(const store::CatalogEntry& e) const { return {segment_of_old[e.stored->segment], e.stored->offset}; }
 };
 
 /// The run's page store, in the new index's store/ directory: first the previous store's
@@ -306,7 +306,7 @@ struct Reuse {
 /// finished), then one new segment per chunk of the site for the pages this run parses.
 struct RunStore {
   fs::path dir;
-  /// Segment file names, by StoreLocation::segment.
+  /// Segment file names, by store::StoreLocation::segment.
   std::vector<std::string> names;
   /// The segment of chunk 0.
   std::uint32_t first_new = 0;
@@ -327,7 +327,7 @@ Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_
   if (ec) return Status::io_error("cannot create '" + store_dir.string() + "': " + ec.message());
   std::uint64_t number = 0;
   if (reuse.previous != nullptr) {
-    const StoreCatalog& old = reuse.previous->catalog;
+    const store::StoreCatalog& old = reuse.previous->catalog;
     number = old.next_segment;
     // A segment is kept while at least half its bytes are pages still in use; below that, those
     // pages are copied into the new segments and the old one is left with the old index, so the
@@ -367,14 +367,14 @@ public:
   /// Opens segments [first, end).
   Status open(std::uint32_t first, std::uint32_t end) {
     for (std::uint32_t s = first; s < end; ++s) {
-      auto reader = PageStoreReader::open(store_.path(s));
+      auto reader = store::PageStoreReader::open(store_.path(s));
       if (!reader.ok()) return reader.status();
       readers_[s] = std::move(reader).value();
     }
     return Status::ok_status();
   }
   /// The page at `at`. REQUIRES: its segment is open.
-  Result<StoredPage> read(const StoreLocation& at) const { return readers_[at.segment]->read(at.offset); }
+  Result<store::StoredPage> read(const store::StoreLocation& at) const { return readers_[at.segment]->read(at.offset); }
   /// A DocumentLoader over the stored pages; it refers to this object, which must stay where it
   /// is while the loader is used. A page that cannot be read (a damaged store: the disk) is
   /// given as a page without words, which nothing is merged with, and its error kept for
@@ -400,7 +400,7 @@ public:
 
 private:
   const RunStore& store_;
-  std::vector<std::unique_ptr<PageStoreReader>> readers_;
+  std::vector<std::unique_ptr<store::PageStoreReader>> readers_;
   mutable std::mutex mutex_;
   Status failure_ = Status::ok_status();
 };
@@ -418,7 +418,7 @@ public:
     parallel_for(files_.size(), threads, [&](std::size_t s, std::size_t) {
       const std::uint32_t i = files_[s];
       if (!plan.serves_url(i)) return;
-      if (const CatalogEntry* entry = reuse.entry(i)) {
+      if (const store::CatalogEntry* entry = reuse.entry(i)) {
         if (!entry->stored) return;  // a redirect or noindex page: not learnt from
         auto page = stored.read(reuse.location(*entry));
         if (page.ok()) stored_pages_[s] = std::move(page).value();
@@ -463,7 +463,7 @@ private:
   const html::PageLimits& limits_;
   std::vector<std::uint32_t> files_;
   std::vector<std::optional<Result<ParsedFile>>> pages_;
-  std::vector<std::optional<StoredPage>> stored_pages_;
+  std::vector<std::optional<store::StoredPage>> stored_pages_;
   std::vector<Status> stored_status_;
 };
 
@@ -576,7 +576,7 @@ bool set_parsed_status(PageRecord& r) {
 /// Parses file i into `r` and, when it is a page to index, hands it to the detector (document
 /// i) and appends it to `store` (segment `segment` of the run). A page that cannot be parsed is
 /// recorded as skipped; only a failure to write the store is an error.
-Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std::uint32_t segment, PageRecord& r) {
+Status parse_file(ParseContext& run, std::size_t i, store::PageStoreWriter& store, std::uint32_t segment, PageRecord& r) {
   auto file = run.sample.take(run.plan, i);
   if (!file.ok()) {
     r.reason = file.status().message();
@@ -607,13 +607,13 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
     r.link_anchors = intern_anchor_keys(anchors, run.anchor_ids);
   }
   if (!set_parsed_status(r)) return Status::ok_status();
-  const StoredPage stored = stored_page(std::move(*page), r.url, file->stamp);
+  const store::StoredPage stored = stored_page(std::move(*page), r.url, file->stamp);
   run.detector.add(static_cast<std::uint32_t>(i), stored.dedup_view(r.url));
   r.in_dedup = true;
   r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
   auto offset = store.append(stored);
   if (!offset.ok()) return offset.status();
-  r.stored = StoreLocation{segment, offset.value()};
+  r.stored = store::StoreLocation{segment, offset.value()};
   r.stored_bytes = store.bytes() - offset.value();
   return Status::ok_status();
 }
@@ -621,7 +621,7 @@ Status parse_file(ParseContext& run, std::size_t i, PageStoreWriter& store, std:
 /// Takes unchanged file i over from catalog entry `e` into `r`, as parse_file would have made
 /// it, without parsing the file: its page is read from the store for the detector. A file whose
 /// stamp moved gets its document restamped and appended to `store` (segment `segment`).
-Status reuse_file(ParseContext& run, std::size_t i, const CatalogEntry& e, PageStoreWriter& store,
+Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e, store::PageStoreWriter& store,
                   std::uint32_t segment, PageRecord& r) {
   const std::optional<NewStamp>& new_stamp = run.reuse.restamped[i];
   r.parsed = true;
@@ -662,7 +662,7 @@ Status reuse_file(ParseContext& run, std::size_t i, const CatalogEntry& e, PageS
   if (new_stamp || run.reuse.compact_old[e.stored->segment]) {  // a new record, in this run's segment
     auto offset = store.append(page.value());
     if (!offset.ok()) return offset.status();
-    r.stored = StoreLocation{segment, offset.value()};
+    r.stored = store::StoreLocation{segment, offset.value()};
     r.stored_bytes = store.bytes() - offset.value();
   }
   run.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(r.url));
@@ -685,7 +685,7 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
   progress.start(stage, run.plan.files.size());
   parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
     const std::uint32_t segment = store.segment_of_chunk(chunk);
-    auto writer = PageStoreWriter::create(store.path(segment));
+    auto writer = store::PageStoreWriter::create(store.path(segment));
     if (!writer.ok()) {
       chunk_status[chunk] = writer.status();
       return;
@@ -701,7 +701,7 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
           r.refresh_url = run.by_rule.target[i];
           r.status = PageStatus::kRedirect;
         } else {
-          const CatalogEntry* entry = run.reuse.entry(i);
+          const store::CatalogEntry* entry = run.reuse.entry(i);
           done = entry != nullptr ? reuse_file(run, i, *entry, *writer.value(), segment, r)
                                   : parse_file(run, i, *writer.value(), segment, r);
         }
@@ -862,12 +862,12 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
   auto writer = IndexWriter::open(xapian_dir.string(), plan.writer);
   if (!writer.ok()) return writer.status();
   IndexWriter& index = *writer.value();
-  const std::vector<CatalogEntry>& old = previous.catalog.files;
+  const std::vector<store::CatalogEntry>& old = previous.catalog.files;
   // The previous document of each record that stays a document (by path: a page keeps its URL).
-  std::vector<const CatalogEntry*> previous_of(records.size(), nullptr);
+  std::vector<const store::CatalogEntry*> previous_of(records.size(), nullptr);
   std::vector<bool> kept_docid;
   std::uint32_t max_docid = 0;
-  for (const CatalogEntry& e : old) max_docid = std::max(max_docid, e.docid);
+  for (const store::CatalogEntry& e : old) max_docid = std::max(max_docid, e.docid);
   kept_docid.assign(std::size_t{max_docid} + 1, false);
   for (std::size_t d = 0; d < records.size(); ++d) {
     if (!is_document(records[d], plan.index_duplicates)) continue;
@@ -877,7 +877,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
     }
   }
   IndexUpdates updates;
-  for (const CatalogEntry& e : old) {
+  for (const store::CatalogEntry& e : old) {
     if (e.docid == 0 || kept_docid[e.docid]) continue;
     if (Status removed = index.remove(e.docid); !removed.ok()) return removed;
     ++updates.removed;
@@ -889,7 +889,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
     if (!is_document(r, plan.index_duplicates)) continue;
     const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
     r.digests = IndexWriter::digests(r.terms_source, r.stamp(), fields, plan.writer);
-    const CatalogEntry* was = previous_of[d];
+    const store::CatalogEntry* was = previous_of[d];
     if (was != nullptr && was->terms_digest == r.digests.terms && was->fields_digest == r.digests.fields) {
       r.docid = was->docid;
       ++updates.kept;
@@ -996,7 +996,7 @@ struct ParsedLinks {
 Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vector<PageRecord>& records,
                      const ParsedLinks& links, const std::vector<std::pair<std::string, std::string>>& fingerprint,
                      std::int64_t run_started_ns) {
-  StoreCatalog catalog;
+  store::StoreCatalog catalog;
   catalog.fingerprint = fingerprint;
   catalog.run_started_ns = run_started_ns;
   catalog.next_segment = store.next_number;
@@ -1019,7 +1019,7 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
     const PageRecord& r = records[i];
     if (!plan.serves_url(i)) continue;
-    CatalogEntry e;
+    store::CatalogEntry e;
     e.path = r.path;
     if (r.url_rule) {
       // Never read: the next run records it again if the rules still apply, else reads it.
@@ -1046,7 +1046,7 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     e.links = links.targets[i];
     e.link_anchors = links.texts[i];
     if (r.in_dedup) {
-      e.stored = StoreLocation{segment_number[r.stored.segment], r.stored.offset};
+      e.stored = store::StoreLocation{segment_number[r.stored.segment], r.stored.offset};
       e.stored_bytes = r.stored_bytes;
     }
     e.docid = r.docid;
@@ -1055,7 +1055,7 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     e.data_digest = r.digests.data;
     catalog.files.push_back(std::move(e));
   }
-  return write_store_catalog(store.dir / "catalog", catalog);
+  return store::write_store_catalog(store.dir / "catalog", catalog);
 }
 
 /// Nanoseconds since the epoch, now.

@@ -41,7 +41,7 @@ Result<PreviousBuild> open_previous_build(const fs::path& index_dir,
   PreviousBuild previous;
   previous.store_dir = layout.store();
   previous.xapian_dir = layout.xapian();
-  auto catalog = read_store_catalog(layout.store_catalog());
+  auto catalog = store::read_store_catalog(layout.store_catalog());
   if (!catalog.ok()) {
     if (catalog.status().code() == StatusCode::kNotFound) {
       return Status::not_found("the index has no page store (an earlier canon built it)");
@@ -74,7 +74,7 @@ constexpr std::int64_t kRacyNanoseconds = 1'000'000'000;
 /// How a file compares with its entry.
 enum class Comparison { kUnchanged, kRestamped, kChanged };
 
-Comparison compare(const SiteFile& file, const CatalogEntry& e, std::int64_t run_started_ns, const html::PageLimits& limits,
+Comparison compare(const SiteFile& file, const store::CatalogEntry& e, std::int64_t run_started_ns, const html::PageLimits& limits,
                    std::optional<NewStamp>& new_stamp) {
   if (!e.unreadable.empty()) return Comparison::kChanged;
   auto stamp = file_stamp(file.absolute_path);

@@ -17,7 +17,7 @@
 #include "indexer/index_writer.h"
 #include "html/html_extract.h"
 #include "indexer/site_plan.h"
-#include "indexer/store_catalog.h"
+#include "store/store_catalog.h"
 
 namespace canon::indexer {
 
@@ -32,7 +32,7 @@ std::vector<std::pair<std::string, std::string>> store_fingerprint(const std::st
 struct PreviousBuild {
   std::filesystem::path store_dir;
   std::filesystem::path xapian_dir;
-  StoreCatalog catalog;
+  store::StoreCatalog catalog;
   /// Each catalogued path's entry in catalog.files.
   std::unordered_map<std::string_view, std::uint32_t> entry_of_path;
 };
@@ -73,7 +73,7 @@ struct FileChanges {
 };
 
 /// Compares each file of `plan` that serves its URL with its entry: never unchanged when the
-/// previous run could not read it (CatalogEntry::unreadable); unchanged when its size and
+/// previous run could not read it (store::CatalogEntry::unreadable); unchanged when its size and
 /// modification time are the entry's, unless the file was modified less than a second before the
 /// previous run began or after it (when a change need not move the time); otherwise, and when
 /// the stamp moved, unchanged when the bytes a run parses (read_page_bytes) have the entry's

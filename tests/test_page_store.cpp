@@ -9,13 +9,13 @@
 #include <thread>
 #include <vector>
 
-#include "indexer/page_store.h"
+#include "store/page_store.h"
 #include "support/temp_dir.h"
 
-using canon::indexer::PageStoreReader;
-using canon::indexer::PageStoreWriter;
-using canon::indexer::StoredPage;
-using canon::indexer::StoreOffset;
+using canon::store::PageStoreReader;
+using canon::store::PageStoreWriter;
+using canon::store::StoredPage;
+using canon::store::StoreOffset;
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include "common/file_io.h"
 #include "format/index_format.h"
 #include "indexer/pipeline.h"
-#include "indexer/store_catalog.h"
+#include "store/store_catalog.h"
 #include "query/searcher.h"
 #include "support/temp_dir.h"
 #include "urls/url_rules.h"
@@ -383,7 +383,7 @@ TEST_CASE("a damaged or foreign page store catalog leads to a full build, never 
   }
   SUBCASE("another format version") {
     const std::size_t version_at = std::string("canon page store catalog\n").size();
-    bytes[version_at] = static_cast<char>(canon::indexer::kStoreCatalogVersion + 1);
+    bytes[version_at] = static_cast<char>(canon::store::kStoreCatalogVersion + 1);
     write(catalog, bytes);
     const IndexSummary summary = index(sample_site(), out, false);
     CHECK(summary.reindex.full_because.find("format") != std::string::npos);

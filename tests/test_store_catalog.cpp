@@ -9,14 +9,14 @@
 #include <string>
 
 #include "common/file_io.h"
-#include "indexer/store_catalog.h"
+#include "store/store_catalog.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using canon::StatusCode;
-using canon::indexer::CatalogEntry;
-using canon::indexer::StoreCatalog;
-using canon::indexer::StoreLocation;
+using canon::store::CatalogEntry;
+using canon::store::StoreCatalog;
+using canon::store::StoreLocation;
 
 namespace {
 
@@ -103,8 +103,8 @@ void overwrite(const fs::path& path, const std::string& bytes) {
 TEST_CASE("a catalog is read back as it was written") {
   canon::testing::TempDir dir;
   const StoreCatalog written = sample_catalog();
-  REQUIRE(canon::indexer::write_store_catalog(dir.path() / "catalog", written).ok());
-  auto read = canon::indexer::read_store_catalog(dir.path() / "catalog");
+  REQUIRE(canon::store::write_store_catalog(dir.path() / "catalog", written).ok());
+  auto read = canon::store::read_store_catalog(dir.path() / "catalog");
   REQUIRE_MESSAGE(read.ok(), read.status().message());
   CHECK(read->fingerprint == written.fingerprint);
   CHECK(read->run_started_ns == written.run_started_ns);
@@ -119,7 +119,7 @@ TEST_CASE("a catalog is read back as it was written") {
 TEST_CASE("a catalog that does not check out is refused with the status that says why") {
   canon::testing::TempDir dir;
   const fs::path path = dir.path() / "catalog";
-  REQUIRE(canon::indexer::write_store_catalog(path, sample_catalog()).ok());
+  REQUIRE(canon::store::write_store_catalog(path, sample_catalog()).ok());
   const std::string bytes = slurp(path);
   const std::size_t version_at = std::string("canon page store catalog\n").size();
   struct Case {
@@ -142,10 +142,10 @@ TEST_CASE("a catalog that does not check out is refused with the status that say
   for (const Case& c : cases) {
     CAPTURE(c.what);
     overwrite(path, c.bytes);
-    auto read = canon::indexer::read_store_catalog(path);
+    auto read = canon::store::read_store_catalog(path);
     REQUIRE_FALSE(read.ok());
     CHECK(read.status().code() == c.code);
   }
   fs::remove(path);
-  CHECK(canon::indexer::read_store_catalog(path).status().code() == StatusCode::kNotFound);
+  CHECK(canon::store::read_store_catalog(path).status().code() == StatusCode::kNotFound);
 }

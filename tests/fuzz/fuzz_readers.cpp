@@ -13,7 +13,7 @@
 #include "format/alternates.h"
 #include "format/index_format.h"
 #include "indexer/page_lines.h"
-#include "indexer/store_catalog.h"
+#include "store/store_catalog.h"
 #include "ranking/edge_list.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -46,11 +46,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       break;
     case 4: {  // the catalog's body, given the checksum it needs so that the decoder reads it
       std::string catalog = "canon page store catalog\n";
-      for (int i = 0; i < 4; ++i) catalog.push_back(static_cast<char>((canon::indexer::kStoreCatalogVersion >> (8 * i)) & 0xff));
+      for (int i = 0; i < 4; ++i) catalog.push_back(static_cast<char>((canon::store::kStoreCatalogVersion >> (8 * i)) & 0xff));
       catalog += input;
       const std::uint64_t hash = XXH3_64bits(catalog.data(), catalog.size());
       for (int i = 0; i < 8; ++i) catalog.push_back(static_cast<char>((hash >> (8 * i)) & 0xff));
-      (void)canon::indexer::decode_store_catalog(catalog, "fuzz");
+      (void)canon::store::decode_store_catalog(catalog, "fuzz");
       break;
     }
     default:

@@ -3,7 +3,7 @@
 /// (record_codec.h) and the XXH3-64 of all that precedes it (u64), little-endian. The file is
 /// read and written whole: it is small next to the pages it describes (a few dozen bytes and
 /// the link ids per file).
-#include "indexer/store_catalog.h"
+#include "store/store_catalog.h"
 
 #include <cerrno>
 #include <cstring>
@@ -13,9 +13,9 @@
 #include <xxhash.h>
 
 #include "common/file_io.h"
-#include "indexer/record_codec.h"
+#include "store/record_codec.h"
 
-namespace canon::indexer {
+namespace canon::store {
 namespace {
 
 using namespace codec;
@@ -181,4 +181,4 @@ Result<StoreCatalog> decode_store_catalog(std::string_view all, const std::strin
   return catalog;
 }
 
-}  // namespace canon::indexer
+}  // namespace canon::store

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace canon::indexer::codec {
+namespace canon::store::codec {
 
 inline void put_varint(std::string& out, std::uint64_t value) {
   while (value >= 0x80) {
@@ -100,4 +100,4 @@ private:
   bool ok_ = true;
 };
 
-}  // namespace canon::indexer::codec
+}  // namespace canon::store::codec

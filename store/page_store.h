@@ -17,7 +17,7 @@
 #include "common/status.h"
 #include "dedup/detector.h"
 
-namespace canon::indexer {
+namespace canon::store {
 
 /// One page as stored: owning copies of what the detector reads, and the prepared document.
 struct StoredPage {
@@ -80,4 +80,4 @@ private:
   std::unique_ptr<Rep> rep_;
 };
 
-}  // namespace canon::indexer
+}  // namespace canon::store

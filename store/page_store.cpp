@@ -1,7 +1,7 @@
 /// @file page_store.cpp
 /// @brief The page store's records: [u32 payload length][u64 XXH3 of the payload][payload],
 /// little-endian; the payload is the StoredPage's fields in declaration order (record_codec.h).
-#include "indexer/page_store.h"
+#include "store/page_store.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,9 +12,9 @@
 #include <xxhash.h>
 
 #include "common/file_io.h"
-#include "indexer/record_codec.h"
+#include "store/record_codec.h"
 
-namespace canon::indexer {
+namespace canon::store {
 using namespace codec;
 
 namespace {
@@ -170,4 +170,4 @@ Result<StoredPage> PageStoreReader::read(StoreOffset offset) const {
   return page;
 }
 
-}  // namespace canon::indexer
+}  // namespace canon::store

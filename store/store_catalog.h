@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "common/status.h"
-#include "indexer/page_store.h"
+#include "store/page_store.h"
 
-namespace canon::indexer {
+namespace canon::store {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
 inline constexpr std::uint32_t kStoreCatalogVersion = 4;
@@ -88,4 +88,4 @@ Result<StoreCatalog> decode_store_catalog(std::string_view bytes, const std::str
 /// another format version, kCorruption when its bytes do not check out.
 Result<StoreCatalog> read_store_catalog(const std::filesystem::path& path);
 
-}  // namespace canon::indexer
+}  // namespace canon::store
