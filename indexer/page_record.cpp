@@ -55,6 +55,16 @@ std::vector<std::string> UrlIds::urls() const {
   return out;
 }
 
+std::vector<std::string> UrlIds::release() {
+  std::vector<std::string> out(ids_.size());
+  while (!ids_.empty()) {
+    auto node = ids_.extract(ids_.begin());
+    out[node.mapped()] = std::move(node.key());
+  }
+  ids_ = {};  // frees the buckets too
+  return out;
+}
+
 std::uint32_t UrlIds::find(const std::string& url) const {
   const auto it = ids_.find(url);
   return it == ids_.end() ? kNoRecord : it->second;

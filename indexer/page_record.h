@@ -110,6 +110,9 @@ public:
   std::size_t size() const { return ids_.size(); }
   /// Every URL, by id. Not while another thread calls ids().
   std::vector<std::string> urls() const;
+  /// Every URL, by id, moved out: the ids are forgotten (as after construction). Not while
+  /// another thread calls ids().
+  std::vector<std::string> release();
 
 private:
   std::mutex mutex_;

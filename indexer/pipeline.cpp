@@ -977,12 +977,13 @@ void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, 
 /// kept for the store's catalog: link_pages releases the records' own.
 struct ParsedLinks {
   const UrlIds& urls;
-  const AnchorIds& anchors;
+  /// The link texts, by AnchorIds id.
+  const std::vector<std::string>& anchor_texts;
   std::vector<std::vector<std::uint32_t>> targets;
   std::vector<std::vector<std::uint32_t>> texts;
 
-  ParsedLinks(const std::vector<PageRecord>& records, const UrlIds& urls, const AnchorIds& anchors)
-      : urls(urls), anchors(anchors), targets(records.size()), texts(records.size()) {
+  ParsedLinks(const std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts)
+      : urls(urls), anchor_texts(anchor_texts), targets(records.size()), texts(records.size()) {
     for (std::size_t i = 0; i < records.size(); ++i) {
       targets[i] = records[i].links;
       texts[i] = records[i].link_anchors;
@@ -1015,7 +1016,7 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
     catalog.segments.push_back(store.names[s]);
   }
   catalog.urls = links.urls.urls();
-  catalog.anchors = links.anchors.urls();
+  catalog.anchors = links.anchor_texts;
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
     const PageRecord& r = records[i];
     if (!plan.serves_url(i)) continue;
@@ -1134,12 +1135,13 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
       !opened.ok()) {
     return opened;
   }
-  const ParsedLinks parsed_links(records, url_ids, anchor_ids);
+  // The link texts by id; their table is not needed any more (no text is interned after the parse).
+  const std::vector<std::string> anchor_texts = anchor_ids.release();
+  const ParsedLinks parsed_links(records, url_ids, anchor_texts);
   clock.lap("parse");
 
   // 3. Redirects, the link graph and PageRank.
   const RedirectResolver resolver(records);
-  const std::vector<std::string> anchor_texts = anchor_ids.urls();
   const SiteGraph site = link_pages(records, url_ids, resolver, anchor_texts);
   summary.graph_nodes = site.graph.node_count();
   summary.graph_edges = site.graph.edge_count();

@@ -210,6 +210,17 @@ TEST_CASE("sort_inbound_anchors: the page's names first, then its places, each b
   CHECK(texts[anchors.back().text] == "#place7");
 }
 
+TEST_CASE("UrlIds: dense ids in order of first sight; release() hands the strings over by id") {
+  UrlIds ids;
+  CHECK(ids.ids({"b", "a", "b", "c"}) == std::vector<std::uint32_t>{0, 1, 0, 2});
+  CHECK(ids.find("c") == 2);
+  CHECK(ids.urls() == std::vector<std::string>{"b", "a", "c"});
+  CHECK(ids.release() == std::vector<std::string>{"b", "a", "c"});
+  CHECK(ids.size() == 0);
+  CHECK(ids.find("a") == kNoRecord);
+  CHECK(ids.ids({"z"}) == std::vector<std::uint32_t>{0});  // afresh
+}
+
 TEST_CASE("anchor keys: a link's words as written; none for no words or a sentence") {
   CHECK(anchor_key("  std::vector ") == "std vector");
   CHECK(anchor_key("HashMap<K, V>") == "HashMap K V");
