@@ -1,8 +1,9 @@
 /// @file site_links.cpp
-/// @brief Redirects and the link graph over page records.
+/// @brief Redirects, the link graph and the texts pages link to each other with, over page records.
 #include "indexer/site_links.h"
 
 #include <algorithm>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -32,8 +33,11 @@ std::uint32_t RedirectResolver::follow(std::string& url) const {
   return kNoRecord;
 }
 
-SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver,
-                     const std::vector<std::string>& anchor_texts) {
+namespace {
+
+/// Marks each parsed redirect page as a redirect with its final target (or as skipped, when its
+/// redirects go round) and numbers every other parsed page as a node; returns the nodes' records.
+std::vector<std::uint32_t> number_nodes(std::vector<PageRecord>& records, const RedirectResolver& resolver) {
   std::vector<std::uint32_t> node_records;
   for (std::uint32_t i = 0; i < records.size(); ++i) {
     PageRecord& r = records[i];
@@ -53,28 +57,60 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const
     r.node = static_cast<ranking::NodeId>(node_records.size());
     node_records.push_back(i);
   }
-  std::vector<std::uint32_t> page_of_url_id(urls.size(), kNoRecord);  // link target -> record
+  return node_records;
+}
+
+/// The record a link to each URL id of `urls` lands on, through redirects, or kNoRecord.
+std::vector<std::uint32_t> landing_records(const UrlIds& urls, const RedirectResolver& resolver) {
+  std::vector<std::uint32_t> page_of_url_id(urls.size(), kNoRecord);
   for (const auto& [url, record] : resolver.by_url()) {
     if (const std::uint32_t id = urls.find(url); id != kNoRecord) {
       std::string final_url = url;
       page_of_url_id[id] = resolver.follow(final_url);
     }
   }
-  // The name id of each place key's text: a link from another page to a place names the page
-  // too (`os.makedirs()` links to os.html#os.makedirs; Sphinx's `asyncio` to #module-asyncio).
+  return page_of_url_id;
+}
+
+/// For each place key's id, the id of its text as a name (kNoRecord for other ids): a link from
+/// another page to a place names the page too (`os.makedirs()` links to os.html#os.makedirs;
+/// Sphinx's `asyncio` to #module-asyncio). intern_anchor_keys interned both.
+std::vector<std::uint32_t> names_of_places(const std::vector<std::string>& anchor_texts) {
+  std::unordered_map<std::string_view, std::uint32_t> id_of_text;
+  for (std::uint32_t id = 0; id < anchor_texts.size(); ++id) id_of_text.emplace(anchor_texts[id], id);
   std::vector<std::uint32_t> name_of_place(anchor_texts.size(), kNoRecord);
-  {
-    std::unordered_map<std::string_view, std::uint32_t> id_of_text;
-    for (std::uint32_t id = 0; id < anchor_texts.size(); ++id) id_of_text.emplace(anchor_texts[id], id);
-    for (std::uint32_t id = 0; id < anchor_texts.size(); ++id) {
-      if (!is_place_key(anchor_texts[id])) continue;
-      const auto name = id_of_text.find(std::string_view(anchor_texts[id]).substr(1));
-      if (name != id_of_text.end()) name_of_place[id] = name->second;
-    }
+  for (std::uint32_t id = 0; id < anchor_texts.size(); ++id) {
+    if (!is_place_key(anchor_texts[id])) continue;
+    const auto name = id_of_text.find(std::string_view(anchor_texts[id]).substr(1));
+    if (name != id_of_text.end()) name_of_place[id] = name->second;
   }
+  return name_of_place;
+}
+
+/// Gives each target its inbound anchors from `named_links` (target record << 32 | text id, one
+/// entry per linking page and text), counted and ordered (sort_inbound_anchors).
+void count_inbound_anchors(std::vector<std::uint64_t> named_links, std::span<const std::uint32_t> node_records,
+                           const std::vector<std::string>& anchor_texts, std::vector<PageRecord>& records) {
+  std::sort(named_links.begin(), named_links.end());
+  for (std::size_t k = 0; k < named_links.size();) {
+    std::size_t end = k;
+    while (end < named_links.size() && named_links[end] == named_links[k]) ++end;
+    PageRecord& target = records[named_links[k] >> 32];
+    target.inbound_anchors.push_back({static_cast<std::uint32_t>(named_links[k]), static_cast<std::uint32_t>(end - k)});
+    k = end;
+  }
+  for (const std::uint32_t record : node_records) sort_inbound_anchors(records[record].inbound_anchors, anchor_texts);
+}
+
+}  // namespace
+
+SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver,
+                     const std::vector<std::string>& anchor_texts) {
+  std::vector<std::uint32_t> node_records = number_nodes(records, resolver);
+  const std::vector<std::uint32_t> page_of_url_id = landing_records(urls, resolver);
+  const std::vector<std::uint32_t> name_of_place = names_of_places(anchor_texts);
   std::vector<ranking::Edge> edges;
-  // (target record << 32 | anchor text) of each link that names its target, once per source.
-  std::vector<std::uint64_t> named_links;
+  std::vector<std::uint64_t> named_links;  // see count_inbound_anchors
   std::vector<std::uint64_t> page_named;
   for (const std::uint32_t record : node_records) {
     PageRecord& r = records[record];
@@ -93,22 +129,13 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const
         page_named.push_back(std::uint64_t{target} << 32 | name_of_place[text]);
       }
     }
-    std::sort(page_named.begin(), page_named.end());
+    std::sort(page_named.begin(), page_named.end());  // each linking page counts once per text
     page_named.erase(std::unique(page_named.begin(), page_named.end()), page_named.end());
     named_links.insert(named_links.end(), page_named.begin(), page_named.end());
     r.links = {};  // not needed any more
     r.link_anchors = {};
   }
-  std::sort(named_links.begin(), named_links.end());
-  for (std::size_t k = 0; k < named_links.size();) {
-    std::size_t end = k;
-    while (end < named_links.size() && named_links[end] == named_links[k]) ++end;
-    PageRecord& target = records[named_links[k] >> 32];
-    target.inbound_anchors.push_back({static_cast<std::uint32_t>(named_links[k]), static_cast<std::uint32_t>(end - k)});
-    k = end;
-  }
-  named_links = {};
-  for (const std::uint32_t record : node_records) sort_inbound_anchors(records[record].inbound_anchors, anchor_texts);
+  count_inbound_anchors(std::move(named_links), node_records, anchor_texts, records);
   auto graph = ranking::LinkGraph::build(static_cast<ranking::NodeId>(node_records.size()), edges);
   return SiteGraph{std::move(graph), std::move(node_records)};
 }
