@@ -2,10 +2,10 @@
 /// @brief Omega's long-term hashing, the unique URL term, path terms and value encodings.
 #include "format/index_format.h"
 
-#include <cctype>
-
 #include <algorithm>
+#include <bit>
 #include <cassert>
+#include <cctype>
 
 namespace canon::index_format {
 namespace {

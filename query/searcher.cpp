@@ -256,63 +256,59 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
   return query;
 }
 
-/// `query` with anchor matches added (AND_MAYBE: they never make a page match). The anchor
-/// terms of the whole query (caseless and as written, each with its count levels:
-/// index_format::anchor_count_term) each add
-/// anchor_weight * ln(N / termfreq) to the pages that have them: an inverse document frequency
-/// alone, neither the term's wdf nor the page's length, since what other pages call a page says
-/// nothing about how long it is. The weight is given by a FixedWeightPostingSource filtered by
-/// the term, a stock Xapian posting source that remote databases know too.
+/// `query` with anchor matches added (AND_MAYBE: they never make a page match). Each anchor term
+/// the query makes adds anchor_weight * ln(N / termfreq) to the pages that have it: an inverse
+/// document frequency alone, neither the term's wdf nor the page's length, since what other
+/// pages call a page says nothing about how long it is. The terms: the whole query as a name
+/// (caseless and as written), and for a query of several words the whole query as a place's name
+/// ("os makedirs", from links written `os.makedirs()`) and each split of it into a name and a
+/// place in the page so named ("Vec push": the page called `Vec` with a place called `push`);
+/// a name counts again with each of its count terms (index_format::anchor_count_term). Runs of
+/// the query are not names: a page called by one ("std filesystem path" in the pasted title of the
+/// constructor page "std::filesystem::path::path") is not what the query names; nor is one word
+/// a place's. The weights are given by FixedWeightPostingSources filtered by the terms, a stock
+/// Xapian posting source that remote databases know too.
 Xapian::Query with_anchor_matches(Xapian::Query query, const Xapian::Database& db, const SearchRequest& request) {
   if (request.anchor_weight <= 0) return query;
-  // The whole query only: a page called by a run of it ("std filesystem path" in the pasted
-  // title of the constructor page "std::filesystem::path::path") is not what the query names.
-  const std::vector<std::string> terms = {fmt::exact_anchor_term(request.query), fmt::cased_anchor_term(request.query)};
-  if (terms[0].empty()) return query;
+  const std::string words = fmt::exact_words(request.query);
+  if (words.empty()) return query;
   const double documents = db.get_doccount();
   std::vector<Xapian::Query> weighed;
-  for (const std::string& named : terms) {
+  // Gives `weight` (times the anchor weight) to the pages `filter` matches, when it is positive.
+  const auto add = [&](double weight, Xapian::Query filter) {
+    if (weight <= 0) return;
+    weighed.emplace_back(Xapian::Query::OP_FILTER,
+                         Xapian::Query((new Xapian::FixedWeightPostingSource(request.anchor_weight * weight))->release()),
+                         std::move(filter));
+  };
+  // Adds the name term `name` and its count terms, up to the first level no page has, each
+  // with its idf (the name term with `extra` too), ANDed with `place` when given.
+  const auto add_name = [&](const std::string& name, const Xapian::Query* place, double extra) {
     for (unsigned level = 0; level <= fmt::kAnchorCountLevels; ++level) {
-      const std::string term = level == 0 ? named : fmt::anchor_count_term(named, level);
+      const std::string term = level == 0 ? name : fmt::anchor_count_term(name, level);
       const Xapian::doccount frequency = db.get_termfreq(term);
       if (frequency == 0) break;  // no page at this level, nor at any higher one
-      const double weight = request.anchor_weight * std::log(documents / frequency);
-      if (weight <= 0) continue;
-      weighed.emplace_back(Xapian::Query::OP_FILTER,
-                           Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()), Xapian::Query(term));
+      Xapian::Query filter(term);
+      if (place != nullptr) filter = Xapian::Query(Xapian::Query::OP_AND, filter, *place);
+      add(std::log(documents / frequency) + (level == 0 ? extra : 0.0), std::move(filter));
     }
-  }
-  // A place of a page the query names, for a query of several words: the whole query is a
-  // place's name ("os makedirs", from links written `os.makedirs()`), or its first words name
-  // the page (with the count terms of that name) and the rest a place in it ("Vec push": the
-  // page called `Vec` that has a place called `push`). One word is a page's name, not a place's.
+  };
   const auto idf = [&](const std::string& term) {
     const Xapian::doccount frequency = db.get_termfreq(term);
     return frequency == 0 ? 0.0 : std::log(documents / frequency);
   };
-  const auto add = [&](double weight, Xapian::Query filter) {
-    if (weight > 0) {
-      weighed.emplace_back(Xapian::Query::OP_FILTER, Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()),
-                           std::move(filter));
-    }
-  };
-  const std::string words = fmt::exact_words(request.query);
+  add_name(fmt::exact_anchor_term(request.query), nullptr, 0.0);
+  add_name(fmt::cased_anchor_term(request.query), nullptr, 0.0);
   if (words.find(' ') != std::string::npos) {
     const std::string place = fmt::place_name_term(words);
-    add(request.anchor_weight * idf(place), Xapian::Query(place));
+    add(idf(place), Xapian::Query(place));
   }
   for (std::size_t space = words.find(' '); space != std::string::npos; space = words.find(' ', space + 1)) {
-    const std::string name = fmt::exact_anchor_term(words.substr(0, space));
     const std::string member = fmt::place_name_term(words.substr(space + 1));
     const double member_weight = idf(member);
     if (member_weight <= 0) continue;
-    for (unsigned level = 0; level <= fmt::kAnchorCountLevels; ++level) {
-      const std::string term = level == 0 ? name : fmt::anchor_count_term(name, level);
-      const double name_weight = idf(term);
-      if (name_weight <= 0) break;  // no page called so at this level, nor at any higher one
-      add(request.anchor_weight * (name_weight + (level == 0 ? member_weight : 0.0)),
-          Xapian::Query(Xapian::Query::OP_AND, Xapian::Query(term), Xapian::Query(member)));
-    }
+    const Xapian::Query place(member);
+    add_name(fmt::exact_anchor_term(words.substr(0, space)), &place, member_weight);
   }
   if (weighed.empty()) return query;
   return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
