@@ -39,7 +39,6 @@ std::optional<PageStatus> parse_page_status(std::string_view text);
 struct InboundAnchor {
   std::uint32_t text = 0;   ///< AnchorIds id of the text (its anchor_key)
   std::uint32_t pages = 0;  ///< pages linking with it, each counted once
-  bool operator==(const InboundAnchor&) const = default;
 };
 
 /// One input file through the stages. Small on purpose: no page text (docs/design.md, "Memory").
@@ -66,13 +65,14 @@ struct PageRecord {
   std::optional<std::string> refresh_url;  ///< as the page says
   std::optional<std::string> redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
-  /// The text of each of `links` (anchor_key, or place_key for a link to a place), as AnchorIds; kNoRecord for a link
-  /// whose text is no name (none, or longer than kMaxAnchorWords words). Empty, or as many as links.
+  /// The text of each of `links` (anchor_key, or place_key for a link to a place), as
+  /// AnchorIds; kNoRecord for a link whose text is no name (none, or longer than
+  /// kMaxAnchorWords words). Empty, or as many as links.
   std::vector<std::uint32_t> link_anchors;
   /// What other pages call this one when they link to it, and the names of its places (what
   /// links to its places, its own included, call them) (site_links.h), most pages first.
   std::vector<InboundAnchor> inbound_anchors;
-  store::StoreLocation stored;                    ///< its page in the run's page store, when in_dedup
+  store::StoreLocation stored;             ///< its page in the run's page store, when in_dedup
   std::uint64_t stored_bytes = 0;          ///< the bytes of its record there
   std::optional<ranking::NodeId> node;     ///< in the link graph
   bool in_dedup = false;                   ///< handed to the detector (document = record index)
@@ -130,9 +130,10 @@ inline constexpr std::size_t kMaxAnchorWords = 8;
 /// or "" when it has no word or more than kMaxAnchorWords.
 std::string anchor_key(std::string_view anchor_text);
 
-/// The key of a link's text when the link names a place in its target page (html::PageLink::to_place:
-/// a member, a section): '#' + anchor_key(), or "" when that is "". Such texts are the names of
-/// the places a page holds (place names), counted apart from what pages call the page itself.
+/// The key of a link's text when the link names a place in its target page
+/// (html::PageLink::to_place: a member, a section): '#' + anchor_key(), or "" when that is "".
+/// Such texts are the names of the places a page holds (place names), counted apart from what
+/// pages call the page itself.
 std::string place_key(std::string_view anchor_text);
 
 /// Whether `key` (interned among the AnchorIds) is a place_key().
