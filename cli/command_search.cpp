@@ -19,11 +19,13 @@ void add_search_command(CLI::App& app) {
     query::SearchRequest request;
     bool json = false;
     std::string static_score = "log";
+    query::ShardOptions shards;
   };
   auto args = std::make_shared<Args>();
   CLI::App* search =
       app.add_subcommand("search", "Search an index; each result shows its collapsed alternates");
-  search->add_option("INDEX_DIR", args->index_dir, "Index directory written by `canon index`")
+  search->add_option("INDEX_DIR", args->index_dir,
+                     "Index directory written by `canon index` or `canon shard`, or a stub file listing shards")
       ->required();
   search
       ->add_option("QUERY", args->query_words,
@@ -53,10 +55,11 @@ void add_search_command(CLI::App& app) {
                    "Static score: log (ln(1 + N * PageRank)) or pagerank")
       ->capture_default_str()
       ->check(CLI::IsMember({"log", "pagerank"}));
+  add_shard_deadline_option(*search, args->shards);
   add_json_flag(*search, args->json, "Print results as JSON");
 
   search->callback([args] {
-    auto searcher = query::Searcher::open(args->index_dir);
+    auto searcher = query::Searcher::open(args->index_dir, args->shards);
     if (!searcher.ok()) fail(searcher.status());
     query::SearchRequest& request = args->request;
     request.static_score = args->static_score == "pagerank" ? query::StaticScore::kPageRank

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 #include "web/web_server.h"
 
 namespace canon::cli {
@@ -33,7 +34,8 @@ sigset_t block_stop_signals() {
 void add_serve_command(CLI::App& app) {
   auto options = std::make_shared<query::WebServerOptions>();
   CLI::App* serve = app.add_subcommand("serve", "Serve a search page and a JSON API over HTTP");
-  serve->add_option("INDEX_DIR", options->index_dir, "Index directory written by `canon index`")
+  serve->add_option("INDEX_DIR", options->index_dir,
+                    "Index directory written by `canon index` or `canon shard`, or a stub file listing shards")
       ->required();
   serve->add_option("--host", options->host, "Address to listen on (the default serves this machine only)")
       ->capture_default_str();
@@ -56,6 +58,7 @@ void add_serve_command(CLI::App& app) {
             "Seconds a client has to send a request (or read an answer) before it is disconnected")
       ->default_str("10")
       ->check(CLI::Range(0.1, 3600.0));
+  add_shard_deadline_option(*serve, options->shards);
   serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
 
   serve->callback([options] {

@@ -7,6 +7,8 @@
 #include <cassert>
 #include <cctype>
 
+#include "format/shards.h"
+
 namespace canon::index_format {
 namespace {
 
@@ -36,11 +38,18 @@ std::optional<CollapseMode> parse_collapse_mode(std::string_view text) {
   return std::nullopt;
 }
 
-Result<Xapian::Database> open_canon_index(const std::filesystem::path& dir) {
+Result<std::filesystem::path> canon_database_path(const std::filesystem::path& dir) {
   const IndexLayout index{dir};
   std::error_code ec;
   if (!std::filesystem::exists(dir, ec)) {
     return Status::not_found("index '" + dir.string() + "' does not exist (build it with `canon index`)");
+  }
+  if (std::filesystem::is_regular_file(dir, ec)) {
+    if (auto stub = read_stub(dir); !stub.ok()) {
+      return Status::failed_precondition("'" + dir.string() + "' is not a canon index (not a directory, nor a stub file listing shards: " +
+                                         stub.status().message() + ")");
+    }
+    return dir;
   }
   if (!std::filesystem::is_directory(dir, ec)) {
     return Status::failed_precondition("'" + dir.string() + "' is not a canon index (not a directory)");
@@ -48,15 +57,24 @@ Result<Xapian::Database> open_canon_index(const std::filesystem::path& dir) {
   if (!std::filesystem::is_directory(index.xapian(), ec)) {
     return Status::failed_precondition("'" + dir.string() + "' is not a canon index (no xapian/ inside)");
   }
+  return index.xapian();
+}
+
+Status check_canon_metadata(const Xapian::Database& db, const std::filesystem::path& dir) {
+  if (!db.get_metadata(std::string(kCollapseMetadataKey)).empty()) return Status::ok_status();
+  return Status::failed_precondition("'" + dir.string() +
+                                     "' is not a canon index (its Xapian database was not written by canon; rebuild it with `canon index`)");
+}
+
+Result<Xapian::Database> open_canon_index(const std::filesystem::path& dir) {
+  auto database = canon_database_path(dir);
+  if (!database.ok()) return database.status();
   try {
-    Xapian::Database db(index.xapian().string());
-    if (db.get_metadata(std::string(kCollapseMetadataKey)).empty()) {
-      return Status::failed_precondition("'" + dir.string() +
-                           "' is not a canon index (its xapian/ database was not written by canon; rebuild it with `canon index`)");
-    }
+    Xapian::Database db(database.value().string());
+    if (Status canon = check_canon_metadata(db, dir); !canon.ok()) return canon;
     return db;
   } catch (const Xapian::Error& e) {
-    return Status::corruption("cannot open the index at '" + index.xapian().string() + "': " + e.get_description());
+    return Status::corruption("cannot open the index at '" + database.value().string() + "': " + e.get_description());
   }
 }
 

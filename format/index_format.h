@@ -38,14 +38,28 @@ struct IndexLayout {
   /// its catalog.
   std::filesystem::path store() const { return dir / "store"; }
   std::filesystem::path store_catalog() const { return store() / "catalog"; }
+  /// Shard `number` (1-based) of an index in shards (shards.h); xapian() is then a stub
+  /// directory whose stub() lists them.
+  std::filesystem::path shard(unsigned number) const { return dir / ("shard-" + std::to_string(number)); }
+  std::filesystem::path stub() const { return xapian() / "XAPIANDB"; }
 };
 
-/// Whether `dir` is a canon index: a directory whose xapian/ is a Xapian database that carries
+/// Whether `dir` is a canon index: a directory whose xapian/ is a Xapian database (or a stub
+/// directory listing the index's shards, shards.h), or a stub file listing them, that carries
 /// canon's collapse metadata (kCollapseMetadataKey, written by every canon index and by the
 /// views `canon eval diversity` derives; a database without it, omindex's or canon's before
 /// 2026-11-22, is not one). The one test used by every reader and by `canon index` before it
 /// replaces a directory. Ok, or an error saying what `dir` lacks; never throws.
 Status check_canon_index(const std::filesystem::path& dir);
+
+/// The Xapian database of the canon index at `dir`: IndexLayout::xapian() (a database or a stub
+/// directory), or `dir` itself when it is a stub file. Fails, saying what `dir` lacks, when it
+/// does not exist or is a directory without xapian/. Opens nothing.
+Result<std::filesystem::path> canon_database_path(const std::filesystem::path& dir);
+
+/// Ok when `db` carries canon's collapse metadata; else an error saying that the index at `dir`
+/// was not written by canon.
+Status check_canon_metadata(const Xapian::Database& db, const std::filesystem::path& dir);
 
 /// check_canon_index(), returning the database it opened (for readers that go on to use it:
 /// the index is opened once).

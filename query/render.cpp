@@ -12,14 +12,25 @@ std::string join_place(const std::vector<std::string>& place) {
   return out;
 }
 
+std::string missing_shards_notice(const SearchResults& results) {
+  if (results.missing_shards.empty()) return "";
+  std::string names;
+  for (const std::string& name : results.missing_shards) names += (names.empty() ? "" : ", ") + name;
+  return "Not searched: " + std::to_string(results.missing_shards.size()) +
+         (results.missing_shards.size() == 1 ? " shard" : " shards") + " did not answer (" + names +
+         "); these results are from the others.";
+}
+
 std::string render_text(const SearchResults& results) {
   std::string out;
   char line[256];
+  if (!results.missing_shards.empty()) out += missing_shards_notice(results) + "\n";
   if (results.hits.empty()) {
-    return "No results for \"" + results.query + "\".\n";
+    return out + "No results for \"" + results.query + "\".\n";
   }
-  std::snprintf(line, sizeof line, "About %zu results; showing %zu-%zu.\n\n",
-                results.estimated_matches, results.hits.front().rank, results.hits.back().rank);
+  std::snprintf(line, sizeof line, "%s%zu result%s; showing %zu-%zu.\n\n", results.matches_exact() ? "" : "About ",
+                results.estimated_matches, results.estimated_matches == 1 ? "" : "s", results.hits.front().rank,
+                results.hits.back().rank);
   out += line;
   for (const SearchHit& hit : results.hits) {
     out += std::to_string(hit.rank) + ". " + (hit.title.empty() ? hit.url : hit.title) + "\n";
@@ -58,6 +69,8 @@ nlohmann::json to_json(const SearchResults& results) {
   }
   return {{"query", results.query},
           {"estimated_matches", results.estimated_matches},
+          {"matches_exact", results.matches_exact()},
+          {"missing_shards", results.missing_shards},
           {"offset", results.offset},
           {"collapse", results.collapse},
           {"results", hits}};

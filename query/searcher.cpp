@@ -13,6 +13,7 @@
 #include "common/utf8.h"
 #include "format/index_format.h"
 #include "format/page_place.h"
+#include "query/wildcards.h"
 #include "urls/url.h"
 
 namespace canon::query {
@@ -191,8 +192,10 @@ std::optional<std::pair<std::size_t, std::size_t>> snippet_region(
 
 /// The best passage of `text` for the MSet's query, matches wrapped in the highlight markers,
 /// "..." where text was left out; the start of the text when none of its words match.
-/// Xapian picks the passage (MSet::snippet, exhaustively, preferring rare words around the
-/// matches) from the region snippet_region() finds, which bounds its cost on long pages.
+/// Xapian picks the passage (MSet::snippet, exhaustively) from the region snippet_region()
+/// finds, which bounds its cost on long pages. `mset` is the query's MSet over an empty
+/// database (Searcher::Rep::snippet_terms): every query term weighs the same, so the passage
+/// does not depend on term statistics, which differ between one database and its shards.
 std::string make_snippet(const Xapian::MSet& mset, const std::string& text,
                          const std::vector<std::string>& needles, const Xapian::Stem& stemmer,
                          const SearchRequest& request) {
@@ -201,9 +204,7 @@ std::string make_snippet(const Xapian::MSet& mset, const std::string& text,
   const auto [begin, end] =
       snippet_region(text, needles)
           .value_or(std::make_pair(std::size_t{0}, std::min(text.size(), kSnippetRegion)));
-  constexpr unsigned kFlags = Xapian::MSet::SNIPPET_BACKGROUND_MODEL |
-                              Xapian::MSet::SNIPPET_EXHAUSTIVE |
-                              Xapian::MSet::SNIPPET_EMPTY_WITHOUT_MATCH;
+  constexpr unsigned kFlags = Xapian::MSet::SNIPPET_EXHAUSTIVE | Xapian::MSet::SNIPPET_EMPTY_WITHOUT_MATCH;
   std::string snippet =
       unescape_snippet(mset.snippet(text.substr(begin, end - begin), kSnippetLength, stemmer,
                                     kFlags, request.highlight_start, request.highlight_end, "..."));
@@ -244,7 +245,7 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
                                  unsigned flags) {
   if (request.title_weight <= 0) return query;
   const Xapian::Query in_titles =
-      parser.parse_query(request.query, flags, std::string(fmt::kTitlePrefix));
+      parser.parse_query(rewrite_wildcards(request.query, true), flags, std::string(fmt::kTitlePrefix));
   if (!in_titles.empty()) {
     query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
                           Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles, request.title_weight));
@@ -329,55 +330,151 @@ Xapian::Query with_static_score(Xapian::Query query, const SearchRequest& reques
 }  // namespace
 
 struct Searcher::Rep {
-  Xapian::Database db;
+  explicit Rep(ShardSet opened) : shards(std::move(opened)) {}
+  /// The index's database, or the shards of it that answer.
+  ShardSet shards;
   Xapian::Stem stemmer{fmt::kStemLanguage};
   Xapian::QueryParser parser;
   bool query_time_collapse = false;
   /// Upper bounds of the static score slots, for scaling them to SearchRequest::static_weight.
   double log_pagerank_bound = 0.0;
   double pagerank_bound = 0.0;
+
+  /// An empty database: the MSet of a query over it knows the query's terms and weighs them
+  /// all alike, for make_snippet().
+  Xapian::Database snippet_terms{std::string(), Xapian::DB_BACKEND_INMEMORY};
+
+  const Xapian::Database& db() const { return shards.database(); }
+  /// Reads the index's metadata; configures the parser for the database. Throws Xapian::Error.
+  Status configure(const std::filesystem::path& index_dir);
+  /// Sets the parser up for the current database (again when the shards that answer change).
+  void configure_parser();
+  /// `request` on the current database (search() checks the request first). Throws
+  /// Xapian::Error.
+  Result<SearchResults> run(const SearchRequest& request);
 };
+
+Status Searcher::Rep::configure(const std::filesystem::path& index_dir) {
+  if (Status canon = fmt::check_canon_metadata(db(), index_dir); !canon.ok()) return canon;
+  const std::string collapse = db().get_metadata(std::string(fmt::kCollapseMetadataKey));
+  const std::optional<fmt::CollapseMode> mode = fmt::parse_collapse_mode(collapse);
+  if (!mode) {
+    return Status::corruption("the index at '" + index_dir.string() + "' has an unknown collapse mode '" +
+                              collapse + "' (rebuild it with this version of canon)");
+  }
+  query_time_collapse = *mode == fmt::CollapseMode::kQueryTime;
+  log_pagerank_bound = slot_upper_bound(db(), fmt::kStaticWeightSlot, fmt::kStaticWeightBoundKey);
+  pagerank_bound = slot_upper_bound(db(), fmt::kStaticScoreSlot, fmt::kStaticScoreBoundKey);
+  configure_parser();
+  return Status::ok_status();
+}
+
+void Searcher::Rep::configure_parser() {
+  parser = Xapian::QueryParser();
+  parser.set_database(db());
+  parser.set_stemmer(stemmer);
+  parser.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+  parser.set_default_op(Xapian::Query::OP_AND);
+  parser.add_prefix("title", std::string(fmt::kTitlePrefix));
+  parser.add_boolean_prefix("site", std::string(fmt::kHostPrefix));
+  parser.add_boolean_prefix("host", std::string(fmt::kHostPrefix));
+  parser.add_boolean_prefix("path", (new PathFieldProcessor)->release());
+  parser.add_prefix(std::string(kWildcardField), (new WildcardExpander(db(), ""))->release());
+  parser.add_prefix(std::string(kTitleWildcardField),
+                    (new WildcardExpander(db(), std::string(fmt::kTitlePrefix)))->release());
+}
 
 Searcher::Searcher(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 Searcher::~Searcher() = default;
 
-Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& index_dir) {
-  auto db = fmt::open_canon_index(index_dir);
-  if (!db.ok()) return db.status();
-  const auto xapian_dir = fmt::IndexLayout{index_dir}.xapian();
+Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& index_dir, const ShardOptions& shard_options) {
+  auto database = fmt::canon_database_path(index_dir);
+  if (!database.ok()) return database.status();
+  auto shards = ShardSet::open(database.value(), shard_options);
+  if (!shards.ok()) return shards.status();
   try {
-    auto rep = std::make_unique<Rep>();
-    rep->db = std::move(db).value();
-    const std::string collapse = rep->db.get_metadata(std::string(fmt::kCollapseMetadataKey));
-    const std::optional<fmt::CollapseMode> mode = fmt::parse_collapse_mode(collapse);
-    if (!mode) {
-      return Status::corruption("the index at '" + xapian_dir.string() +
-                           "' has an unknown collapse mode '" + collapse +
-                           "' (rebuild it with this version of canon)");
-    }
-    rep->query_time_collapse = *mode == fmt::CollapseMode::kQueryTime;
-    rep->log_pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticWeightSlot, fmt::kStaticWeightBoundKey);
-    rep->pagerank_bound = slot_upper_bound(rep->db, fmt::kStaticScoreSlot, fmt::kStaticScoreBoundKey);
-
-    Xapian::QueryParser& parser = rep->parser;
-    parser.set_database(rep->db);
-    parser.set_stemmer(rep->stemmer);
-    parser.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
-    parser.set_default_op(Xapian::Query::OP_AND);
-    parser.add_prefix("title", std::string(fmt::kTitlePrefix));
-    parser.add_boolean_prefix("site", std::string(fmt::kHostPrefix));
-    parser.add_boolean_prefix("host", std::string(fmt::kHostPrefix));
-    parser.add_boolean_prefix("path", (new PathFieldProcessor)->release());
+    auto rep = std::make_unique<Rep>(std::move(shards).value());
+    if (Status configured = rep->configure(index_dir); !configured.ok()) return configured;
     return std::unique_ptr<Searcher>(new Searcher(std::move(rep)));
   } catch (const Xapian::Error& e) {
-    return Status::corruption("cannot open the index at '" + xapian_dir.string() +
+    return Status::corruption("cannot open the index at '" + database.value().string() +
                          "': " + e.get_description());
   }
 }
 
-std::size_t Searcher::document_count() const { return rep_->db.get_doccount(); }
+std::size_t Searcher::document_count() const { return rep_->db().get_doccount(); }
 
 bool Searcher::collapses_at_query_time() const { return rep_->query_time_collapse; }
+
+Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
+  const unsigned flags = Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_WILDCARD |
+                         Xapian::QueryParser::FLAG_PURE_NOT;
+  Xapian::Query query = parser.parse_query(rewrite_wildcards(request.query), flags);
+  if (query.empty())
+    return Status::error("the query has no searchable words: '" + request.query + "'");
+  const std::vector<std::string> needles =
+      request.with_snippets ? snippet_needles(query, parser) : std::vector<std::string>();
+  Xapian::MSet snippet_set;
+  if (request.with_snippets) {
+    Xapian::Enquire snippet_enquire(snippet_terms);
+    snippet_enquire.set_query(query);
+    snippet_set = snippet_enquire.get_mset(0, 0);
+  }
+
+  query = with_title_matches(query, parser, request, flags);
+  query = with_anchor_matches(query, db(), request);
+  const bool log_score = request.static_score == StaticScore::kLogPageRank;
+  query = with_static_score(query, request, log_score ? log_pagerank_bound : pagerank_bound);
+
+  Xapian::Enquire enquire(db());
+  enquire.set_query(query);
+  if (query_time_collapse) enquire.set_collapse_key(fmt::kClusterSlot);
+  // Equal weights are ordered by URL, not by document id (which differ between an index
+  // re-used by `canon index` and one built afresh); indexes without the slot keep id order.
+  enquire.set_sort_by_relevance_then_value(fmt::kUrlSlot, false);
+  // Over shards, every match is weighed (check_at_least: all documents): Xapian 1.4's pruning
+  // of documents that cannot reach the page (operators decaying as the page fills) leaves out,
+  // over several databases, documents one database keeps (docs/serving.md, measured there).
+  // Weighing all of them gives the one database's results, and exact match counts.
+  const Xapian::doccount check_at_least = shards.sharded() ? db().get_doccount() : 0;
+  const Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(request.offset),
+                                             static_cast<Xapian::doccount>(request.limit), check_at_least);
+  SearchResults results;
+  results.query = request.query;
+  results.offset = request.offset;
+  results.collapse = std::string(
+      fmt::to_string(query_time_collapse ? fmt::CollapseMode::kQueryTime : fmt::CollapseMode::kIndexTime));
+  results.estimated_matches = mset.get_matches_estimated();
+  results.matches_lower_bound = mset.get_matches_lower_bound();
+  results.matches_upper_bound = mset.get_matches_upper_bound();
+  for (auto it = mset.begin(); it != mset.end(); ++it) {
+    Xapian::Document doc = it.get_document();
+    std::string data = doc.get_data();
+    SearchHit hit;
+    hit.rank = it.get_rank() + 1;  // get_rank() already counts the offset
+    hit.weight = it.get_weight();
+    hit.percent = it.get_percent();
+    // A duplicate won its cluster: show the authoritative page it names instead.
+    if (const std::string authoritative = fmt::data_field(data, fmt::kDataAuthoritative);
+        !authoritative.empty()) {
+      const std::string term = fmt::url_term(authoritative);
+      if (auto post = db().postlist_begin(term); post != db().postlist_end(term)) {
+        hit.matched_url = fmt::data_field(data, fmt::kDataUrl);
+        doc = db().get_document(*post);
+        data = doc.get_data();
+      }
+    }
+    fill_hit(hit, data, doc);
+    if (request.with_snippets) {
+      hit.snippet =
+          make_snippet(snippet_set, fmt::data_field(data, fmt::kDataText), needles, stemmer, request);
+    }
+    if (request.with_alternates)
+      hit.alternates = fmt::decode_alternates(fmt::data_field(data, fmt::kDataAlternates));
+    results.hits.push_back(std::move(hit));
+  }
+  return results;
+}
 
 Result<SearchResults> Searcher::search(const SearchRequest& request) {
   if (!std::isfinite(request.static_weight) || request.static_weight < 0) {
@@ -390,65 +487,28 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
     return Status::error("the anchor weight must be a number >= 0");
   }
   if (Status balanced = check_balanced(request.query); !balanced.ok()) return balanced;
+  ShardSet& shards = rep_->shards;
   try {
-    const unsigned flags = Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_WILDCARD |
-                           Xapian::QueryParser::FLAG_PURE_NOT;
-    Xapian::Query query = rep_->parser.parse_query(request.query, flags);
-    if (query.empty())
-      return Status::error("the query has no searchable words: '" + request.query + "'");
-    const std::vector<std::string> needles =
-        request.with_snippets ? snippet_needles(query, rep_->parser) : std::vector<std::string>();
-
-    query = with_title_matches(query, rep_->parser, request, flags);
-    query = with_anchor_matches(query, rep_->db, request);
-    const bool log_score = request.static_score == StaticScore::kLogPageRank;
-    query = with_static_score(query, request, log_score ? rep_->log_pagerank_bound : rep_->pagerank_bound);
-
-    Xapian::Enquire enquire(rep_->db);
-    enquire.set_query(query);
-    if (rep_->query_time_collapse) enquire.set_collapse_key(fmt::kClusterSlot);
-    // Equal weights are ordered by URL, not by document id (which differ between an index
-    // re-used by `canon index` and one built afresh); indexes without the slot keep id order.
-    enquire.set_sort_by_relevance_then_value(fmt::kUrlSlot, false);
-    const Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(request.offset),
-                                               static_cast<Xapian::doccount>(request.limit));
-    SearchResults results;
-    results.query = request.query;
-    results.offset = request.offset;
-    results.collapse = std::string(
-        fmt::to_string(rep_->query_time_collapse ? fmt::CollapseMode::kQueryTime : fmt::CollapseMode::kIndexTime));
-    results.estimated_matches = mset.get_matches_estimated();
-    results.matches_lower_bound = mset.get_matches_lower_bound();
-    results.matches_upper_bound = mset.get_matches_upper_bound();
-    for (auto it = mset.begin(); it != mset.end(); ++it) {
-      Xapian::Document doc = it.get_document();
-      std::string data = doc.get_data();
-      SearchHit hit;
-      hit.rank = it.get_rank() + 1;  // get_rank() already counts the offset
-      hit.weight = it.get_weight();
-      hit.percent = it.get_percent();
-      // A duplicate won its cluster: show the authoritative page it names instead.
-      if (const std::string authoritative = fmt::data_field(data, fmt::kDataAuthoritative);
-          !authoritative.empty()) {
-        const std::string term = fmt::url_term(authoritative);
-        if (auto post = rep_->db.postlist_begin(term); post != rep_->db.postlist_end(term)) {
-          hit.matched_url = fmt::data_field(data, fmt::kDataUrl);
-          doc = rep_->db.get_document(*post);
-          data = doc.get_data();
-        }
+    if (shards.retry_missing()) rep_->configure_parser();
+    Result<SearchResults> results = [&] {
+      try {
+        return rep_->run(request);
+      } catch (const Xapian::NetworkError&) {
+        // A remote shard failed or timed out: search again on the shards that still answer.
+        if (!shards.reconnect_after_failure()) throw;
+        rep_->configure_parser();
+        return rep_->run(request);
       }
-      fill_hit(hit, data, doc);
-      if (request.with_snippets) {
-        hit.snippet =
-            make_snippet(mset, fmt::data_field(data, fmt::kDataText), needles, rep_->stemmer, request);
-      }
-      if (request.with_alternates)
-        hit.alternates = fmt::decode_alternates(fmt::data_field(data, fmt::kDataAlternates));
-      results.hits.push_back(std::move(hit));
-    }
+    }();
+    if (results.ok()) results.value().missing_shards = shards.missing();
     return results;
   } catch (const Xapian::QueryParserError& e) {
     return Status::error("malformed query: " + e.get_msg());
+  } catch (const Xapian::NetworkError& e) {
+    std::string names;
+    for (const std::string& name : shards.missing()) names += (names.empty() ? "" : ", ") + name;
+    return Status::io_error("no shard of the index answered" + (names.empty() ? "" : " (" + names + ")") +
+                            ": " + e.get_description());
   } catch (const Xapian::Error& e) {
     return Status::io_error("search failed: " + e.get_description());
   }

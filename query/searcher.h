@@ -9,6 +9,7 @@
 
 #include "common/status.h"
 #include "format/alternates.h"
+#include "query/shard_set.h"
 
 namespace canon::query {
 
@@ -52,6 +53,14 @@ struct SearchResults {
   std::vector<SearchHit> hits;
   /// How the index collapses near-duplicates: "index" or "query" (docs/index-format.md).
   std::string collapse;
+  /// Shards of a sharded index that did not answer (ShardAddress::name): the results are those
+  /// of the other shards. Empty when every shard answered, and for an index in one database.
+  std::vector<std::string> missing_shards;
+
+  /// True when the number of matches is known exactly, not an estimate.
+  bool matches_exact() const {
+    return matches_lower_bound == matches_upper_bound && matches_upper_bound == estimated_matches;
+  }
 };
 
 /// Which stored static score search adds to BM25 (docs/ranking.md, "Static score in search").
@@ -107,9 +116,12 @@ struct SearchRequest {
 /// An open canon index. Not thread-safe: use one Searcher per thread.
 class Searcher {
 public:
-  /// Opens INDEX_DIR (the directory `canon index --out` wrote). Fails with a clear message
-  /// when it is missing or is not a readable canon index.
-  static Result<std::unique_ptr<Searcher>> open(const std::filesystem::path& index_dir);
+  /// Opens INDEX_DIR (the directory `canon index --out` or `canon shard --out` wrote), or a stub
+  /// file listing the shards of an index (local and remote: shard_set.h, docs/serving.md).
+  /// Fails with a clear message when it is missing, is not a readable canon index, or none of
+  /// its shards answers; shards that do not answer are left out and tried again later.
+  static Result<std::unique_ptr<Searcher>> open(const std::filesystem::path& index_dir,
+                                                const ShardOptions& shard_options = {});
   ~Searcher();
 
   /// Runs `request.query` in Xapian QueryParser syntax (phrases, AND/OR/NOT, +/-, title:,

@@ -10,6 +10,7 @@ packages=(
   chromium chromium-driver python3
   xapian-omega xapian-tools
   clang-14 libfuzzer-14-dev wrk
+  python3.11-doc cppreference-doc-en-html
 )
 
 missing=()

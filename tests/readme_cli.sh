@@ -23,7 +23,7 @@ for line in block.splitlines():
     if current:
         entries[current] += line + "\n"
 failures = 0
-for sub in ["index", "search", "serve", "synth", "rank", "eval dedup", "eval diversity", "eval findability",
+for sub in ["index", "search", "shard", "serve", "synth", "rank", "eval dedup", "eval diversity", "eval findability",
             "urls learn", "urls normalize", "urls export"]:
     help_text = subprocess.run([canon, *sub.split(), "--help"], capture_output=True, text=True).stdout
     options = {o for o in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", help_text.split("Options:")[1] if "Options:" in help_text else help_text)} - {"--help"}

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "common/percent_encoding.h"
+#include "query/render.h"
 
 namespace canon::query {
 namespace {
@@ -33,6 +34,7 @@ header { border-bottom: 1px solid var(--line); }
   background: var(--link); color: var(--bg); cursor: pointer; }
 a { color: var(--link); }
 .count, .hint { color: var(--muted); font-size: .9rem; }
+.missing { border-left: 3px solid #b58900; padding-left: .5rem; font-size: .9rem; }
 .results { list-style: none; margin: 0; padding: 0; }
 .result { margin: 0 0 1.5rem; }
 .result h2 { margin: 0; font-size: 1.15rem; font-weight: 600; overflow-wrap: anywhere; }
@@ -149,17 +151,22 @@ std::string render_body(const SearchPage& page) {
            "and <code>site:host</code>.</p>\n";
   }
   const SearchResults& results = *page.results;
+  // Shards that did not answer: say so above whatever the others found.
+  const std::string missing =
+      results.missing_shards.empty()
+          ? ""
+          : "<p class=\"missing\" role=\"status\">" + escape_html(missing_shards_notice(results)) + "</p>\n";
   if (results.hits.empty()) {
     if (results.offset == 0) {
-      return "<p class=\"empty\">No results for <strong>" + escape_html(page.query) +
+      return missing + "<p class=\"empty\">No results for <strong>" + escape_html(page.query) +
              "</strong>.</p>\n<p class=\"hint\">Check the spelling, or try fewer or other "
              "words.</p>\n";
     }
-    return "<p class=\"empty\">No more results for <strong>" + escape_html(page.query) +
+    return missing + "<p class=\"empty\">No more results for <strong>" + escape_html(page.query) +
            "</strong>.</p>\n<p><a href=\"" + escape_html(search_page_url(page.query, 0)) +
            "\">Back to the first results</a></p>\n";
   }
-  std::string out = render_count(results);
+  std::string out = missing + render_count(results);
   out += "<ol class=\"results\" start=\"" + std::to_string(results.hits.front().rank) + "\">\n";
   for (const SearchHit& hit : results.hits) out += render_hit(hit);
   out += "</ol>\n";

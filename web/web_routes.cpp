@@ -91,7 +91,8 @@ DirIdentity identify(const std::filesystem::path& dir) {
 /// dropped.
 class SearcherPool {
 public:
-  explicit SearcherPool(std::filesystem::path index_dir) : index_dir_(std::move(index_dir)) {}
+  SearcherPool(std::filesystem::path index_dir, ShardOptions shards)
+      : index_dir_(std::move(index_dir)), shards_(shards) {}
 
   struct Lease {
     std::unique_ptr<Searcher> searcher;
@@ -112,7 +113,7 @@ public:
         return lease;
       }
     }
-    auto opened = Searcher::open(index_dir_);
+    auto opened = Searcher::open(index_dir_, shards_);
     if (!opened.ok()) return opened.status();
     return Lease{std::move(opened).value(), current};
   }
@@ -125,6 +126,7 @@ public:
 
 private:
   const std::filesystem::path index_dir_;
+  const ShardOptions shards_;
   std::mutex mutex_;
   DirIdentity identity_;
   std::vector<std::unique_ptr<Searcher>> idle_;
@@ -244,12 +246,12 @@ HttpAnswer plain_answer(int status, std::string_view message) {
 }
 
 struct SearchRoutes::Rep {
-  explicit Rep(std::filesystem::path index_dir) : pool(std::move(index_dir)) {}
+  Rep(std::filesystem::path index_dir, ShardOptions shards) : pool(std::move(index_dir), shards) {}
   SearcherPool pool;
 };
 
-SearchRoutes::SearchRoutes(std::filesystem::path index_dir)
-    : rep_(std::make_unique<Rep>(std::move(index_dir))) {}
+SearchRoutes::SearchRoutes(std::filesystem::path index_dir, ShardOptions shards)
+    : rep_(std::make_unique<Rep>(std::move(index_dir), shards)) {}
 
 SearchRoutes::~SearchRoutes() = default;
 

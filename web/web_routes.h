@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "query/shard_set.h"
 
 namespace canon::query {
 
@@ -47,7 +48,7 @@ HttpAnswer plain_answer(int status, std::string_view message);
 /// INDEX_DIR), later searches use the new one.
 class SearchRoutes {
 public:
-  explicit SearchRoutes(std::filesystem::path index_dir);
+  explicit SearchRoutes(std::filesystem::path index_dir, ShardOptions shards = {});
   ~SearchRoutes();
   SearchRoutes(const SearchRoutes&) = delete;
   SearchRoutes& operator=(const SearchRoutes&) = delete;

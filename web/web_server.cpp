@@ -80,7 +80,7 @@ void raise_open_file_limit(std::size_t wanted) {
 /// The server's state: the limits and counts, the routes, the event loop and the search pool.
 struct ServerCore {
   explicit ServerCore(const WebServerOptions& opts)
-      : options(opts), routes(opts.index_dir), searches(search_threads()) {}
+      : options(opts), routes(opts.index_dir, opts.shards), searches(search_threads()) {}
   ~ServerCore() {
     // Searches not started are dropped, the running ones finish; their answers are then
     // dropped with the event loop's queue.

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "query/shard_set.h"
 #include "web/web_routes.h"
 
 namespace canon::query {
@@ -40,8 +41,10 @@ inline constexpr const char* kContentSecurityPolicy =
 
 /// What `canon serve` is told.
 struct WebServerOptions {
-  /// INDEX_DIR, written by `canon index`.
+  /// INDEX_DIR, written by `canon index` or `canon shard`, or a stub file listing shards.
   std::filesystem::path index_dir;
+  /// How a sharded index is searched (the deadline for remote shards).
+  ShardOptions shards;
   /// Address to listen on (an IPv4 or IPv6 address or a host name).
   std::string host = "127.0.0.1";
   /// Port to listen on; 0 picks a free one (see WebServer::port()).

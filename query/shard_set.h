@@ -1,0 +1,70 @@
+/// @file shard_set.h
+/// @brief The database a Searcher searches: one Xapian database, or the shards a stub lists,
+/// each opened on its own so that a shard that is down or slow is left out (and tried again
+/// later) instead of failing or hanging every search (docs/serving.md).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <xapian.h>
+
+#include "common/status.h"
+#include "format/shards.h"
+
+namespace canon::query {
+
+/// How a sharded index is searched.
+struct ShardOptions {
+  /// The most a search may wait for a remote shard: connecting and each request get half of
+  /// it, so that a shard that does not answer is found out, and the search run again without
+  /// it, within the deadline.
+  std::chrono::milliseconds deadline{4000};
+  /// How long a shard left out stays out before a search tries it again.
+  std::chrono::milliseconds retry_after{1000};
+};
+
+/// One database, or the shards of a stub. Not thread-safe (as Xapian::Database).
+class ShardSet {
+public:
+  /// Opens the database at `xapian_path` (a database directory, a stub directory or a stub
+  /// file). Each shard of a stub is opened on its own; those that do not answer are left out
+  /// (missing()). Fails when none can be opened, or the stub cannot be read.
+  static Result<ShardSet> open(const std::filesystem::path& xapian_path, const ShardOptions& options);
+
+  /// The shards that answered, searched as one.
+  const Xapian::Database& database() const { return database_; }
+  /// True when the database is a stub's shards (even a stub of one).
+  bool sharded() const { return !shards_.empty(); }
+  /// The names (ShardAddress::name) of the shards left out, in the stub's order.
+  std::vector<std::string> missing() const;
+
+  /// Tries again the shards left out, when retry_after has passed since the last try. True
+  /// when database() changed (a shard came back).
+  bool retry_missing();
+  /// After a search failed with Xapian::NetworkError: the connections of every remote shard may
+  /// hold half an exchange, so each is opened again; those that do not answer within the
+  /// deadline are left out. True when at least one shard is still there to search.
+  bool reconnect_after_failure();
+
+private:
+  struct Shard {
+    index_format::ShardAddress address;
+    std::optional<Xapian::Database> database;  // nothing while left out
+  };
+  ShardSet() = default;
+  /// Opens the shards of `which` at once (one thread per remote shard, so that slow shards cost
+  /// one deadline, not one each), leaving out those that fail; then rebuilds database_.
+  void open_shards(const std::vector<std::size_t>& which);
+  void rebuild();
+
+  ShardOptions options_;
+  index_format::ShardDeadlines deadlines_;
+  std::vector<Shard> shards_;
+  Xapian::Database database_;
+  std::chrono::steady_clock::time_point last_try_{};
+};
+
+}  // namespace canon::query

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""A canon index in shards, two of them served by xapian-tcpsrv on loopback (docs/serving.md).
+
+Indexes a site (both collapse modes), splits each index into 3 shards with `canon shard`, serves
+shards 2 and 3 with xapian-tcpsrv on free ports, and checks:
+  - `canon search` on the local stub (the split index) and on a stub listing shard 1 and the two
+    remote shards gives what the one database gives, for a fixed set of queries (phrase, boolean,
+    prefix, non-ASCII, filters): the same URLs in the same order, alternates, snippets, weights;
+    only the number of matches may differ (the one database estimates it; over shards every
+    match is weighed, so it is exact), and then not both call it exact;
+  - `canon serve` on the remote stub answers the JSON API as `canon search` does;
+  - a shard that is stopped (SIGSTOP) or killed is left out within the deadline, with a notice
+    naming it (CLI text, JSON, web page); a search with no shard answering fails with a message;
+  - the shard is searched again once it is back (restarted on its port), by `canon search` and by
+    the running server;
+  - Omega's `quest` reads the same stub.
+Skipped (exit 77) without xapian-tcpsrv, failed instead when CANON_REQUIRE_TOOLS=1.
+
+Usage: remote_shards.py CANON_BINARY SITE_DIR            the whole test, on a small site
+       remote_shards.py CANON_BINARY --real-sites        the same-results part on python3.11-doc
+                                                         and cppreference (each skipped when not
+                                                         installed, failed when CANON_REQUIRE_TOOLS=1)
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+QUERIES = [
+    "backup", "restore file", '"single file"', "back*", "title:back* restore",
+    "(back* OR restor*) -daily", "日本語", "čeština", "NOT backup", "restore NEAR file",
+    "site:localhost backup", "path:/docs/ back*", "title:tutorial", "encrypt AND (key OR password)",
+]
+# Real sites (Debian packages): where the HTML is, and queries of each kind on it.
+REAL_SITES = {
+    "python3.11-doc": ("/usr/share/doc/python3.11/html", [
+        "event loop", "os path join", '"context manager"', "async*", "title:asyncio", "socket AND (server OR client)",
+        "datetime NOT timezone", "Gürzenichstraße", "répertoire", "unicode ß", "email", "shelve", "json dump*",
+        "path:/library/ pickle", "list OR dict OR tuple", "re NEAR match", "importlib resources abc",
+        "sqlite3", "thread* lock", "decimal rounding"]),
+    "cppreference-doc-en-html": ("/usr/share/cppreference/doc/html", [
+        "vector push_back", "std::unique_ptr", '"move constructor"', "constexpr*", "title:basic_string",
+        "allocator NOT deprecated", "förnamn", "locale facet", "iterator category", "unordered_map OR map",
+        "path:/en/cpp/algorithm/ sort", "mutex NEAR lock", "regex match*", "chrono duration", "std::find",
+        "exception AND (throw OR catch)", "atomic", "string_view", "printf", "coroutine"]),
+}
+DEADLINE = 1.0  # seconds (--shard-deadline)
+
+failures = 0
+
+
+def check(ok, what, detail=""):
+    global failures
+    if ok:
+        print("ok:", what)
+    else:
+        failures += 1
+        print("FAIL:", what, detail, file=sys.stderr)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port, seconds=10):
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+class Shard:
+    """A xapian-tcpsrv in a process group of its own (it forks a child per connection)."""
+
+    def __init__(self, path, port):
+        self.path, self.port, self.process = path, port, None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            ["xapian-tcpsrv", "--interface", "127.0.0.1", "--port", str(self.port), "--quiet", self.path],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        if not wait_for_port(self.port):
+            raise RuntimeError(f"xapian-tcpsrv did not listen on {self.port}")
+
+    def signal(self, sig):
+        os.killpg(self.process.pid, sig)
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.signal(signal.SIGCONT)
+            self.signal(signal.SIGKILL)
+            self.process.wait()
+
+
+def run(*args, check_status=True):
+    out = subprocess.run(list(args), capture_output=True, text=True)
+    if check_status and out.returncode != 0:
+        raise RuntimeError(f"{args} failed ({out.returncode}): {out.stderr}")
+    return out
+
+
+def comparable(results):
+    """The results without the match count (the one database estimates it), and weights to 12
+    significant digits (a sum over shards adds the same parts in another order)."""
+    results = dict(results)
+    for key in ("estimated_matches", "matches_exact"):
+        results.pop(key, None)
+    results["results"] = [dict(hit, weight=float(f"{hit['weight']:.12g}")) for hit in results["results"]]
+    return results
+
+
+def search_json(canon, index, query, *extra):
+    return json.loads(run(canon, "search", index, query, "--json", *extra).stdout)
+
+
+def same_results(canon, site, queries, work, name, shards):
+    """Both collapse modes of `site`: one database, its 3 local shards, and shard 1 local with
+    shards 2 and 3 remote give the same results for `queries`; quest reads the remote stub.
+    Leaves the remote shards running in `shards`; returns the stub of the index-time index."""
+    for mode, flags in (("index", []), ("query", ["--no-collapse"])):
+        index = f"{work}/{name}-{mode}"
+        run(canon, "index", site, "--out", index, "--quiet", *flags)
+        run(canon, "shard", index, "--parts", "3", "--out", f"{index}-shards")
+        local = [search_json(canon, index, q) for q in queries]
+        for q, one in zip(queries, local):
+            split = search_json(canon, f"{index}-shards", q)
+            check(comparable(split) == comparable(one), f"{name} {mode}: local shards = one database: {q}")
+            if split["estimated_matches"] != one["estimated_matches"]:
+                check(not (split["matches_exact"] and one["matches_exact"]),
+                      f"{name} {mode}: counts that differ are not both called exact: {q}")
+        pair = [Shard(f"{index}-shards/shard-{n}", free_port()) for n in (2, 3)]
+        for shard in pair:
+            shard.start()
+        shards += pair
+        stub = f"{work}/{name}-{mode}-remote.stub"
+        with open(stub, "w") as f:
+            f.write(f"auto {index}-shards/shard-1\n" + "".join(f"remote 127.0.0.1:{s.port}\n" for s in pair))
+        for q, one in zip(queries, local):
+            remote = search_json(canon, stub, q)
+            check(comparable(remote) == comparable(one), f"{name} {mode}: remote shards = one database: {q}")
+            check(remote["missing_shards"] == [], f"{name} {mode}: every shard answered: {q}")
+        if mode == "query":
+            first = lambda text: re.findall(r"url=(\S+)", text)[:3]
+            quest, single = (run("quest", "-d", db, queries[1]).stdout for db in (stub, f"{index}/xapian"))
+            check(first(quest) == first(single) and first(single), f"{name}: quest reads the remote stub as the one database",
+                  f"{first(quest)} vs {first(single)}")
+    return f"{work}/{name}-index-remote.stub"
+
+
+def faults(canon, work, name, stub, shards):
+    """`canon serve` on the remote stub of `name`'s index; a shard stopped, then killed."""
+    stopped, killed = shards[1], shards[0]
+    serve_err = open(f"{work}/serve.err", "w")
+    server = subprocess.Popen([canon, "serve", stub, "--port", "0", "--shard-deadline", str(DEADLINE)],
+                              stdout=subprocess.DEVNULL, stderr=serve_err)
+    try:
+        url = None
+        for _ in range(200):
+            m = re.search(r"at (http://\S+)", open(f"{work}/serve.err").read())
+            if m:
+                url = m.group(1).rstrip("/")
+                break
+            time.sleep(0.05)
+        check(url is not None, "canon serve starts on the remote stub")
+
+        def api(query):
+            start = time.time()
+            with urllib.request.urlopen(f"{url}/api/search?q={urllib.parse.quote(query)}", timeout=30) as r:
+                body = json.loads(r.read())
+            return body, time.time() - start
+
+        def page(query):
+            with urllib.request.urlopen(f"{url}/search?q={urllib.parse.quote(query)}", timeout=30) as r:
+                return r.read().decode()
+
+        one = search_json(canon, f"{work}/{name}-index", "restore file")
+        served, _ = api("restore file")
+        check(comparable(served) == comparable(one), "canon serve on the remote stub = canon search on one database")
+
+        # A stopped shard: left out within the deadline, named; back once it answers again.
+        stopped.signal(signal.SIGSTOP)
+        body, took = api("backup")
+        name_of_stopped = f"127.0.0.1:{stopped.port}"
+        check(body["missing_shards"] == [name_of_stopped], "serve: the stopped shard is named", str(body["missing_shards"]))
+        check(took <= DEADLINE + 1, f"serve: answered within the deadline + 1 s ({took:.2f} s)")
+        check(len(body["results"]) > 0, "serve: results from the other shards")
+        html = page("backup")
+        check(name_of_stopped in html and "did not answer" in html, "serve: the web page names the missing shard")
+        text = run(canon, "search", stub, "backup", "--shard-deadline", str(DEADLINE))
+        check(f"did not answer ({name_of_stopped})" in text.stdout, "search: the text output names the missing shard")
+        stopped.signal(signal.SIGCONT)
+        time.sleep(1.2)  # past ShardOptions::retry_after
+        body, _ = api("backup")
+        check(body["missing_shards"] == [], "serve: the shard is searched again once it answers", str(body["missing_shards"]))
+
+        # A killed shard: left out at once; searched again once restarted on its port.
+        killed.kill()
+        body, took = api("backup")
+        check(body["missing_shards"] == [f"127.0.0.1:{killed.port}"], "serve: the killed shard is named")
+        check(took <= DEADLINE + 1, f"serve: answered within the deadline + 1 s ({took:.2f} s)")
+        killed.start()
+        time.sleep(1.2)
+        body, _ = api("backup")
+        check(body["missing_shards"] == [] and comparable(body) == comparable(search_json(canon, f"{work}/{name}-index", "backup")),
+              "serve: results as before once the shard is back")
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+    # No shard answering: a clear error, not a hang.
+    only_remote = f"{work}/only-remote.stub"
+    with open(only_remote, "w") as f:
+        f.write(f"remote 127.0.0.1:{killed.port}\n")
+    killed.kill()
+    failed = run(canon, "search", only_remote, "backup", "--shard-deadline", str(DEADLINE), check_status=False)
+    check(failed.returncode != 0 and "no shard" in failed.stderr, "search: no shard answering is an error", failed.stderr)
+
+
+def main():
+    canon, site = sys.argv[1], sys.argv[2]
+    required = os.environ.get("CANON_REQUIRE_TOOLS") == "1"
+    if shutil.which("xapian-tcpsrv") is None or shutil.which("quest") is None:
+        print("remote_shards: no xapian-tcpsrv or quest: run scripts/install-deps.sh (xapian-tools)", file=sys.stderr)
+        return 1 if required else 77
+    work = tempfile.mkdtemp(prefix="canon-shards.")
+    shards = []
+    try:
+        if site == "--real-sites":
+            ran = 0
+            for package, (html, queries) in REAL_SITES.items():
+                if not os.path.isdir(html):
+                    print(f"remote_shards: {package} is not installed ({html})", file=sys.stderr)
+                    if required:
+                        return 1
+                    continue
+                same_results(canon, html, queries, work, package, shards)
+                ran += 1
+            if ran == 0:
+                return 77
+        else:
+            stub = same_results(canon, site, QUERIES, work, "site", shards)
+            faults(canon, work, "site", stub, shards)
+    finally:
+        for shard in shards:
+            shard.kill()
+        shutil.rmtree(work, ignore_errors=True)
+    print("remote_shards:", "FAILED" if failures else "passed", f"({failures} failures)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
