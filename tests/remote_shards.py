@@ -13,8 +13,8 @@ shards 2 and 3 with xapian-tcpsrv on free ports, and checks:
     naming it (CLI text, JSON, web page); a search with no shard answering fails with a message;
   - the shard is searched again once it is back (restarted on its port), by `canon search` and by
     the running server;
-  - Omega's `quest` reads the same stub.
-Skipped (exit 77) without xapian-tcpsrv, failed instead when CANON_REQUIRE_TOOLS=1.
+  - Omega's CGI and `quest` read the same stub.
+Skipped (exit 77) without xapian-tcpsrv or Omega, failed instead when CANON_REQUIRE_TOOLS=1.
 
 Usage: remote_shards.py CANON_BINARY SITE_DIR            the whole test, on a small site
        remote_shards.py CANON_BINARY --real-sites        the same-results part on python3.11-doc
@@ -123,6 +123,25 @@ def comparable(results):
     return results
 
 
+OMEGA = "/usr/lib/cgi-bin/omega/omega"
+
+
+def omega(work, database, query):
+    """The URLs Omega's CGI (run from the command line, xml template) gives for `query` on
+    `database` (a database directory or a stub file), each cluster once (COLLAPSE=11)."""
+    data = f"{work}/omega-data"
+    os.makedirs(data, exist_ok=True)
+    link = f"{data}/db"
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(database, link)
+    with open(f"{work}/omega.conf", "w") as f:
+        f.write(f"database_dir {data}\ntemplate_dir /usr/share/xapian-omega/templates\nlog_dir {work}\ncdb_dir {work}\n")
+    out = subprocess.run([OMEGA, "DB=db", f"P={query}", "COLLAPSE=11", "FMT=xml"], capture_output=True, text=True,
+                         env=dict(os.environ, OMEGA_CONFIG_FILE=f"{work}/omega.conf")).stdout
+    return re.findall(r'^url="([^"]*)"', out, re.M)
+
+
 def search_json(canon, index, query, *extra):
     return json.loads(run(canon, "search", index, query, "--json", *extra).stdout)
 
@@ -158,6 +177,9 @@ def same_results(canon, site, queries, work, name, shards):
             quest, single = (run("quest", "-d", db, queries[1]).stdout for db in (stub, f"{index}/xapian"))
             check(first(quest) == first(single) and first(single), f"{name}: quest reads the remote stub as the one database",
                   f"{first(quest)} vs {first(single)}")
+            omega_one, omega_remote = (omega(work, db, queries[1]) for db in (f"{index}/xapian", stub))
+            check(omega_remote == omega_one and omega_one, f"{name}: Omega's CGI reads the remote stub as the one database "
+                  "(COLLAPSE=11)", f"{omega_remote} vs {omega_one}")
     return f"{work}/{name}-index-remote.stub"
 
 
@@ -237,8 +259,9 @@ def faults(canon, work, name, stub, shards):
 def main():
     canon, site = sys.argv[1], sys.argv[2]
     required = os.environ.get("CANON_REQUIRE_TOOLS") == "1"
-    if shutil.which("xapian-tcpsrv") is None or shutil.which("quest") is None:
-        print("remote_shards: no xapian-tcpsrv or quest: run scripts/install-deps.sh (xapian-tools)", file=sys.stderr)
+    if shutil.which("xapian-tcpsrv") is None or shutil.which("quest") is None or not os.access(OMEGA, os.X_OK):
+        print("remote_shards: no xapian-tcpsrv, quest or Omega: run scripts/install-deps.sh (xapian-tools, xapian-omega)",
+              file=sys.stderr)
         return 1 if required else 77
     work = tempfile.mkdtemp(prefix="canon-shards.")
     shards = []
