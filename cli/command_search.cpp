@@ -55,7 +55,7 @@ void add_search_command(CLI::App& app) {
                    "Static score: log (ln(1 + N * PageRank)) or pagerank")
       ->capture_default_str()
       ->check(CLI::IsMember({"log", "pagerank"}));
-  add_shard_deadline_option(*search, args->shards);
+  add_shard_options(*search, args->shards);
   add_json_flag(*search, args->json, "Print results as JSON");
 
   search->callback([args] {

@@ -58,7 +58,7 @@ void add_serve_command(CLI::App& app) {
             "Seconds a client has to send a request (or read an answer) before it is disconnected")
       ->default_str("10")
       ->check(CLI::Range(0.1, 3600.0));
-  add_shard_deadline_option(*serve, options->shards);
+  add_shard_options(*serve, options->shards);
   serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
 
   serve->callback([options] {

@@ -34,17 +34,20 @@ void add_pagerank_options(CLI::App& app, ranking::PageRankOptions& options) {
       ->check(CLI::Range(1u, 1000000u));
 }
 
-CLI::Option* add_shard_deadline_option(CLI::App& app, query::ShardOptions& options) {
-  return app
-      .add_option_function<double>(
-          "--shard-deadline",
-          [&options](double seconds) {
-            options.deadline = std::chrono::milliseconds(static_cast<long>(seconds * 1000));
-          },
-          "Seconds a search waits for a remote shard; past it the shard is left out of the results "
-          "and tried again a second later")
+void add_shard_options(CLI::App& app, query::ShardOptions& options) {
+  const auto milliseconds = [](double seconds) { return std::chrono::milliseconds(static_cast<long>(seconds * 1000)); };
+  app.add_option_function<double>(
+         "--shard-deadline", [&options, milliseconds](double seconds) { options.deadline = milliseconds(seconds); },
+         "Seconds a search waits for a remote shard; past it the shard is left out of the results "
+         "and tried again a second later")
       ->default_str(std::to_string(query::ShardOptions{}.deadline.count() / 1000))
       ->check(CLI::Range(0.01, 600.0));
+  app.add_option_function<double>(
+         "--shard-refresh", [&options, milliseconds](double seconds) { options.refresh_after = milliseconds(seconds); },
+         "Seconds between looks at the shards for a new version (a replaced directory, a remote "
+         "shard connected to again)")
+      ->default_str(std::to_string(query::ShardOptions{}.refresh_after.count() / 1000))
+      ->check(CLI::Range(0.1, 86400.0));
 }
 
 }  // namespace canon::cli

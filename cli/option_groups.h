@@ -23,7 +23,8 @@ CLI::Option* add_json_flag(CLI::App& app, bool& json, const std::string& what);
 CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& seed, const std::string& what);
 /// PageRank's `--damping`, `--tolerance` and `--max-iterations`, with their defaults.
 void add_pagerank_options(CLI::App& app, ranking::PageRankOptions& options);
-/// `--shard-deadline SECONDS`: the most a search waits for a remote shard (ShardOptions).
-CLI::Option* add_shard_deadline_option(CLI::App& app, query::ShardOptions& options);
+/// `--shard-deadline SECONDS` (the most a search waits for a remote shard) and
+/// `--shard-refresh SECONDS` (how often shards are looked at for a new version): ShardOptions.
+void add_shard_options(CLI::App& app, query::ShardOptions& options);
 
 }  // namespace canon::cli

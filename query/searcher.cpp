@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include <xapian.h>
@@ -257,6 +258,65 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
   return query;
 }
 
+/// Frequencies of terms in the database. Over remote shards, get_termfreq costs a round trip
+/// per term and shard, while the statistics a match gathers carry the frequency of every term
+/// of its query in one exchange per shard: so when the database has remote shards, the terms
+/// are asked for at once (a match of their OR that returns no document); else each is read when
+/// it is asked for.
+class TermFrequencies {
+public:
+  TermFrequencies(const Xapian::Database& db, const std::vector<std::string>& terms, bool at_once) : db_(db) {
+    if (!at_once || terms.empty()) return;
+    std::vector<Xapian::Query> leaves(terms.begin(), terms.end());
+    Xapian::Enquire enquire(db);
+    enquire.set_query(Xapian::Query(Xapian::Query::OP_OR, leaves.begin(), leaves.end()));
+    const Xapian::MSet statistics = enquire.get_mset(0, 0);
+    for (const std::string& term : terms) known_.emplace(term, statistics.get_termfreq(term));
+  }
+  Xapian::doccount operator()(const std::string& term) const {
+    const auto found = known_.find(term);
+    return found != known_.end() ? found->second : db_.get_termfreq(term);
+  }
+
+private:
+  const Xapian::Database& db_;
+  std::unordered_map<std::string, Xapian::doccount> known_;
+};
+
+/// One thing the anchor part of a query looks for (with_anchor_matches): the pages named
+/// `name` (with its count terms), having a place named `place` when it is not empty; or, with
+/// `name` empty, the pages having a place named `place`.
+struct AnchorAsk {
+  std::string name;
+  std::string place;
+};
+
+/// What with_anchor_matches looks for, for `request` (nothing when anchor_weight is 0).
+std::vector<AnchorAsk> anchor_asks(const SearchRequest& request) {
+  std::vector<AnchorAsk> asks;
+  const std::string words = fmt::exact_words(request.query);
+  if (request.anchor_weight <= 0 || words.empty()) return asks;
+  asks.push_back({fmt::exact_anchor_term(request.query), ""});
+  asks.push_back({fmt::cased_anchor_term(request.query), ""});
+  if (words.find(' ') != std::string::npos) asks.push_back({"", fmt::place_name_term(words)});
+  for (std::size_t space = words.find(' '); space != std::string::npos; space = words.find(' ', space + 1)) {
+    asks.push_back({fmt::exact_anchor_term(words.substr(0, space)), fmt::place_name_term(words.substr(space + 1))});
+  }
+  return asks;
+}
+
+/// Every term with_anchor_matches may read the frequency of for `asks`.
+std::vector<std::string> anchor_terms(const std::vector<AnchorAsk>& asks) {
+  std::vector<std::string> terms;
+  for (const AnchorAsk& ask : asks) {
+    if (!ask.place.empty()) terms.push_back(ask.place);
+    if (ask.name.empty()) continue;
+    terms.push_back(ask.name);
+    for (unsigned level = 1; level <= fmt::kAnchorCountLevels; ++level) terms.push_back(fmt::anchor_count_term(ask.name, level));
+  }
+  return terms;
+}
+
 /// `query` with anchor matches added (AND_MAYBE: they never make a page match). Each anchor term
 /// the query makes adds anchor_weight * ln(N / termfreq) to the pages that have it: an inverse
 /// document frequency alone, neither the term's wdf nor the page's length, since what other
@@ -268,12 +328,16 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
 /// the query are not names: a page called by one ("std filesystem path" in the pasted title of the
 /// constructor page "std::filesystem::path::path") is not what the query names; nor is one word
 /// a place's. The weights are given by FixedWeightPostingSources filtered by the terms, a stock
-/// Xapian posting source that remote databases know too.
-Xapian::Query with_anchor_matches(Xapian::Query query, const Xapian::Database& db, const SearchRequest& request) {
-  if (request.anchor_weight <= 0) return query;
-  const std::string words = fmt::exact_words(request.query);
-  if (words.empty()) return query;
+/// Xapian posting source that remote databases know too. `asks` are anchor_asks(request); the
+/// terms' frequencies are read through `frequency`.
+Xapian::Query with_anchor_matches(Xapian::Query query, const Xapian::Database& db, const SearchRequest& request,
+                                  const std::vector<AnchorAsk>& asks, const TermFrequencies& frequency) {
+  if (asks.empty()) return query;
   const double documents = db.get_doccount();
+  const auto idf = [&](const std::string& term) {
+    const Xapian::doccount f = frequency(term);
+    return f == 0 ? 0.0 : std::log(documents / f);
+  };
   std::vector<Xapian::Query> weighed;
   // Gives `weight` (times the anchor weight) to the pages `filter` matches, when it is positive.
   const auto add = [&](double weight, Xapian::Query filter) {
@@ -282,34 +346,22 @@ Xapian::Query with_anchor_matches(Xapian::Query query, const Xapian::Database& d
                          Xapian::Query((new Xapian::FixedWeightPostingSource(request.anchor_weight * weight))->release()),
                          std::move(filter));
   };
-  // Adds the name term `name` and its count terms, up to the first level no page has, each
-  // with its idf (the name term with `extra` too), ANDed with `place` when given.
-  const auto add_name = [&](const std::string& name, const Xapian::Query* place, double extra) {
-    for (unsigned level = 0; level <= fmt::kAnchorCountLevels; ++level) {
-      const std::string term = level == 0 ? name : fmt::anchor_count_term(name, level);
-      const Xapian::doccount frequency = db.get_termfreq(term);
-      if (frequency == 0) break;  // no page at this level, nor at any higher one
-      Xapian::Query filter(term);
-      if (place != nullptr) filter = Xapian::Query(Xapian::Query::OP_AND, filter, *place);
-      add(std::log(documents / frequency) + (level == 0 ? extra : 0.0), std::move(filter));
+  for (const AnchorAsk& ask : asks) {
+    const double place_weight = ask.place.empty() ? 0.0 : idf(ask.place);
+    if (ask.name.empty()) {
+      add(place_weight, Xapian::Query(ask.place));
+      continue;
     }
-  };
-  const auto idf = [&](const std::string& term) {
-    const Xapian::doccount frequency = db.get_termfreq(term);
-    return frequency == 0 ? 0.0 : std::log(documents / frequency);
-  };
-  add_name(fmt::exact_anchor_term(request.query), nullptr, 0.0);
-  add_name(fmt::cased_anchor_term(request.query), nullptr, 0.0);
-  if (words.find(' ') != std::string::npos) {
-    const std::string place = fmt::place_name_term(words);
-    add(idf(place), Xapian::Query(place));
-  }
-  for (std::size_t space = words.find(' '); space != std::string::npos; space = words.find(' ', space + 1)) {
-    const std::string member = fmt::place_name_term(words.substr(space + 1));
-    const double member_weight = idf(member);
-    if (member_weight <= 0) continue;
-    const Xapian::Query place(member);
-    add_name(fmt::exact_anchor_term(words.substr(0, space)), &place, member_weight);
+    if (!ask.place.empty() && place_weight <= 0) continue;  // no page has that place
+    // The name term and its count terms, up to the first level no page has, each with its idf
+    // (the name term with the place's too), ANDed with the place when there is one.
+    for (unsigned level = 0; level <= fmt::kAnchorCountLevels; ++level) {
+      const std::string term = level == 0 ? ask.name : fmt::anchor_count_term(ask.name, level);
+      if (frequency(term) == 0) break;  // no page at this level, nor at any higher one
+      Xapian::Query filter(term);
+      if (!ask.place.empty()) filter = Xapian::Query(Xapian::Query::OP_AND, filter, Xapian::Query(ask.place));
+      add(idf(term) + (level == 0 ? place_weight : 0.0), std::move(filter));
+    }
   }
   if (weighed.empty()) return query;
   return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
@@ -422,7 +474,9 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   }
 
   query = with_title_matches(query, parser, request, flags);
-  query = with_anchor_matches(query, db(), request);
+  const std::vector<AnchorAsk> asks = anchor_asks(request);
+  const TermFrequencies frequencies(db(), anchor_terms(asks), shards.has_remote());
+  query = with_anchor_matches(query, db(), request, asks, frequencies);
   const bool log_score = request.static_score == StaticScore::kLogPageRank;
   query = with_static_score(query, request, log_score ? log_pagerank_bound : pagerank_bound);
 
@@ -447,8 +501,12 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   results.estimated_matches = mset.get_matches_estimated();
   results.matches_lower_bound = mset.get_matches_lower_bound();
   results.matches_upper_bound = mset.get_matches_upper_bound();
-  for (auto it = mset.begin(); it != mset.end(); ++it) {
-    Xapian::Document doc = it.get_document();
+  std::vector<Xapian::docid> ids;
+  for (auto it = mset.begin(); it != mset.end(); ++it) ids.push_back(*it);
+  const std::vector<Xapian::Document> documents = shards.documents(ids);
+  std::size_t index = 0;
+  for (auto it = mset.begin(); it != mset.end(); ++it, ++index) {
+    Xapian::Document doc = documents[index];
     std::string data = doc.get_data();
     SearchHit hit;
     hit.rank = it.get_rank() + 1;  // get_rank() already counts the offset
@@ -489,7 +547,7 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
   if (Status balanced = check_balanced(request.query); !balanced.ok()) return balanced;
   ShardSet& shards = rep_->shards;
   try {
-    if (shards.retry_missing()) rep_->configure_parser();
+    if (shards.refresh()) rep_->configure_parser();
     Result<SearchResults> results = [&] {
       try {
         return rep_->run(request);

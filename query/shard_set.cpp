@@ -26,7 +26,9 @@ Result<ShardSet> ShardSet::open(const std::filesystem::path& xapian_path, const 
   std::vector<std::size_t> all;
   for (fmt::ShardAddress& address : addresses.value()) {
     all.push_back(set.shards_.size());
-    set.shards_.push_back({std::move(address), std::nullopt});
+    Shard shard;
+    shard.address = std::move(address);
+    set.shards_.push_back(std::move(shard));
   }
   set.open_shards(all);
   if (set.missing().size() == set.shards_.size()) {
@@ -45,8 +47,22 @@ std::vector<std::string> ShardSet::missing() const {
   return names;
 }
 
+ShardSet::Identity ShardSet::identify(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {st.st_dev, st.st_ino};
+}
+
+bool ShardSet::has_remote() const {
+  for (const Shard& shard : shards_) {
+    if (shard.address.kind == fmt::ShardAddress::Kind::kTcp) return true;
+  }
+  return false;
+}
+
 void ShardSet::open_shards(const std::vector<std::size_t>& which) {
-  last_try_ = std::chrono::steady_clock::now();
+  const auto now = std::chrono::steady_clock::now();
+  last_try_ = now;
   // Each shard in a thread of its own: a shard that does not answer costs the search one
   // deadline however many shards do not answer.
   std::vector<std::future<std::optional<Xapian::Database>>> opening;
@@ -59,7 +75,12 @@ void ShardSet::open_shards(const std::vector<std::size_t>& which) {
       }
     }));
   }
-  for (std::size_t i = 0; i < which.size(); ++i) shards_[which[i]].database = opening[i].get();
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    Shard& shard = shards_[which[i]];
+    shard.database = opening[i].get();
+    shard.opened_at = now;
+    if (shard.address.kind == fmt::ShardAddress::Kind::kLocal) shard.identity = identify(shard.address.path);
+  }
   rebuild();
 }
 
@@ -70,18 +91,51 @@ void ShardSet::rebuild() {
   }
 }
 
-bool ShardSet::retry_missing() {
-  if (!sharded() || std::chrono::steady_clock::now() - last_try_ < options_.retry_after) return false;
-  std::vector<std::size_t> left_out;
+std::vector<Xapian::Document> ShardSet::documents(const std::vector<Xapian::docid>& ids) const {
+  std::vector<Xapian::Document> documents(ids.size());
+  if (!has_remote()) {
+    for (std::size_t i = 0; i < ids.size(); ++i) documents[i] = database_.get_document(ids[i]);
+    return documents;
+  }
+  // database_ interleaves the shards that are open, in the stub's order: its document d is
+  // document (d - 1) / n + 1 of the ((d - 1) mod n)-th of them.
+  std::vector<const Xapian::Database*> open;
+  for (const Shard& shard : shards_) {
+    if (shard.database) open.push_back(&*shard.database);
+  }
+  const std::size_t n = open.size();
+  std::vector<std::future<void>> asking;
+  for (std::size_t k = 0; k < n; ++k) {
+    asking.push_back(std::async(std::launch::async, [&, k] {
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        if ((ids[i] - 1) % n == k) documents[i] = open[k]->get_document((ids[i] - 1) / n + 1);
+      }
+    }));
+  }
+  for (auto& asked : asking) asked.get();  // rethrows a shard's Xapian::Error
+  return documents;
+}
+
+bool ShardSet::refresh() {
+  if (!sharded()) return false;
+  const auto now = std::chrono::steady_clock::now();
+  const bool retry = now - last_try_ >= options_.retry_after;
+  std::vector<std::size_t> to_open;
   for (std::size_t i = 0; i < shards_.size(); ++i) {
-    if (!shards_[i].database) left_out.push_back(i);
+    Shard& shard = shards_[i];
+    if (!shard.database) {
+      if (retry) to_open.push_back(i);
+    } else if (now - shard.opened_at >= options_.refresh_after) {
+      if (shard.address.kind == fmt::ShardAddress::Kind::kTcp || !(identify(shard.address.path) == shard.identity)) {
+        to_open.push_back(i);
+      } else {
+        shard.opened_at = now;  // the same directory: nothing to open again
+      }
+    }
   }
-  if (left_out.empty()) return false;
-  open_shards(left_out);
-  for (std::size_t i : left_out) {
-    if (shards_[i].database) return true;
-  }
-  return false;
+  if (to_open.empty()) return false;
+  open_shards(to_open);
+  return true;
 }
 
 bool ShardSet::reconnect_after_failure() {

@@ -4,6 +4,8 @@
 /// later) instead of failing or hanging every search (docs/serving.md).
 #pragma once
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -24,6 +26,10 @@ struct ShardOptions {
   std::chrono::milliseconds deadline{4000};
   /// How long a shard left out stays out before a search tries it again.
   std::chrono::milliseconds retry_after{1000};
+  /// How often the shards are looked at again for a new version: a local shard whose directory
+  /// was replaced (`canon index`, `canon shard` swap it) is opened again; a remote shard is
+  /// connected to again (xapian-tcpsrv opens its database for each connection).
+  std::chrono::milliseconds refresh_after{10000};
 };
 
 /// One database, or the shards of a stub. Not thread-safe (as Xapian::Database).
@@ -40,20 +46,36 @@ public:
   bool sharded() const { return !shards_.empty(); }
   /// The names (ShardAddress::name) of the shards left out, in the stub's order.
   std::vector<std::string> missing() const;
+  /// True when the stub lists a remote shard.
+  bool has_remote() const;
+  /// The documents of database() with ids `ids`, in that order. Xapian asks a remote shard
+  /// for one document per round trip; here each shard is asked for its documents in a thread
+  /// of its own, so that the shards answer at the same time. Throws Xapian::Error.
+  std::vector<Xapian::Document> documents(const std::vector<Xapian::docid>& ids) const;
 
-  /// Tries again the shards left out, when retry_after has passed since the last try. True
-  /// when database() changed (a shard came back).
-  bool retry_missing();
+  /// Tries again the shards left out once retry_after has passed since the last try, and
+  /// opens again the shards open for refresh_after (ShardOptions). True when database()
+  /// changed.
+  bool refresh();
   /// After a search failed with Xapian::NetworkError: the connections of every remote shard may
   /// hold half an exchange, so each is opened again; those that do not answer within the
   /// deadline are left out. True when at least one shard is still there to search.
   bool reconnect_after_failure();
 
 private:
+  /// A directory's device and inode: a directory replaced by another has other ones.
+  struct Identity {
+    dev_t device = 0;
+    ino_t inode = 0;
+    bool operator==(const Identity&) const = default;
+  };
   struct Shard {
     index_format::ShardAddress address;
     std::optional<Xapian::Database> database;  // nothing while left out
+    std::chrono::steady_clock::time_point opened_at{};
+    Identity identity;  // a local shard's, when it was opened
   };
+  static Identity identify(const std::filesystem::path& path);
   ShardSet() = default;
   /// Opens the shards of `which` at once (one thread per remote shard, so that slow shards cost
   /// one deadline, not one each), leaving out those that fail; then rebuilds database_.

@@ -13,7 +13,9 @@ shards 2 and 3 with xapian-tcpsrv on free ports, and checks:
     naming it (CLI text, JSON, web page); a search with no shard answering fails with a message;
   - the shard is searched again once it is back (restarted on its port), by `canon search` and by
     the running server;
-  - Omega's CGI and `quest` read the same stub.
+  - Omega's CGI and `quest` read the same stub;
+  - a running `canon serve` finds a page added and re-indexed, on one database and on shards,
+    with no search failing meanwhile.
 Skipped (exit 77) without xapian-tcpsrv or Omega, failed instead when CANON_REQUIRE_TOOLS=1.
 
 Usage: remote_shards.py CANON_BINARY SITE_DIR            the whole test, on a small site
@@ -30,6 +32,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -172,6 +175,9 @@ def same_results(canon, site, queries, work, name, shards):
             remote = search_json(canon, stub, q)
             check(comparable(remote) == comparable(one), f"{name} {mode}: remote shards = one database: {q}")
             check(remote["missing_shards"] == [], f"{name} {mode}: every shard answered: {q}")
+        page = ("--offset", "3", "--limit", "4")
+        check(comparable(search_json(canon, stub, queries[0], *page)) == comparable(search_json(canon, index, queries[0], *page)),
+              f"{name} {mode}: a later page of results, remote shards = one database")
         if mode == "query":
             first = lambda text: re.findall(r"url=(\S+)", text)[:3]
             quest, single = (run("quest", "-d", db, queries[1]).stdout for db in (stub, f"{index}/xapian"))
@@ -256,6 +262,90 @@ def faults(canon, work, name, stub, shards):
     check(failed.returncode != 0 and "no shard" in failed.stderr, "search: no shard answering is an error", failed.stderr)
 
 
+def start_server(canon, work, target, *options):
+    """`canon serve TARGET` on a free port: (process, base URL)."""
+    log = f"{work}/serve-{len(os.listdir(work))}.err"
+    server = subprocess.Popen([canon, "serve", target, "--port", "0", *options], stdout=subprocess.DEVNULL,
+                              stderr=open(log, "w"))
+    for _ in range(200):
+        m = re.search(r"at (http://\S+)", open(log).read())
+        if m:
+            return server, m.group(1).rstrip("/")
+        time.sleep(0.05)
+    raise RuntimeError(f"canon serve {target} did not start: {open(log).read()}")
+
+
+def api_search(url, query):
+    with urllib.request.urlopen(f"{url}/api/search?q={urllib.parse.quote(query)}", timeout=30) as r:
+        return json.loads(r.read())
+
+
+def updates(canon, site, work, shards):
+    """A running `canon serve` finds a page added to the site once it is re-indexed: on one
+    database (`canon index` swaps INDEX_DIR) and on shards, one local and two remote (`canon
+    shard` swaps the split); no search fails meanwhile; the time until the new page is found."""
+    copy = f"{work}/site-copy"
+    shutil.copytree(site, copy)
+    index, split = f"{work}/upd-index", f"{work}/upd-shards"
+    run(canon, "index", copy, "--out", index, "--quiet")
+    run(canon, "shard", index, "--parts", "3", "--out", split)
+    pair = [Shard(f"{split}/shard-{n}", free_port()) for n in (2, 3)]
+    for shard in pair:
+        shard.start()
+    shards += pair
+    stub = f"{work}/upd-remote.stub"
+    with open(stub, "w") as f:
+        f.write(f"auto {split}/shard-1\n" + "".join(f"remote 127.0.0.1:{s.port}\n" for s in pair))
+    refresh = 1.0
+    servers = [start_server(canon, work, index), start_server(canon, work, stub, "--shard-refresh", str(refresh))]
+    try:
+        word = "zanzibarquokka"
+        for (server, url), label in zip(servers, ("one database", "remote shards")):
+            check(api_search(url, word)["results"] == [], f"update, {label}: the new word is not there yet")
+        failures_during = []
+        stop = threading.Event()
+
+        def hammer(url):
+            while not stop.is_set():
+                try:
+                    body = api_search(url, "backup")
+                    if not body["results"] or body["missing_shards"]:
+                        failures_during.append(body)
+                except Exception as e:  # an HTTP error or a refused connection is a failed search
+                    failures_during.append(str(e))
+
+        threads = [threading.Thread(target=hammer, args=(url,)) for _, url in servers]
+        for t in threads:
+            t.start()
+        with open(f"{copy}/zanzibar.html", "w") as f:
+            f.write(f"<html><head><title>Quokkas of Zanzibar</title></head><body><p>The {word} is a new page "
+                    "about an animal that does not exist, added after the first index.</p></body></html>")
+        run(canon, "index", copy, "--out", index, "--quiet")
+        indexed = time.time()
+        run(canon, "shard", index, "--parts", "3", "--out", split)
+        split_done = time.time()
+        found = {}
+        while len(found) < 2 and time.time() - indexed < 30:
+            for (server, url), label, since in zip(servers, ("one database", "remote shards"), (indexed, split_done)):
+                if label not in found and api_search(url, word)["results"]:
+                    found[label] = time.time() - since
+            time.sleep(0.05)
+        stop.set()
+        for t in threads:
+            t.join()
+        check(found.get("one database", 99) < 1.0,
+              f"update, one database: the new page is found {found.get('one database', -1):.2f} s after canon index")
+        check(found.get("remote shards", 99) < refresh + 1.0,
+              f"update, shards: the new page is found {found.get('remote shards', -1):.2f} s after canon shard "
+              f"(--shard-refresh {refresh})")
+        check(not failures_during, f"update: no search failed during the switch ({len(failures_during)} failed)",
+              str(failures_during[:3]))
+    finally:
+        for server, _ in servers:
+            server.terminate()
+            server.wait(10)
+
+
 def main():
     canon, site = sys.argv[1], sys.argv[2]
     required = os.environ.get("CANON_REQUIRE_TOOLS") == "1"
@@ -281,6 +371,7 @@ def main():
         else:
             stub = same_results(canon, site, QUERIES, work, "site", shards)
             faults(canon, work, "site", stub, shards)
+            updates(canon, site, work, shards)
     finally:
         for shard in shards:
             shard.kill()

@@ -2,7 +2,7 @@
 /// @brief Times Searcher::search over a file of queries on one canon index, against a bare
 /// Xapian search of the same database (docs/benchmarks.md, "Query latency"; run.sh drives it).
 ///
-/// Usage: canon_query_latency INDEX_DIR QUERIES_FILE [REPEATS]
+/// Usage: canon_query_latency INDEX_DIR QUERIES_FILE [REPEATS]   (INDEX_DIR: or a stub of shards)
 ///
 /// Modes, timed per query in turn (so machine noise hits them alike; the modes take turns going
 /// first, since the first pays for the caches) after one untimed warm-up pass: `full`
@@ -84,7 +84,8 @@ int main(int argc, char** argv) {
   }
 
   // The bare Xapian search: Searcher's parser configuration, BM25 only, no document data.
-  Xapian::Database db(index_dir + "/xapian");
+  // INDEX_DIR may be a stub file listing shards (docs/serving.md).
+  Xapian::Database db(fmt::canon_database_path(index_dir).value().string());
   Xapian::QueryParser parser;
   parser.set_database(db);
   parser.set_stemmer(Xapian::Stem(fmt::kStemLanguage));
