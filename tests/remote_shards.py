@@ -219,6 +219,22 @@ def faults(canon, work, name, stub, shards):
         served, _ = api("restore file")
         check(comparable(served) == comparable(one), "canon serve on the remote stub = canon search on one database")
 
+        # Load meanwhile: clients searching without pause while shards stop, die and come back;
+        # every answer's time is kept (a hung request would show as one of 30 s or an error).
+        load_stop = threading.Event()
+        load_times, load_errors = [], []
+
+        def load(query):
+            while not load_stop.is_set():
+                try:
+                    load_times.append(api(query)[1])
+                except Exception as e:
+                    load_errors.append(str(e))
+
+        loaders = [threading.Thread(target=load, args=(q,)) for q in ("backup", "restore file", "encrypt*")]
+        for t in loaders:
+            t.start()
+
         # A stopped shard: left out within the deadline, named; back once it answers again.
         stopped.signal(signal.SIGSTOP)
         body, took = api("backup")
@@ -245,6 +261,12 @@ def faults(canon, work, name, stub, shards):
         body, _ = api("backup")
         check(body["missing_shards"] == [] and comparable(body) == comparable(search_json(canon, f"{work}/{name}-index", "backup")),
               "serve: results as before once the shard is back")
+        load_stop.set()
+        for t in loaders:
+            t.join()
+        check(not load_errors and len(load_times) > 20 and max(load_times) <= DEADLINE + 1,
+              f"serve under load: {len(load_times)} answers, none failed or hung, the slowest in "
+              f"{max(load_times, default=-1):.2f} s (deadline {DEADLINE} s)", str(load_errors[:3]))
     finally:
         if server.poll() is None:
             server.terminate()
