@@ -364,15 +364,11 @@ Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_
 class StoredPages {
 public:
   explicit StoredPages(const RunStore& store) : store_(store), readers_(store.names.size()) {}
-  /// Opens segments [first, end).
-  Status open(std::uint32_t first, std::uint32_t end) {
-    for (std::uint32_t s = first; s < end; ++s) {
-      auto reader = store::PageStoreReader::open(store_.path(s));
-      if (!reader.ok()) return reader.status();
-      readers_[s] = std::move(reader).value();
-    }
-    return Status::ok_status();
-  }
+  /// Opens the segments the run keeps from the previous build (before the parse).
+  Status open_kept() { return open(0, store_.first_new); }
+  /// Opens the segments the parse wrote (after it).
+  Status open_new() { return open(store_.first_new, static_cast<std::uint32_t>(store_.names.size())); }
+
   /// The page at `at`. REQUIRES: its segment is open.
   Result<store::StoredPage> read(const store::StoreLocation& at) const { return readers_[at.segment]->read(at.offset); }
   /// A DocumentLoader over the stored pages; it refers to this object, which must stay where it
@@ -399,6 +395,16 @@ public:
   }
 
 private:
+  /// Opens segments [first, end).
+  Status open(std::uint32_t first, std::uint32_t end) {
+    for (std::uint32_t s = first; s < end; ++s) {
+      auto reader = store::PageStoreReader::open(store_.path(s));
+      if (!reader.ok()) return reader.status();
+      readers_[s] = std::move(reader).value();
+    }
+    return Status::ok_status();
+  }
+
   const RunStore& store_;
   std::vector<std::unique_ptr<store::PageStoreReader>> readers_;
   mutable std::mutex mutex_;
@@ -964,9 +970,12 @@ Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& re
   return pages_jsonl.close();
 }
 
-/// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`.
+/// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`; the
+/// graph's size and the iterations in `summary`.
 void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, std::vector<PageRecord>& records,
                 IndexSummary& summary) {
+  summary.graph_nodes = site.graph.node_count();
+  summary.graph_edges = site.graph.edge_count();
   const ranking::PageRankResult ranks = ranking::compute_pagerank(site.graph, options);
   summary.pagerank_iterations = ranks.iterations;
   summary.pagerank_converged = ranks.converged;
@@ -1064,6 +1073,150 @@ std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+/// Stage 1's hand-off: the site's files and their URLs, the files URL rules make duplicates,
+/// and what the previous build lends the run (nothing on a full build).
+struct WalkedSite {
+  SitePlan plan;
+  UrlRuleDuplicates by_rule;
+  Reuse reuse;
+};
+
+/// Stage 1: the site's files and their URLs, and which are unchanged since `previous` (counted
+/// in `reindex`); the URL rules' duplicates counted in `summary`.
+Result<WalkedSite> walk_site(const IndexOptions& options, const std::string& base_url, const PreviousBuild* previous,
+                             unsigned threads, ReindexSummary& reindex, IndexSummary& summary) {
+  auto plan = plan_site(options.site_dir, base_url);
+  if (!plan.ok()) return plan.status();
+  WalkedSite walked{std::move(plan).value(), {}, {}};
+  walked.by_rule = find_url_rule_duplicates(walked.plan, options.url_rules.get());
+  summary.url_rules = options.url_rules ? options.url_rules->rules().size() : 0;
+  summary.url_rule_duplicates = walked.by_rule.count;
+  if (previous != nullptr) {
+    FileChanges changes = compare_files(walked.plan, *previous, options.limits, threads, walked.by_rule.marked);
+    walked.reuse.previous = previous;
+    walked.reuse.unchanged_entry = std::move(changes.unchanged_entry);
+    walked.reuse.restamped = std::move(changes.restamped);
+    reindex.restamped = changes.restamped_count;
+    reindex.added = changes.added;
+    reindex.changed = changes.changed;
+    reindex.unchanged = changes.unchanged;
+    reindex.deleted = changes.deleted;
+    reindex.retried = changes.retried;
+  }
+  return walked;
+}
+
+/// The parse stage's name on the terminal: on a re-index, what it parses and what it re-uses.
+std::string parse_stage_name(const PreviousBuild* previous, const ReindexSummary& reindex) {
+  if (previous == nullptr) return "parse";
+  return "parse (" + std::to_string(reindex.added) + " new, " + std::to_string(reindex.changed) + " changed, " +
+         std::to_string(reindex.deleted) + " deleted, " + std::to_string(reindex.retried) + " retried, " +
+         std::to_string(reindex.unchanged) + " unchanged, of them " + std::to_string(reindex.restamped) +
+         " with a new time)";
+}
+
+/// Stage 5: the page each cluster is indexed under, marked in `records`; the files URL rules
+/// made duplicates placed in their page's cluster. Counts in `summary`.
+ClusterAssignment choose_authority(const IndexOptions& options, dedup::Detector& detector,
+                                   const dedup::Clusters& clusters, std::vector<PageRecord>& records, std::size_t files,
+                                   const RedirectResolver& resolver, const UrlRuleDuplicates& by_rule,
+                                   const dedup::DocumentLoader& load_page, IndexSummary& summary) {
+  const std::vector<dedup::AuthorityCandidate> candidates = authority_candidates(records, files, resolver);
+  const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
+      detector, clusters, candidates, options.honour_canonical,
+      options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
+  summary.split_off = chosen.split_off;
+  summary.split_for_definitions = chosen.split_for_definitions;
+  ClusterAssignment assignment = assign_clusters(records, chosen);
+  summary.duplicate_clusters = assignment.duplicate_clusters;
+  if (by_rule.count > 0) {
+    place_url_rule_duplicates(records, resolver);
+    std::set<std::uint64_t> with_duplicates;  // clusters a rule duplicate joined count too
+    for (const PageRecord& r : records) {
+      if (r.status == PageStatus::kDuplicate && r.cluster) with_duplicates.insert(*r.cluster);
+    }
+    summary.duplicate_clusters = with_duplicates.size();
+  }
+  return assignment;
+}
+
+/// Stage 6: the search index in `xapian_dir`: the previous one updated where it can be (what
+/// changed counted in `reindex`), else written afresh.
+Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
+                          std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
+                          const fs::path& xapian_dir, Progress& progress, ReindexSummary& reindex) {
+  if (previous != nullptr) {
+    auto updates = update_index(*previous, stored, records, index_plan, xapian_dir, progress);
+    if (updates.ok()) {
+      reindex.documents_added = updates->added;
+      reindex.documents_rewritten = updates->rewritten;
+      reindex.documents_updated = updates->updated;
+      reindex.documents_removed = updates->removed;
+      reindex.documents_kept = updates->kept;
+      return Status::ok_status();
+    }
+    if (updates.status().code() != StatusCode::kFailedPrecondition) return updates.status();
+    reindex.index_rewritten_because = updates.status().message();
+    std::error_code ec;
+    fs::remove_all(xapian_dir, ec);
+  }
+  return write_index(chunks, stored, records, index_plan, threads, xapian_dir, progress);
+}
+
+/// Stage 4: the clusters of near-duplicate pages. The detector kept a sketch of each page; when
+/// it needs a page's text again (to verify a candidate pair) `load_page` reads it from the page
+/// store. Counts in `summary`; fails when the store could not be read.
+Result<dedup::Clusters> find_near_duplicates(dedup::Detector& detector, const dedup::DocumentLoader& load_page,
+                                             const StoredPages& stored, Progress& progress, IndexSummary& summary) {
+  progress.start("near-duplicates", 0);
+  dedup::Clusters clusters = detector.find_clusters(load_page);
+  progress.finish();
+  summary.candidates_examined = clusters.candidates_examined;
+  summary.near_duplicate_pairs = clusters.pairs.size();
+  if (Status read = stored.failed(); !read.ok()) return read;
+  return clusters;
+}
+
+/// The chunks of the run's `files` files under `work_dir`: `chunk_files` files each, or as many
+/// as chunk_size() gives for `threads` when it is 0.
+ChunkLayout chunk_layout(const fs::path& work_dir, std::size_t files, std::size_t chunk_files, unsigned threads) {
+  return ChunkLayout{work_dir / "chunks", files, chunk_files != 0 ? chunk_files : chunk_size(files, threads)};
+}
+
+/// The sample stage: the detector learns the text the site repeats on many pages from `sample`
+/// (Detector::learn_site); the sample's stored pages are let go. Fails when the sample could
+/// not be read.
+Status learn_repeated_text(dedup::Detector& detector, SamplePages& sample, const SitePlan& plan) {
+  if (Status read = sample.failed(); !read.ok()) return read;
+  detector.learn_site(sample.documents(plan));
+  sample.drop_stored();
+  return Status::ok_status();
+}
+
+/// The run's near-duplicate detector: `options.detector` with the run's thread count, ready for
+/// `files` documents.
+Result<std::unique_ptr<dedup::Detector>> make_run_detector(const IndexOptions& options, unsigned threads,
+                                                          std::size_t files) {
+  dedup::DedupOptions dedup_options = options.dedup;
+  dedup_options.threads = threads;
+  auto detector = dedup::make_detector(options.detector, dedup_options);
+  if (detector.ok()) detector.value()->reset(static_cast<std::uint32_t>(files));
+  return detector;
+}
+
+/// Stage 7: pages.jsonl, graph.tsv and pairs.tsv beside the index (write_records), and the page
+/// store's catalog for the next run (write_catalog).
+Status write_records_and_catalog(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
+                                 const dedup::Clusters& clusters, const IndexOptions& options, const RunStore& store,
+                                 const SitePlan& plan, const ParsedLinks& links,
+                                 const std::vector<std::pair<std::string, std::string>>& fingerprint,
+                                 std::int64_t run_started_ns, IndexSummary& summary) {
+  Status written = write_records(work_dir, records, site, clusters.pairs, options.collapse == CollapseMode::kQueryTime,
+                                 summary);
+  if (written.ok()) written = write_catalog(store, plan, records, links, fingerprint, run_started_ns);
+  return written;
+}
+
 /// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
 /// directory the new index is built in; `previous`, when set, the index it replaces, re-used.
 Result<IndexSummary> run(const IndexOptions& options, const std::string& base_url, const fs::path& work_dir,
@@ -1074,67 +1227,37 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   Progress progress(options.show_progress);
   const std::int64_t run_started_ns = now_ns();
   const unsigned threads = resolve_thread_count(options.threads);
-  dedup::DedupOptions dedup_options = options.dedup;
-  dedup_options.threads = threads;
-  auto detector = dedup::make_detector(options.detector, dedup_options);
-  if (!detector.ok()) return detector.status();
 
   // 1. The site's files and their URLs, and which are unchanged since the previous build.
-  auto plan = plan_site(options.site_dir, base_url);
-  if (!plan.ok()) return plan.status();
-  const std::vector<SiteFile>& files = plan->files;
-  const UrlRuleDuplicates by_rule = find_url_rule_duplicates(plan.value(), options.url_rules.get());
-  summary.url_rules = options.url_rules ? options.url_rules->rules().size() : 0;
-  summary.url_rule_duplicates = by_rule.count;
-  Reuse reuse;
-  if (previous != nullptr) {
-    FileChanges changes = compare_files(plan.value(), *previous, options.limits, threads, by_rule.marked);
-    reuse.previous = previous;
-    reuse.unchanged_entry = std::move(changes.unchanged_entry);
-    reuse.restamped = std::move(changes.restamped);
-    reindex.restamped = changes.restamped_count;
-    reindex.added = changes.added;
-    reindex.changed = changes.changed;
-    reindex.unchanged = changes.unchanged;
-    reindex.deleted = changes.deleted;
-    reindex.retried = changes.retried;
-  }
+  auto walked = walk_site(options, base_url, previous, threads, reindex, summary);
+  if (!walked.ok()) return walked.status();
+  const SitePlan& plan = walked->plan;
+  const std::size_t files = plan.files.size();
+  auto detector = make_run_detector(options, threads, files);
+  if (!detector.ok()) return detector.status();
   clock.lap("walk");
 
-  const ChunkLayout chunks{work_dir / "chunks", files.size(),
-                           options.chunk_files != 0 ? options.chunk_files : chunk_size(files.size(), threads)};
-  auto run_store = start_store(index_format::IndexLayout{work_dir}.store(), reuse, chunks.count());
+  const ChunkLayout chunks = chunk_layout(work_dir, files, options.chunk_files, threads);
+  auto run_store = start_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks.count());
   if (!run_store.ok()) return run_store.status();
   StoredPages stored(run_store.value());
-  if (Status opened = stored.open(0, run_store->first_new); !opened.ok()) return opened;
+  if (Status opened = stored.open_kept(); !opened.ok()) return opened;
 
   // The detector learns the text the site repeats on many pages from a sample (learn_site).
-  detector.value()->reset(static_cast<std::uint32_t>(files.size()));
-  SamplePages sample(plan.value(), options.limits, threads, reuse, stored);
-  if (Status read = sample.failed(); !read.ok()) return read;
-  detector.value()->learn_site(sample.documents(plan.value()));
-  sample.drop_stored();
+  SamplePages sample(plan, options.limits, threads, walked->reuse, stored);
+  if (Status learned = learn_repeated_text(*detector.value(), sample, plan); !learned.ok()) return learned;
   clock.lap("sample");
 
   // 2. Every page parsed once (or taken over): records, detector documents, the page store.
   UrlIds url_ids;
   AnchorIds anchor_ids;
-  ParseContext parse{plan.value(), by_rule, reuse, sample, *detector.value(), stored, url_ids, anchor_ids};
-  const std::string parse_stage =
-      previous == nullptr ? "parse"
-                          : "parse (" + std::to_string(reindex.added) + " new, " + std::to_string(reindex.changed) +
-                                " changed, " + std::to_string(reindex.deleted) + " deleted, " +
-                                std::to_string(reindex.retried) + " retried, " +
-                                std::to_string(reindex.unchanged) + " unchanged, of them " +
-                                std::to_string(reindex.restamped) + " with a new time)";
-  auto parsed = parse_site(parse, chunks, run_store.value(), base_url, threads, parse_stage, progress);
+  ParseContext parse{plan, walked->by_rule, walked->reuse, sample, *detector.value(), stored, url_ids, anchor_ids};
+  auto parsed = parse_site(parse, chunks, run_store.value(), base_url, threads, parse_stage_name(previous, reindex),
+                           progress);
   if (!parsed.ok()) return parsed.status();
   std::vector<PageRecord>& records = parsed.value();
   summary.input_files = records.size();
-  if (Status opened = stored.open(run_store->first_new, static_cast<std::uint32_t>(run_store->names.size()));
-      !opened.ok()) {
-    return opened;
-  }
+  if (Status opened = stored.open_new(); !opened.ok()) return opened;
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
   const std::vector<std::string> anchor_texts = anchor_ids.release();
   const ParsedLinks parsed_links(records, url_ids, anchor_texts);
@@ -1143,85 +1266,36 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   // 3. Redirects, the link graph and PageRank.
   const RedirectResolver resolver(records);
   const SiteGraph site = link_pages(records, url_ids, resolver, anchor_texts);
-  summary.graph_nodes = site.graph.node_count();
-  summary.graph_edges = site.graph.edge_count();
   clock.lap("graph");
   rank_pages(site, options.pagerank, records, summary);
   clock.lap("pagerank");
 
-  // 4. Near-duplicates. The detector kept a sketch of each page; when it needs a page's text
-  // again (to verify a candidate pair) it reads it from the page store.
+  // 4. Near-duplicates, verified with the pages' text from the page store.
   const dedup::DocumentLoader load_page = stored.loader(records);
-  progress.start("near-duplicates", 0);
-  const dedup::Clusters clusters = detector.value()->find_clusters(load_page);
-  progress.finish();
-  summary.candidates_examined = clusters.candidates_examined;
-  summary.near_duplicate_pairs = clusters.pairs.size();
-  if (Status read = stored.failed(); !read.ok()) return read;
+  const auto found = find_near_duplicates(*detector.value(), load_page, stored, progress, summary);
+  if (!found.ok()) return found.status();
+  const dedup::Clusters& clusters = found.value();
   clock.lap("dedup");
 
   // 5. The page each cluster is indexed under.
-  const std::vector<dedup::AuthorityCandidate> candidates = authority_candidates(records, files.size(), resolver);
-  const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
-      *detector.value(), clusters, candidates, options.honour_canonical,
-      options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
-  summary.split_off = chosen.split_off;
-  summary.split_for_definitions = chosen.split_for_definitions;
-  const ClusterAssignment assignment = assign_clusters(records, chosen);
-  summary.duplicate_clusters = assignment.duplicate_clusters;
-  if (by_rule.count > 0) {
-    place_url_rule_duplicates(records, resolver);
-    std::set<std::uint64_t> with_duplicates;  // clusters a rule duplicate joined count too
-    for (const PageRecord& r : records) {
-      if (r.status == PageStatus::kDuplicate && r.cluster) with_duplicates.insert(*r.cluster);
-    }
-    summary.duplicate_clusters = with_duplicates.size();
-  }
+  const ClusterAssignment assignment = choose_authority(options, *detector.value(), clusters, records, files, resolver,
+                                                        walked->by_rule, load_page, summary);
   if (Status read = stored.failed(); !read.ok()) return read;
   clock.lap("authority");
 
-  // 6. The search index: the previous one updated where it can be, else written afresh.
-  // A link to a copy names the page that stands for it (at query-time collapse every copy is
-  // a document of its own, and keeps its own).
+  // 6. The search index. A link to a copy names the page that stands for it (at query-time
+  // collapse every copy is a document of its own, and keeps its own).
   if (options.collapse == CollapseMode::kIndexTime) gather_cluster_anchors(records, anchor_texts);
   const IndexPlan index_plan(records, assignment, anchor_texts, options, site.graph.node_count());
-  const fs::path xapian_dir = index_format::IndexLayout{work_dir}.xapian();
-  bool indexed = false;
-  if (previous != nullptr) {
-    auto updates = update_index(*previous, stored, records, index_plan, xapian_dir, progress);
-    if (updates.ok()) {
-      indexed = true;
-      reindex.documents_added = updates->added;
-      reindex.documents_rewritten = updates->rewritten;
-      reindex.documents_updated = updates->updated;
-      reindex.documents_removed = updates->removed;
-      reindex.documents_kept = updates->kept;
-    } else if (updates.status().code() != StatusCode::kFailedPrecondition) {
-      return updates.status();
-    } else {
-      reindex.index_rewritten_because = updates.status().message();
-      std::error_code ec;
-      fs::remove_all(xapian_dir, ec);
-    }
-  }
-  if (!indexed) {
-    if (Status written = write_index(chunks, stored, records, index_plan, threads, xapian_dir, progress); !written.ok()) {
-      return written;
-    }
-  }
+  const Status indexed = write_search_index(previous, chunks, stored, records, index_plan, threads,
+                                            index_format::IndexLayout{work_dir}.xapian(), progress, reindex);
+  if (!indexed.ok()) return indexed;
   clock.lap("xapian");
 
   // 7. The records beside it, and the store's catalog for the next run.
-  if (Status written = write_records(work_dir, records, site, clusters.pairs,
-                                     options.collapse == CollapseMode::kQueryTime, summary);
-      !written.ok()) {
-    return written;
-  }
-  if (Status written = write_catalog(run_store.value(), plan.value(), records, parsed_links, fingerprint,
-                                     run_started_ns);
-      !written.ok()) {
-    return written;
-  }
+  const Status written = write_records_and_catalog(work_dir, records, site, clusters, options, run_store.value(), plan,
+                                                   parsed_links, fingerprint, run_started_ns, summary);
+  if (!written.ok()) return written;
   clock.lap("records");
   summary.reindex = std::move(reindex);
   return summary;
