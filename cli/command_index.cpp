@@ -11,6 +11,86 @@
 
 namespace canon::cli {
 
+namespace {
+
+/// The near-duplicate detector's options (dedup::DedupOptions) on `index`.
+void add_detector_options(CLI::App& index, indexer::IndexOptions& options) {
+  index.add_option("--detector", options.detector, "Near-duplicate detector")
+      ->capture_default_str()
+      ->check(CLI::IsMember(dedup::detector_names()));
+  index.add_option("--threshold", options.dedup.threshold, "Similarity at which pages are near-duplicates")
+      ->capture_default_str()
+      // Given explicitly, it reaches keyword and mwo too (instead of their papers' 0.8).
+      ->each([&options](const std::string&) { options.dedup.threshold_explicit = true; })
+      ->check(CLI::Range(0.0, 1.0));
+  index.add_option("--shingle-size", options.dedup.shingle_size, "Words per shingle")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 16u));
+  index.add_option("--num-hashes", options.dedup.num_hashes, "MinHash sketch size")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 4096u));
+  add_seed_option(index, options.dedup.seed, "Seed of the hash functions");
+  index.add_flag("!--no-title-rule", options.dedup.title_rule,
+                 "minhash/exact: compare pages on their text alone, whatever their names");
+  index.add_option("--renamed-threshold", options.dedup.renamed_threshold,
+                   "minhash/exact: similarity needed by pages whose names differ only in common words and numbers")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  index.add_option("--copy-threshold", options.dedup.copy_threshold,
+                   "minhash/exact: similarity needed by pages of one name at mirrored paths (a copy below a "
+                   "prefix or in another release)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  index.add_option("--parallel-threshold", options.dedup.parallel_threshold,
+                   "minhash/exact: similarity needed by pages of one name at paths that do not mirror each other")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  index.add_flag("!--keep-boilerplate", options.dedup.discount_boilerplate,
+                 "minhash/exact: compare pages on all their text, the site's repeated text too");
+}
+
+/// Reads and compiles the rule file `path` into `options` (fail() when it cannot be read or a
+/// rule does not compile).
+void load_url_rules(const std::string& path, indexer::IndexOptions& options) {
+  auto file = urls::read_rule_file(path);
+  if (!file.ok()) fail(file.status());
+  auto rules = urls::RuleSet::compile(file->rules);
+  if (!rules.ok()) fail(Status::error(path + ": " + rules.status().message()));
+  options.url_rules = std::make_shared<const urls::RuleSet>(std::move(rules).value());
+  options.url_rules_digest = file->digest;
+}
+
+/// What the run did, on stdout: the pages by status, the clusters, the URL rules' duplicates,
+/// and what a re-index re-used (or why the build was a full one).
+void print_summary(const indexer::IndexOptions& options, const indexer::IndexSummary& summary) {
+  std::cout << "Indexed " << options.site_dir.string() << " into " << options.out_dir.string() << ": ";
+  const char* separator = "";
+  for (const auto& [status, count] : summary.status_counts) {
+    std::cout << separator << count << " " << status;
+    separator = ", ";
+  }
+  std::cout << "; " << summary.duplicate_clusters << " near-duplicate clusters.\n";
+  if (options.url_rules) {
+    std::cout << "URL rules: " << summary.url_rule_duplicates << " pages recorded as duplicates without being read ("
+              << summary.url_rules << " rules).\n";
+  }
+  const indexer::ReindexSummary& reindex = summary.reindex;
+  if (!reindex.full_because.empty()) {
+    std::cout << "Full build: " << reindex.full_because << ".\n";
+    return;
+  }
+  std::cout << "Re-indexed: " << reindex.added << " new, " << reindex.changed << " changed, " << reindex.deleted
+            << " deleted, " << reindex.unchanged << " unchanged (" << reindex.restamped << " with a new time), "
+            << reindex.retried << " unreadable before and read again; documents " << reindex.documents_added
+            << " added, " << reindex.documents_rewritten << " rewritten, " << reindex.documents_updated
+            << " updated, " << reindex.documents_removed << " removed, " << reindex.documents_kept << " kept.\n";
+  if (!reindex.index_rewritten_because.empty()) {
+    std::cout << "The search index was written afresh: " << reindex.index_rewritten_because << ".\n";
+  }
+}
+
+}  // namespace
+
 void add_index_command(CLI::App& app) {
   struct Args {
     indexer::IndexOptions options;
@@ -24,39 +104,8 @@ void add_index_command(CLI::App& app) {
   index->add_option("SITE_DIR", options.site_dir, "Directory of saved HTML pages")->required();
   index->add_option("--out,-o", options.out_dir, "Index directory to write (replaced when complete)")->required();
   index->add_option("--base-url", options.base_url, "URL the site is served at")->capture_default_str();
-  index->add_option("--detector", options.detector, "Near-duplicate detector")
-      ->capture_default_str()
-      ->check(CLI::IsMember(dedup::detector_names()));
-  index->add_option("--threshold", options.dedup.threshold, "Similarity at which pages are near-duplicates")
-      ->capture_default_str()
-      // Given explicitly, it reaches keyword and mwo too (instead of their papers' 0.8).
-      ->each([args](const std::string&) { args->options.dedup.threshold_explicit = true; })
-      ->check(CLI::Range(0.0, 1.0));
-  index->add_option("--shingle-size", options.dedup.shingle_size, "Words per shingle")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 16u));
-  index->add_option("--num-hashes", options.dedup.num_hashes, "MinHash sketch size")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 4096u));
-  add_seed_option(*index, options.dedup.seed, "Seed of the hash functions");
+  add_detector_options(*index, options);
   add_pagerank_options(*index, options.pagerank);
-  index->add_flag("!--no-title-rule", options.dedup.title_rule,
-                  "minhash/exact: compare pages on their text alone, whatever their names");
-  index->add_option("--renamed-threshold", options.dedup.renamed_threshold,
-                    "minhash/exact: similarity needed by pages whose names differ only in common words and numbers")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  index->add_option("--copy-threshold", options.dedup.copy_threshold,
-                    "minhash/exact: similarity needed by pages of one name at mirrored paths (a copy below a "
-                    "prefix or in another release)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  index->add_option("--parallel-threshold", options.dedup.parallel_threshold,
-                    "minhash/exact: similarity needed by pages of one name at paths that do not mirror each other")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  index->add_flag("!--keep-boilerplate", options.dedup.discount_boilerplate,
-                  "minhash/exact: compare pages on all their text, the site's repeated text too");
   index->add_flag("!--keep-chains", options.split_chains,
                   "Keep union-find's clusters, even where a duplicate is not a near-duplicate of "
                   "its authoritative page");
@@ -76,41 +125,10 @@ void add_index_command(CLI::App& app) {
     args->options.show_progress = !args->quiet;
     args->options.collapse =
         args->no_collapse ? indexer::CollapseMode::kQueryTime : indexer::CollapseMode::kIndexTime;
-    if (!args->url_rules.empty()) {
-      auto file = urls::read_rule_file(args->url_rules);
-      if (!file.ok()) fail(file.status());
-      auto rules = urls::RuleSet::compile(file->rules);
-      if (!rules.ok()) fail(Status::error(args->url_rules + ": " + rules.status().message()));
-      args->options.url_rules = std::make_shared<const urls::RuleSet>(std::move(rules).value());
-      args->options.url_rules_digest = file->digest;
-    }
+    if (!args->url_rules.empty()) load_url_rules(args->url_rules, args->options);
     auto summary = indexer::index_site(args->options);
     if (!summary.ok()) fail(summary.status());
-    std::cout << "Indexed " << args->options.site_dir.string() << " into " << args->options.out_dir.string() << ": ";
-    const char* separator = "";
-    for (const auto& [status, count] : summary->status_counts) {
-      std::cout << separator << count << " " << status;
-      separator = ", ";
-    }
-    std::cout << "; " << summary->duplicate_clusters << " near-duplicate clusters.\n";
-    if (args->options.url_rules) {
-      std::cout << "URL rules: " << summary->url_rule_duplicates << " pages recorded as duplicates without being read ("
-                << summary->url_rules << " rules).\n";
-    }
-    const indexer::ReindexSummary& reindex = summary->reindex;
-    if (reindex.full_because.empty()) {
-      std::cout << "Re-indexed: " << reindex.added << " new, " << reindex.changed << " changed, " << reindex.deleted
-                << " deleted, " << reindex.unchanged << " unchanged (" << reindex.restamped << " with a new time), "
-                << reindex.retried
-                << " unreadable before and read again; documents " << reindex.documents_added
-                << " added, " << reindex.documents_rewritten << " rewritten, " << reindex.documents_updated
-                << " updated, " << reindex.documents_removed << " removed, " << reindex.documents_kept << " kept.\n";
-      if (!reindex.index_rewritten_because.empty()) {
-        std::cout << "The search index was written afresh: " << reindex.index_rewritten_because << ".\n";
-      }
-    } else {
-      std::cout << "Full build: " << reindex.full_because << ".\n";
-    }
+    print_summary(args->options, summary.value());
   });
 }
 
