@@ -139,22 +139,54 @@ struct PowerIteration {
   }
 };
 
-/// Splits the blocks into `threads` contiguous ranges of roughly equal work (in-edges + nodes).
-std::vector<std::size_t> split_blocks(const PowerIteration& it, unsigned threads) {
-  const std::size_t blocks = it.block_count();
+/// Splits blocks [first, last) into `pieces` contiguous ranges of roughly equal work (in-edges +
+/// nodes): range i is [bounds[i], bounds[i + 1]).
+std::vector<std::size_t> split_blocks(const PowerIteration& it, std::size_t first, std::size_t last, unsigned pieces) {
   auto work_before = [&](std::size_t b) {  // work of blocks [0, b)
     const std::size_t v = std::min<std::size_t>(it.n, b * kBlock);
     return static_cast<double>(it.graph.row[v]) + static_cast<double>(v);
   };
-  const double total = work_before(blocks);
-  std::vector<std::size_t> bounds(threads + 1, blocks);
-  bounds[0] = 0;
-  std::size_t b = 0;
-  for (unsigned t = 1; t < threads; ++t) {
-    while (b < blocks && work_before(b) < total * t / threads) ++b;
+  const double start = work_before(first), total = work_before(last) - start;
+  std::vector<std::size_t> bounds(pieces + 1, last);
+  bounds[0] = first;
+  std::size_t b = first;
+  for (unsigned t = 1; t < pieces; ++t) {
+    while (b < last && work_before(b) - start < total * t / pieces) ++b;
     bounds[t] = b;
   }
   return bounds;
+}
+
+/// The rows of blocks [first, last).
+std::pair<std::size_t, std::size_t> rows_of_blocks(const PowerIteration& it, std::size_t first, std::size_t last) {
+  return {std::min<std::size_t>(it.n, first * kBlock), std::min<std::size_t>(it.n, last * kBlock)};
+}
+
+/// After an iteration of a partitioned run: every process's new scores and block partial sums
+/// gathered on every process (each computed only its own blocks, `parts[rank]` ..
+/// `parts[rank + 1]`), and the contributions of the rows the others computed filled in, each
+/// the very product the process that owns the row wrote.
+void exchange_iteration(PowerIteration& it, const std::vector<std::size_t>& parts, const Collective& processes) {
+  const unsigned rank = processes.rank();
+  std::vector<std::size_t> row_counts, block_counts;
+  for (unsigned p = 0; p < processes.size(); ++p) {
+    const auto [lo, hi] = rows_of_blocks(it, parts[p], parts[p + 1]);
+    row_counts.push_back(hi - lo);
+    block_counts.push_back(parts[p + 1] - parts[p]);
+  }
+  const auto [own_lo, own_hi] = rows_of_blocks(it, parts[rank], parts[rank + 1]);
+  const std::vector<double> own_rows(it.x.begin() + static_cast<std::ptrdiff_t>(own_lo),
+                                     it.x.begin() + static_cast<std::ptrdiff_t>(own_hi));
+  processes.all_gather(own_rows, it.x, row_counts);
+  for (std::vector<double>* part : {&it.change_part, &it.dangling_part}) {
+    const std::vector<double> own(part->begin() + static_cast<std::ptrdiff_t>(parts[rank]),
+                                  part->begin() + static_cast<std::ptrdiff_t>(parts[rank + 1]));
+    processes.all_gather(own, *part, block_counts);
+  }
+  double* out = it.contrib[it.cur ^ 1].data();
+  for (std::size_t r = 0; r < it.n; ++r) {
+    if (r < own_lo || r >= own_hi) out[it.graph.slot_of_row[r]] = it.x[r] * it.graph.inv_out[r];
+  }
 }
 
 /// Sets the uniform start vector, the first contributions and the first teleport share.
@@ -176,16 +208,21 @@ void start_iteration(PowerIteration& it) {
   it.base = (it.damping * dangling + (1.0 - it.damping)) / n;
 }
 
-/// Iterates until the L1 change falls below the tolerance or max_iterations have run, on
-/// `options.threads` threads; records iterations, last change and convergence in `result`.
-void run_iterations(PowerIteration& it, const PageRankOptions& options, PageRankResult& result) {
+/// Iterates until the L1 change falls below the tolerance or max_iterations have run, this
+/// process's share of the blocks on `options.threads` threads; records iterations, last change
+/// and convergence in `result`.
+void run_iterations(PowerIteration& it, const PageRankOptions& options, const Collective& processes,
+                    PageRankResult& result) {
+  const std::vector<std::size_t> parts = split_blocks(it, 0, it.block_count(), processes.size());
+  const std::size_t first = parts[processes.rank()], last = parts[processes.rank() + 1];
   unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, it.block_count()));
-  const std::vector<std::size_t> bounds = split_blocks(it, threads);
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, last - first)));
+  const std::vector<std::size_t> bounds = split_blocks(it, first, last, threads);
 
   // Runs on one thread between iterations, while the others wait at the barrier.
   bool done = false;
   auto finish_iteration = [&]() noexcept {
+    if (processes.size() > 1) exchange_iteration(it, parts, processes);
     double change = 0.0, dangling_mass = 0.0;
     for (std::size_t b = 0; b < it.block_count(); ++b) {
       change += it.change_part[b];
@@ -226,7 +263,8 @@ double compensated_sum(const std::vector<double>& values) {
 }
 
 /// compute_pagerank(); `owned` (== &graph or null) is released after renumbering.
-PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, LinkGraph* owned) {
+PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, LinkGraph* owned,
+                        const Collective& processes) {
   assert(options.damping >= 0.0 && options.damping < 1.0 && options.tolerance > 0.0);
   PageRankResult result;
   const NodeId n = graph.node_count();
@@ -248,7 +286,7 @@ PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, 
 
   const auto iterating = Clock::now();
   result.setup_seconds = std::chrono::duration<double>(iterating - start).count();
-  if (options.max_iterations > 0) run_iterations(it, options, result);
+  if (options.max_iterations > 0) run_iterations(it, options, processes, result);
 
   result.iteration_seconds = std::chrono::duration<double>(Clock::now() - iterating).count();
 
@@ -262,11 +300,15 @@ PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, 
 }  // namespace
 
 PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options) {
-  return pagerank(graph, options, nullptr);
+  return pagerank(graph, options, nullptr, LocalCollective());
 }
 
 PageRankResult compute_pagerank(LinkGraph&& graph, const PageRankOptions& options) {
-  return pagerank(graph, options, &graph);
+  return pagerank(graph, options, &graph, LocalCollective());
+}
+
+PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options, const Collective& processes) {
+  return pagerank(graph, options, nullptr, processes);
 }
 
 }  // namespace canon::ranking

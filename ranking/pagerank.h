@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "common/collective.h"
 #include "ranking/link_graph.h"
 
 namespace canon::ranking {
@@ -44,5 +45,13 @@ PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& o
 /// The same, releasing `graph` (left moved-from: only destruction or assignment) as soon as the
 /// iteration's renumbered copy of it is built, so that the two do not coexist in memory.
 PageRankResult compute_pagerank(LinkGraph&& graph, const PageRankOptions& options = {});
+
+/// The same computed by the processes of a partitioned run, each given the whole `graph`: the
+/// nodes are cut into blocks of consecutive rows, each process computes its own range of blocks
+/// (on options.threads threads), and after each iteration the processes exchange their new
+/// scores and their blocks' partial sums (Collective::all_gather) and reduce the partial sums in
+/// block order, as one process does. So every process returns exactly what compute_pagerank
+/// returns in one process, bit for bit, whatever the number of processes. Collective call.
+PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options, const Collective& processes);
 
 }  // namespace canon::ranking

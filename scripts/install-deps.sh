@@ -11,6 +11,7 @@ packages=(
   xapian-omega xapian-tools
   clang-14 libfuzzer-14-dev wrk
   python3.11-doc cppreference-doc-en-html
+  openmpi-bin libopenmpi-dev libboost-mpi-dev
 )
 
 missing=()

@@ -1,0 +1,42 @@
+/// @file collective.h
+/// @brief How the processes of a partitioned build exchange data: the collective operations the
+/// stages need, behind one interface, so that a stage is the same code in one process
+/// (LocalCollective: one part, nothing to exchange) and over MPI (mpi/mpi_collective.h, Open MPI
+/// through Boost.MPI). docs/partitioned-build.md.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <span>
+
+namespace canon {
+
+/// The processes of a run, numbered 0 .. size() - 1. Every process makes the same calls in the
+/// same order (a collective call returns once every process has made it). Calls come from one
+/// thread at a time, not always the same one. Implementations are not thread-safe.
+class Collective {
+public:
+  virtual ~Collective() = default;
+  /// This process's number.
+  virtual unsigned rank() const = 0;
+  /// The number of processes.
+  virtual unsigned size() const = 0;
+  /// Every process gives `mine`; every process's `all` receives all of them in rank order:
+  /// process p's values at offset counts[0] + ... + counts[p - 1]. The result is the same on
+  /// every process, bit for bit. REQUIRES: counts.size() == size(), mine.size() ==
+  /// counts[rank()], all.size() == the sum of counts, `mine` and `all` do not overlap.
+  virtual void all_gather(std::span<const double> mine, std::span<double> all,
+                          std::span<const std::size_t> counts) const = 0;
+};
+
+/// The one process of a run that is not partitioned.
+class LocalCollective final : public Collective {
+public:
+  unsigned rank() const override { return 0; }
+  unsigned size() const override { return 1; }
+  void all_gather(std::span<const double> mine, std::span<double> all, std::span<const std::size_t>) const override {
+    std::copy(mine.begin(), mine.end(), all.begin());
+  }
+};
+
+}  // namespace canon

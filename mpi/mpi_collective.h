@@ -1,0 +1,27 @@
+/// @file mpi_collective.h
+/// @brief The Collective of a run over MPI (Open MPI, through Boost.MPI): the processes mpirun
+/// started, on one machine or many (docs/partitioned-build.md).
+#pragma once
+
+#include <boost/mpi/communicator.hpp>
+
+#include "common/collective.h"
+
+namespace canon::mpi {
+
+/// The processes of `communicator`. REQUIRES: MPI initialised (a boost::mpi::environment) with
+/// at least MPI_THREAD_SERIALIZED, since calls may come from any one thread at a time.
+class MpiCollective final : public Collective {
+public:
+  explicit MpiCollective(boost::mpi::communicator communicator) : communicator_(std::move(communicator)) {}
+  unsigned rank() const override { return static_cast<unsigned>(communicator_.rank()); }
+  unsigned size() const override { return static_cast<unsigned>(communicator_.size()); }
+  /// MPI_Allgatherv. REQUIRES (besides Collective's): every count and their sum below 2^31.
+  void all_gather(std::span<const double> mine, std::span<double> all,
+                  std::span<const std::size_t> counts) const override;
+
+private:
+  boost::mpi::communicator communicator_;
+};
+
+}  // namespace canon::mpi
