@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace canon {
@@ -27,6 +28,9 @@ public:
   /// counts[rank()], all.size() == the sum of counts, `mine` and `all` do not overlap.
   virtual void all_gather(std::span<const double> mine, std::span<double> all,
                           std::span<const std::size_t> counts) const = 0;
+  /// Every process gives `values` (the same length on every process); each element becomes the
+  /// smallest of that element over all processes, on every process.
+  virtual void all_reduce_min(std::span<std::uint32_t> values) const = 0;
 };
 
 /// The one process of a run that is not partitioned.
@@ -37,6 +41,7 @@ public:
   void all_gather(std::span<const double> mine, std::span<double> all, std::span<const std::size_t>) const override {
     std::copy(mine.begin(), mine.end(), all.begin());
   }
+  void all_reduce_min(std::span<std::uint32_t>) const override {}
 };
 
 }  // namespace canon

@@ -22,4 +22,9 @@ void MpiCollective::all_gather(std::span<const double> mine, std::span<double> a
                  sizes.data(), offsets.data(), MPI_DOUBLE, static_cast<MPI_Comm>(communicator_));
 }
 
+void MpiCollective::all_reduce_min(std::span<std::uint32_t> values) const {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT32_T, MPI_MIN,
+                static_cast<MPI_Comm>(communicator_));
+}
+
 }  // namespace canon::mpi

@@ -19,6 +19,8 @@ public:
   /// MPI_Allgatherv. REQUIRES (besides Collective's): every count and their sum below 2^31.
   void all_gather(std::span<const double> mine, std::span<double> all,
                   std::span<const std::size_t> counts) const override;
+  /// MPI_Allreduce with MPI_MIN, in place. REQUIRES: values.size() below 2^31.
+  void all_reduce_min(std::span<std::uint32_t> values) const override;
 
 private:
   boost::mpi::communicator communicator_;

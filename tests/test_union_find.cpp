@@ -1,12 +1,15 @@
 /// @file test_union_find.cpp
-/// @brief UnionFind against BFS connected components on random graphs.
+/// @brief UnionFind, and component_labels over the processes of a partitioned run, against BFS
+/// connected components on random graphs.
 #include <doctest/doctest.h>
 
 #include <queue>
 #include <random>
 #include <vector>
 
+#include "dedup/components.h"
 #include "dedup/union_find.h"
+#include "support/thread_collective.h"
 
 using canon::dedup::UnionFind;
 
@@ -75,5 +78,31 @@ TEST_CASE("UnionFind matches BFS components on random graphs") {
     for (std::uint32_t v = 0; v < n; ++v) components += expected[v] == v;
     CHECK(merges == n - components);  // unite() returns true exactly once per merge
     for (auto [a, b] : edges) CHECK(uf.find(a) == uf.find(b));
+  }
+}
+
+TEST_CASE("component_labels: the pairs spread over processes give the BFS labels on every process") {
+  std::mt19937 rng(77);
+  for (int round = 0; round < 60; ++round) {
+    const std::uint32_t n = 1 + rng() % 300;
+    const std::uint32_t m = rng() % (2 * n);
+    Edges edges;
+    // Long chains too: a label has to travel far (pointer jumping keeps the rounds few).
+    for (std::uint32_t e = 0; e < m; ++e) edges.emplace_back(rng() % n, rng() % n);
+    if (round % 3 == 0) {
+      for (std::uint32_t v = 1; v < n; ++v) edges.emplace_back(n - v, n - v - 1);
+    }
+    const auto expected = bfs_labels(n, edges);
+    for (const unsigned processes : {1u, 2u, 3u, 4u}) {
+      CAPTURE(round);
+      CAPTURE(processes);
+      std::vector<std::vector<std::uint32_t>> labels(processes);
+      canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+        Edges mine;  // the pairs this process found: every processes-th one
+        for (std::size_t e = collective.rank(); e < edges.size(); e += processes) mine.push_back(edges[e]);
+        labels[collective.rank()] = canon::dedup::component_labels(n, mine, collective);
+      });
+      for (const auto& l : labels) CHECK(l == expected);
+    }
   }
 }

@@ -1,13 +1,14 @@
 /// @file thread_collective.h
 /// @brief P "processes" of a partitioned run simulated by P threads of one test: a Collective
 /// per thread over shared memory and a barrier, so that the partitioned code paths run without
-/// MPI (the MPI transport itself: tests/test_pagerank_mpi.cpp under mpirun).
+/// MPI (the MPI transport itself: tests/test_partitioned_mpi.cpp under mpirun).
 #pragma once
 
 #include <barrier>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct SharedRun {
   unsigned size;
   std::barrier<> sync;
   std::vector<double> buffer;
+  std::vector<std::uint32_t> minimum;
+  std::mutex mutex;
 };
 
 class ThreadCollective final : public Collective {
@@ -39,8 +42,20 @@ public:
     std::copy(run_.buffer.begin(), run_.buffer.end(), all.begin());
     run_.sync.arrive_and_wait();  // every process has read it
   }
+  void all_reduce_min(std::span<std::uint32_t> values) const override {
+    if (rank_ == 0) run_.minimum.assign(values.size(), UINT32_MAX);
+    run_.sync.arrive_and_wait();
+    {
+      std::lock_guard lock(mutex_of(run_));
+      for (std::size_t i = 0; i < values.size(); ++i) run_.minimum[i] = std::min(run_.minimum[i], values[i]);
+    }
+    run_.sync.arrive_and_wait();
+    std::copy(run_.minimum.begin(), run_.minimum.end(), values.begin());
+    run_.sync.arrive_and_wait();
+  }
 
 private:
+  static std::mutex& mutex_of(SharedRun& run) { return run.mutex; }
   SharedRun& run_;
   unsigned rank_;
 };

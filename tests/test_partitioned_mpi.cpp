@@ -1,7 +1,9 @@
-/// @file test_pagerank_mpi.cpp
-/// @brief PageRank computed by the processes mpirun starts gives every process exactly the
-/// one-process scores (ranking/pagerank.h, mpi/mpi_collective.h). Run under `mpirun -np P`
-/// (tests/CMakeLists.txt: P = 1 .. 4); each process runs every case and checks its own result.
+/// @file test_partitioned_mpi.cpp
+/// @brief The stages of a partitioned run, computed by the processes mpirun starts, give every
+/// process exactly the one-process result: PageRank (ranking/pagerank.h) and the clusters of
+/// near-duplicate pairs (dedup/components.h), over mpi/mpi_collective.h. Run under
+/// `mpirun -np P` (tests/CMakeLists.txt: P = 1 .. 4); each process runs every case and checks
+/// its own result.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -11,6 +13,8 @@
 #include <random>
 #include <vector>
 
+#include "dedup/components.h"
+#include "dedup/union_find.h"
 #include "mpi/mpi_collective.h"
 #include "ranking/pagerank.h"
 
@@ -43,6 +47,21 @@ TEST_CASE("PageRank over MPI: every process gets the one-process scores, bit for
       CHECK(mine.last_change == one.last_change);
       CHECK(mine.scores == one.scores);
     }
+  }
+}
+
+TEST_CASE("components over MPI: the pairs each process found give every process UnionFind's labels") {
+  const canon::mpi::MpiCollective processes{boost::mpi::communicator()};
+  std::mt19937 rng(91);  // the same pairs in every process
+  for (int round = 0; round < 20; ++round) {
+    const std::uint32_t n = 1 + rng() % 2000;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs, mine;
+    for (std::uint32_t e = 0; e < n; ++e) pairs.emplace_back(rng() % n, rng() % n);
+    canon::dedup::UnionFind sets(n);
+    for (const auto& [a, b] : pairs) sets.unite(a, b);
+    for (std::size_t e = processes.rank(); e < pairs.size(); e += processes.size()) mine.push_back(pairs[e]);
+    CAPTURE(round);
+    CHECK(canon::dedup::component_labels(n, mine, processes) == sets.smallest_member_labels());
   }
 }
 
