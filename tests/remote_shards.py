@@ -149,6 +149,18 @@ def search_json(canon, index, query, *extra):
     return json.loads(run(canon, "search", index, query, "--json", *extra).stdout)
 
 
+def remote_stub(split, stub, shards):
+    """Serves shards 2 and 3 of the split in `split` with xapian-tcpsrv (added to `shards`) and
+    writes `stub`: shard 1 local, the two remote. Returns `stub`."""
+    pair = [Shard(f"{split}/shard-{n}", free_port()) for n in (2, 3)]
+    for shard in pair:
+        shard.start()
+    shards += pair
+    with open(stub, "w") as f:
+        f.write(f"auto {split}/shard-1\n" + "".join(f"remote 127.0.0.1:{s.port}\n" for s in pair))
+    return stub
+
+
 def same_results(canon, site, queries, work, name, shards):
     """Both collapse modes of `site`: one database, its 3 local shards, and shard 1 local with
     shards 2 and 3 remote give the same results for `queries`; quest reads the remote stub.
@@ -164,13 +176,7 @@ def same_results(canon, site, queries, work, name, shards):
             if split["estimated_matches"] != one["estimated_matches"]:
                 check(not (split["matches_exact"] and one["matches_exact"]),
                       f"{name} {mode}: counts that differ are not both called exact: {q}")
-        pair = [Shard(f"{index}-shards/shard-{n}", free_port()) for n in (2, 3)]
-        for shard in pair:
-            shard.start()
-        shards += pair
-        stub = f"{work}/{name}-{mode}-remote.stub"
-        with open(stub, "w") as f:
-            f.write(f"auto {index}-shards/shard-1\n" + "".join(f"remote 127.0.0.1:{s.port}\n" for s in pair))
+        stub = remote_stub(f"{index}-shards", f"{work}/{name}-{mode}-remote.stub", shards)
         for q, one in zip(queries, local):
             remote = search_json(canon, stub, q)
             check(comparable(remote) == comparable(one), f"{name} {mode}: remote shards = one database: {q}")
@@ -192,23 +198,11 @@ def same_results(canon, site, queries, work, name, shards):
 def faults(canon, work, name, stub, shards):
     """`canon serve` on the remote stub of `name`'s index; a shard stopped, then killed."""
     stopped, killed = shards[1], shards[0]
-    serve_err = open(f"{work}/serve.err", "w")
-    server = subprocess.Popen([canon, "serve", stub, "--port", "0", "--shard-deadline", str(DEADLINE)],
-                              stdout=subprocess.DEVNULL, stderr=serve_err)
+    server, url = start_server(canon, work, stub, "--shard-deadline", str(DEADLINE))
     try:
-        url = None
-        for _ in range(200):
-            m = re.search(r"at (http://\S+)", open(f"{work}/serve.err").read())
-            if m:
-                url = m.group(1).rstrip("/")
-                break
-            time.sleep(0.05)
-        check(url is not None, "canon serve starts on the remote stub")
-
         def api(query):
             start = time.time()
-            with urllib.request.urlopen(f"{url}/api/search?q={urllib.parse.quote(query)}", timeout=30) as r:
-                body = json.loads(r.read())
+            body = api_search(url, query)
             return body, time.time() - start
 
         def page(query):
@@ -311,13 +305,7 @@ def updates(canon, site, work, shards):
     index, split = f"{work}/upd-index", f"{work}/upd-shards"
     run(canon, "index", copy, "--out", index, "--quiet")
     run(canon, "shard", index, "--parts", "3", "--out", split)
-    pair = [Shard(f"{split}/shard-{n}", free_port()) for n in (2, 3)]
-    for shard in pair:
-        shard.start()
-    shards += pair
-    stub = f"{work}/upd-remote.stub"
-    with open(stub, "w") as f:
-        f.write(f"auto {split}/shard-1\n" + "".join(f"remote 127.0.0.1:{s.port}\n" for s in pair))
+    stub = remote_stub(split, f"{work}/upd-remote.stub", shards)
     refresh = 1.0
     servers = [start_server(canon, work, index), start_server(canon, work, stub, "--shard-refresh", str(refresh))]
     try:
