@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <numeric>
 #include <sstream>
 
@@ -197,6 +198,108 @@ std::string encode_rule_file(const RuleFile& file) {
   return out.dump(2) + "\n";
 }
 
+namespace {
+
+/// The "parameters" object of a rule file into `parameters` (the values learning used).
+Status decode_parameters(const json& p, const std::string& where, LearnParameters& parameters) {
+  if (!read_count(p, "min_support", parameters.min_support)) {
+    return Status::error(where + ": parameters.min_support is not a count");
+  }
+  if (p.contains("min_precision") && p["min_precision"].is_number()) parameters.min_precision = p["min_precision"];
+  if (p.contains("held_out_fraction") && p["held_out_fraction"].is_number()) {
+    parameters.held_out_fraction = p["held_out_fraction"];
+  }
+  if (p.contains("exception_share") && p["exception_share"].is_number()) parameters.exception_share = p["exception_share"];
+  return Status::ok_status();
+}
+
+/// A rule's "param"/"value" (one parameter, written by hand) and "params" ([{name, value}]).
+Status decode_rule_params(const json& r, const std::string& where,
+                          const std::function<Status(const char*, std::string&)>& text_of, UrlRule& rule) {
+  if (r.contains("param")) {
+    ParamMatch p;
+    if (Status s = text_of("param", p.name); !s.ok()) return s;
+    if (Status s = text_of("value", p.value); !s.ok()) return s;
+    rule.params.push_back(std::move(p));
+  }
+  if (!r.contains("params")) return Status::ok_status();
+  if (!r["params"].is_array()) return Status::error(where + ": \"params\" is not an array");
+  for (const json& p : r["params"]) {
+    if (!p.is_object() || !p.contains("name") || !p["name"].is_string() ||
+        (p.contains("value") && !p["value"].is_string())) {
+      return Status::error(where + ": each of \"params\" needs a \"name\" and may have a \"value\", strings");
+    }
+    rule.params.push_back({p["name"].get<std::string>(), p.contains("value") ? p["value"].get<std::string>() : ""});
+  }
+  return Status::ok_status();
+}
+
+/// A rule's "except" (URLs, normalised) and its evidence: counts, held-out and learning
+/// checks, example.
+Status decode_rule_evidence(const json& r, const std::string& where, UrlRule& rule) {
+  if (r.contains("except")) {
+    if (!r["except"].is_array()) return Status::error(where + ": \"except\" is not an array of URLs");
+    for (const json& url : r["except"]) {
+      if (!url.is_string()) return Status::error(where + ": \"except\" is not an array of URLs");
+      auto normal = normalize_url(url.get<std::string>());
+      if (!normal.ok()) return Status::error(where + ": except: " + normal.status().message());
+      rule.exceptions.push_back(normal.value());
+    }
+  }
+  if (!read_count(r, "support", rule.evidence.support) || !read_count(r, "coverage", rule.evidence.coverage) ||
+      !read_count(r, "originals_changed", rule.evidence.originals_changed) ||
+      !read_count(r, "unresolved", rule.evidence.unresolved)) {
+    return Status::error(where + ": support, coverage and originals_changed must be counts");
+  }
+  for (auto [key, changed, correct] :
+       {std::tuple{"held_out", &rule.evidence.held_out_changed, &rule.evidence.held_out_correct},
+        std::tuple{"learning", &rule.evidence.learning_changed, &rule.evidence.learning_correct}}) {
+    if (r.contains(key) && r[key].is_object() &&
+        (!read_count(r[key], "changed", *changed) || !read_count(r[key], "correct", *correct))) {
+      return Status::error(where + ": " + key + " counts must be counts");
+    }
+  }
+  if (r.contains("example") && r["example"].is_object()) {
+    const json& e = r["example"];
+    if (e.contains("from") && e["from"].is_string()) rule.evidence.example_from = e["from"];
+    if (e.contains("to") && e["to"].is_string()) rule.evidence.example_to = e["to"];
+  }
+  return Status::ok_status();
+}
+
+/// One element of a rule file's "rules"; `where` names it in errors.
+Result<UrlRule> decode_rule(const json& r, const std::string& where) {
+  if (!r.is_object()) return Status::error(where + ": not a JSON object");
+  const auto text_of = [&](const char* key, std::string& out) -> Status {
+    if (!r.contains(key)) return Status::ok_status();
+    if (!r[key].is_string()) return Status::error(where + ": \"" + key + "\" is not a string");
+    out = r[key].get<std::string>();
+    return Status::ok_status();
+  };
+  std::string kind;
+  if (Status s = text_of("kind", kind); !s.ok()) return s;
+  UrlRule rule;
+  if (kind == "path") {
+    rule.kind = RuleKind::kPath;
+  } else if (kind == "drop-param") {
+    rule.kind = RuleKind::kDropParam;
+  } else if (kind == "sort-params") {
+    rule.kind = RuleKind::kSortParams;
+  } else {
+    return Status::error(where + ": unknown kind '" + kind + "' (path, drop-param or sort-params)");
+  }
+  for (auto [key, field] : {std::pair{"pattern", &rule.pattern}, std::pair{"rewrite", &rule.rewrite},
+                            std::pair{"location", &rule.location}}) {
+    if (Status s = text_of(key, *field); !s.ok()) return s;
+  }
+  if (Status s = decode_rule_params(r, where, text_of, rule); !s.ok()) return s;
+  if (Status s = decode_rule_evidence(r, where, rule); !s.ok()) return s;
+  if (Status ok = check_rule(rule, where); !ok.ok()) return ok;
+  return rule;
+}
+
+}  // namespace
+
 Result<RuleFile> decode_rule_file(std::string_view text, const std::string& where) {
   json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Status::error(where + ": not valid JSON");
@@ -214,92 +317,14 @@ Result<RuleFile> decode_rule_file(std::string_view text, const std::string& wher
   std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(XXH3_64bits(text.data(), text.size())));
   file.digest = digest;
   if (doc.contains("parameters") && doc["parameters"].is_object()) {
-    const json& p = doc["parameters"];
-    if (!read_count(p, "min_support", file.parameters.min_support)) {
-      return Status::error(where + ": parameters.min_support is not a count");
-    }
-    if (p.contains("min_precision") && p["min_precision"].is_number()) file.parameters.min_precision = p["min_precision"];
-    if (p.contains("held_out_fraction") && p["held_out_fraction"].is_number()) {
-      file.parameters.held_out_fraction = p["held_out_fraction"];
-    }
-    if (p.contains("exception_share") && p["exception_share"].is_number()) {
-      file.parameters.exception_share = p["exception_share"];
-    }
+    if (Status s = decode_parameters(doc["parameters"], where, file.parameters); !s.ok()) return s;
   }
   if (doc.contains("summary")) file.summary_json = doc["summary"].dump();
   std::size_t number = 0;
   for (const json& r : doc["rules"]) {
-    ++number;
-    const std::string rule_where = where + ": rule " + std::to_string(number);
-    if (!r.is_object()) return Status::error(rule_where + ": not a JSON object");
-    const auto text_of = [&](const char* key, std::string& out) -> Status {
-      if (!r.contains(key)) return Status::ok_status();
-      if (!r[key].is_string()) return Status::error(rule_where + ": \"" + key + "\" is not a string");
-      out = r[key].get<std::string>();
-      return Status::ok_status();
-    };
-    std::string kind;
-    if (Status s = text_of("kind", kind); !s.ok()) return s;
-    UrlRule rule;
-    if (kind == "path") {
-      rule.kind = RuleKind::kPath;
-    } else if (kind == "drop-param") {
-      rule.kind = RuleKind::kDropParam;
-    } else if (kind == "sort-params") {
-      rule.kind = RuleKind::kSortParams;
-    } else {
-      return Status::error(rule_where + ": unknown kind '" + kind + "' (path, drop-param or sort-params)");
-    }
-    for (auto [key, field] : {std::pair{"pattern", &rule.pattern}, std::pair{"rewrite", &rule.rewrite},
-                              std::pair{"location", &rule.location}}) {
-      if (Status s = text_of(key, *field); !s.ok()) return s;
-    }
-    // "params": [{"name", "value"}...], or for one parameter (by hand) "param" and "value".
-    if (r.contains("param")) {
-      ParamMatch p;
-      if (Status s = text_of("param", p.name); !s.ok()) return s;
-      if (Status s = text_of("value", p.value); !s.ok()) return s;
-      rule.params.push_back(std::move(p));
-    }
-    if (r.contains("params")) {
-      if (!r["params"].is_array()) return Status::error(rule_where + ": \"params\" is not an array");
-      for (const json& p : r["params"]) {
-        if (!p.is_object() || !p.contains("name") || !p["name"].is_string() ||
-            (p.contains("value") && !p["value"].is_string())) {
-          return Status::error(rule_where + ": each of \"params\" needs a \"name\" and may have a \"value\", strings");
-        }
-        rule.params.push_back({p["name"].get<std::string>(), p.contains("value") ? p["value"].get<std::string>() : ""});
-      }
-    }
-    if (r.contains("except")) {
-      if (!r["except"].is_array()) return Status::error(rule_where + ": \"except\" is not an array of URLs");
-      for (const json& url : r["except"]) {
-        if (!url.is_string()) return Status::error(rule_where + ": \"except\" is not an array of URLs");
-        auto normal = normalize_url(url.get<std::string>());
-        if (!normal.ok()) return Status::error(rule_where + ": except: " + normal.status().message());
-        rule.exceptions.push_back(normal.value());
-      }
-    }
-    if (!read_count(r, "support", rule.evidence.support) || !read_count(r, "coverage", rule.evidence.coverage) ||
-        !read_count(r, "originals_changed", rule.evidence.originals_changed) ||
-        !read_count(r, "unresolved", rule.evidence.unresolved)) {
-      return Status::error(rule_where + ": support, coverage and originals_changed must be counts");
-    }
-    for (auto [key, changed, correct] :
-         {std::tuple{"held_out", &rule.evidence.held_out_changed, &rule.evidence.held_out_correct},
-          std::tuple{"learning", &rule.evidence.learning_changed, &rule.evidence.learning_correct}}) {
-      if (r.contains(key) && r[key].is_object() &&
-          (!read_count(r[key], "changed", *changed) || !read_count(r[key], "correct", *correct))) {
-        return Status::error(rule_where + ": " + key + " counts must be counts");
-      }
-    }
-    if (r.contains("example") && r["example"].is_object()) {
-      const json& e = r["example"];
-      if (e.contains("from") && e["from"].is_string()) rule.evidence.example_from = e["from"];
-      if (e.contains("to") && e["to"].is_string()) rule.evidence.example_to = e["to"];
-    }
-    if (Status ok = check_rule(rule, rule_where); !ok.ok()) return ok;
-    file.rules.push_back(std::move(rule));
+    auto rule = decode_rule(r, where + ": rule " + std::to_string(++number));
+    if (!rule.ok()) return rule.status();
+    file.rules.push_back(std::move(rule).value());
   }
   return file;
 }
