@@ -144,6 +144,102 @@ std::uint32_t best_by_rank(std::vector<std::uint32_t> pool,
   });
 }
 
+/// Keeps the members of `pool` in the newest release, when the members of `cluster` (sorted) sit
+/// in folders of different releases; true when it did. `releases` is scratch space.
+bool keep_newest_release(std::vector<std::uint32_t>& pool, const std::vector<std::uint32_t>& cluster,
+                         std::span<const AuthorityCandidate> candidates, std::vector<Release>& releases) {
+  releases.clear();
+  for (std::uint32_t m : cluster) releases.push_back(release_of(candidates[m].url));
+  const auto release = [&](std::uint32_t m) -> const Release& {
+    return releases[std::lower_bound(cluster.begin(), cluster.end(), m) - cluster.begin()];
+  };
+  const Release* first = nullptr;  // of the members with a release in their path
+  bool differ = false;
+  for (std::uint32_t m : cluster) {
+    if (release(m).kind == 0) continue;
+    if (!first) first = &release(m);
+    differ = differ || newer_release(release(m), *first) || newer_release(*first, release(m));
+  }
+  if (!differ) return false;
+  const Release* best = nullptr;
+  for (std::uint32_t m : pool) {
+    if (!best || newer_release(release(m), *best)) best = &release(m);
+  }
+  std::erase_if(pool, [&](std::uint32_t m) { return newer_release(*best, release(m)); });
+  return true;
+}
+
+/// rel=canonical votes for each page, from other members of its cluster and from outside it.
+struct CanonicalVotes {
+  std::vector<std::uint32_t> inside, outside;
+  /// Page m's votes from inside its cluster, or none when more come from outside it.
+  std::uint32_t trusted(std::uint32_t m) const { return outside[m] > inside[m] ? 0u : inside[m]; }
+};
+
+CanonicalVotes count_canonical_votes(std::span<const std::uint32_t> cluster_of,
+                                     std::span<const AuthorityCandidate> candidates, bool honour_canonical) {
+  const std::size_t n = cluster_of.size();
+  CanonicalVotes votes{std::vector<std::uint32_t>(n, 0), std::vector<std::uint32_t>(n, 0)};
+  if (!honour_canonical) return votes;
+  for (std::uint32_t m = 0; m < n; ++m) {
+    const auto& target = candidates[m].canonical;
+    if (!target || *target == m || *target >= n) continue;
+    ++(cluster_of[*target] == cluster_of[m] ? votes.inside : votes.outside)[*target];
+  }
+  return votes;
+}
+
+/// The authoritative page of `cluster` (its members, sorted; at least two), by the rule order of
+/// choose_authorities(). `paths` and `releases` are scratch space.
+Authority choose_in_cluster(const std::vector<std::uint32_t>& cluster, std::span<const AuthorityCandidate> candidates,
+                            const CanonicalVotes& votes, std::span<const char> covered_by_fuller,
+                            std::vector<std::string_view>& paths, std::vector<Release>& releases) {
+  std::vector<std::uint32_t> pool = cluster;
+  AuthorityReason reason = AuthorityReason::PageRank;
+  const auto trusted_votes = [&](std::uint32_t m) { return votes.trusted(m); };
+  if (keep_best(pool, trusted_votes) || trusted_votes(pool.front()) > 0) reason = AuthorityReason::Canonical;
+  // The fuller page and the page's own name narrow the members without deciding alone: the
+  // rules after them still choose among those left (the original of its copies, the newest
+  // release), and the reason is theirs when they narrow further.
+  AuthorityReason narrowed = AuthorityReason::PageRank;
+  if (reason == AuthorityReason::PageRank && !covered_by_fuller.empty() &&
+      keep_best(pool, [&](std::uint32_t m) { return covered_by_fuller[m] ? 0 : 1; })) {
+    narrowed = AuthorityReason::Fuller;
+  }
+  // Only where the members have other file names (a page saved under several names): copies
+  // and releases of one page keep its file name, and their headings' wording is no choice.
+  const auto other_stem = [&](std::uint32_t m) {
+    return page_stem(candidates[m].url) != page_stem(candidates[pool.front()].url);
+  };
+  if (reason == AuthorityReason::PageRank && std::any_of(pool.begin(), pool.end(), other_stem) &&
+      keep_best(pool, [&](std::uint32_t m) { return own_name_rank(candidates[m]); })) {
+    narrowed = AuthorityReason::OwnName;
+  }
+  if (reason == AuthorityReason::PageRank &&
+      keep_best(pool, [&](std::uint32_t m) { return candidates[m].redirects_in; })) {
+    reason = AuthorityReason::Redirect;
+  }
+  if (reason == AuthorityReason::PageRank) {
+    paths.clear();
+    for (std::uint32_t m : cluster) paths.push_back(path_of(candidates[m].url));
+    std::sort(paths.begin(), paths.end());
+    if (keep_best(pool, [&](std::uint32_t m) { return repeats_another(path_of(candidates[m].url), paths) ? 0 : 1; })) {
+      reason = AuthorityReason::Original;
+    }
+  }
+  if (reason == AuthorityReason::PageRank && keep_newest_release(pool, cluster, candidates, releases)) {
+    reason = AuthorityReason::Release;
+  }
+  if (reason == AuthorityReason::PageRank) reason = narrowed;
+  bool tie = false;
+  Authority winner;
+  winner.authoritative = best_by_rank(std::move(pool), candidates, tie);
+  winner.reason = reason != AuthorityReason::PageRank ? reason
+                  : tie                               ? AuthorityReason::Tie
+                                                      : AuthorityReason::PageRank;
+  return winner;
+}
+
 }  // namespace
 
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,
@@ -157,86 +253,15 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
     assert(cluster_of[i] < n);
     members[cluster_of[i]].push_back(i);
   }
-  // rel=canonical votes for each page, from other members of its cluster and from outside it.
-  std::vector<std::uint32_t> named_inside(n, 0), named_outside(n, 0);
-  if (honour_canonical) {
-    for (std::uint32_t m = 0; m < n; ++m) {
-      const auto& target = candidates[m].canonical;
-      if (!target || *target == m || *target >= n) continue;
-      ++(cluster_of[*target] == cluster_of[m] ? named_inside : named_outside)[*target];
-    }
-  }
+  const CanonicalVotes votes = count_canonical_votes(cluster_of, candidates, honour_canonical);
   std::vector<Authority> result(n);
   std::vector<Release> releases;
   std::vector<std::string_view> paths;
   for (const std::vector<std::uint32_t>& cluster : members) {
     if (cluster.empty()) continue;
-    Authority winner{cluster.front(), AuthorityReason::Singleton};
-    if (cluster.size() > 1) {
-      std::vector<std::uint32_t> pool = cluster;
-      AuthorityReason reason = AuthorityReason::PageRank;
-      const auto trusted_votes = [&](std::uint32_t m) {
-        return named_outside[m] > named_inside[m] ? 0u : named_inside[m];
-      };
-      if (keep_best(pool, trusted_votes) || trusted_votes(pool.front()) > 0) reason = AuthorityReason::Canonical;
-      // The fuller page and the page's own name narrow the members without deciding alone: the
-      // rules after them still choose among those left (the original of its copies, the newest
-      // release), and the reason is theirs when they narrow further.
-      AuthorityReason narrowed = AuthorityReason::PageRank;
-      if (reason == AuthorityReason::PageRank && !covered_by_fuller.empty() &&
-          keep_best(pool, [&](std::uint32_t m) { return covered_by_fuller[m] ? 0 : 1; })) {
-        narrowed = AuthorityReason::Fuller;
-      }
-      // Only where the members have other file names (a page saved under several names): copies
-      // and releases of one page keep its file name, and their headings' wording is no choice.
-      const auto other_stem = [&](std::uint32_t m) {
-        return page_stem(candidates[m].url) != page_stem(candidates[pool.front()].url);
-      };
-      if (reason == AuthorityReason::PageRank && std::any_of(pool.begin(), pool.end(), other_stem) &&
-          keep_best(pool, [&](std::uint32_t m) { return own_name_rank(candidates[m]); })) {
-        narrowed = AuthorityReason::OwnName;
-      }
-      if (reason == AuthorityReason::PageRank &&
-          keep_best(pool, [&](std::uint32_t m) { return candidates[m].redirects_in; })) {
-        reason = AuthorityReason::Redirect;
-      }
-      if (reason == AuthorityReason::PageRank) {
-        paths.clear();
-        for (std::uint32_t m : cluster) paths.push_back(path_of(candidates[m].url));
-        std::sort(paths.begin(), paths.end());
-        if (keep_best(pool, [&](std::uint32_t m) { return repeats_another(path_of(candidates[m].url), paths) ? 0 : 1; })) {
-          reason = AuthorityReason::Original;
-        }
-      }
-      if (reason == AuthorityReason::PageRank) {
-        releases.clear();
-        for (std::uint32_t m : cluster) releases.push_back(release_of(candidates[m].url));
-        const auto release = [&](std::uint32_t m) -> const Release& {
-          return releases[std::lower_bound(cluster.begin(), cluster.end(), m) - cluster.begin()];
-        };
-        const Release* first = nullptr;  // of the members with a release in their path
-        bool differ = false;
-        for (std::uint32_t m : cluster) {
-          if (release(m).kind == 0) continue;
-          if (!first) first = &release(m);
-          differ = differ || newer_release(release(m), *first) || newer_release(*first, release(m));
-        }
-        if (differ) {
-          const Release* best = nullptr;
-          for (std::uint32_t m : pool) {
-            if (!best || newer_release(release(m), *best)) best = &release(m);
-          }
-          std::erase_if(pool, [&](std::uint32_t m) { return newer_release(*best, release(m)); });
-          reason = AuthorityReason::Release;
-        }
-      }
-      if (reason == AuthorityReason::PageRank) reason = narrowed;
-      bool tie = false;
-      winner.authoritative = best_by_rank(std::move(pool), candidates, tie);
-      winner.reason = reason != AuthorityReason::PageRank ? reason
-                      : tie                               ? AuthorityReason::Tie
-                                                          : AuthorityReason::PageRank;
-    }
+    const Authority winner = cluster.size() == 1
+                                 ? Authority{cluster.front(), AuthorityReason::Singleton}
+                                 : choose_in_cluster(cluster, candidates, votes, covered_by_fuller, paths, releases);
     for (std::uint32_t m : cluster) result[m] = winner;
   }
   return result;
