@@ -64,4 +64,10 @@ Result<std::string> read_file(const std::filesystem::path& path) {
   return std::move(file.value().bytes);
 }
 
+FileIdentity file_identity(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
 }  // namespace canon

@@ -68,4 +68,14 @@ Result<StatStamp> file_stamp(const std::filesystem::path& path);
 
 Result<std::string> read_file(const std::filesystem::path& path);
 
+/// What the file or directory at a path is, whatever its name: its device and inode. A
+/// directory replaced by another under the same name (`canon index` swaps its output in) has
+/// another identity. All zero when the path cannot be stat'ed.
+struct FileIdentity {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+FileIdentity file_identity(const std::filesystem::path& path);
+
 }  // namespace canon

@@ -64,8 +64,7 @@ Result<std::vector<ShardAddress>> read_stub(const fs::path& stub) {
     if (type == "auto" || type == "glass") {
       if (rest.empty()) return bad("'" + type + "' needs the path of a database");
       ShardAddress shard;
-      shard.path = (base / rest).lexically_normal();
-      if (fs::path(rest).is_absolute()) shard.path = fs::path(rest).lexically_normal();
+      shard.path = (base / rest).lexically_normal();  // an absolute `rest` stays itself
       shards.push_back(std::move(shard));
     } else if (type == "remote" && !rest.empty() && rest[0] == ':') {
       return bad("a shard reached through a program (remote :PROGRAM) is not supported; serve it with xapian-tcpsrv and list it as 'remote HOST:PORT'");

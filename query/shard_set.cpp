@@ -47,12 +47,6 @@ std::vector<std::string> ShardSet::missing() const {
   return names;
 }
 
-ShardSet::Identity ShardSet::identify(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {};
-  return {st.st_dev, st.st_ino};
-}
-
 bool ShardSet::has_remote() const {
   for (const Shard& shard : shards_) {
     if (shard.address.kind == fmt::ShardAddress::Kind::kTcp) return true;
@@ -79,7 +73,7 @@ void ShardSet::open_shards(const std::vector<std::size_t>& which) {
     Shard& shard = shards_[which[i]];
     shard.database = opening[i].get();
     shard.opened_at = now;
-    if (shard.address.kind == fmt::ShardAddress::Kind::kLocal) shard.identity = identify(shard.address.path);
+    if (shard.address.kind == fmt::ShardAddress::Kind::kLocal) shard.identity = file_identity(shard.address.path);
   }
   rebuild();
 }
@@ -126,7 +120,7 @@ bool ShardSet::refresh() {
     if (!shard.database) {
       if (retry) to_open.push_back(i);
     } else if (now - shard.opened_at >= options_.refresh_after) {
-      if (shard.address.kind == fmt::ShardAddress::Kind::kTcp || !(identify(shard.address.path) == shard.identity)) {
+      if (shard.address.kind == fmt::ShardAddress::Kind::kTcp || !(file_identity(shard.address.path) == shard.identity)) {
         to_open.push_back(i);
       } else {
         shard.opened_at = now;  // the same directory: nothing to open again

@@ -4,8 +4,6 @@
 /// later) instead of failing or hanging every search (docs/serving.md).
 #pragma once
 
-#include <sys/stat.h>
-
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -13,6 +11,7 @@
 
 #include <xapian.h>
 
+#include "common/file_io.h"
 #include "common/status.h"
 #include "format/shards.h"
 
@@ -63,19 +62,12 @@ public:
   bool reconnect_after_failure();
 
 private:
-  /// A directory's device and inode: a directory replaced by another has other ones.
-  struct Identity {
-    dev_t device = 0;
-    ino_t inode = 0;
-    bool operator==(const Identity&) const = default;
-  };
   struct Shard {
     index_format::ShardAddress address;
     std::optional<Xapian::Database> database;  // nothing while left out
     std::chrono::steady_clock::time_point opened_at{};
-    Identity identity;  // a local shard's, when it was opened
+    FileIdentity identity;  // a local shard's directory, when it was opened
   };
-  static Identity identify(const std::filesystem::path& path);
   ShardSet() = default;
   /// Opens the shards of `which` at once (one thread per remote shard, so that slow shards cost
   /// one deadline, not one each), leaving out those that fail; then rebuilds database_.

@@ -2,8 +2,6 @@
 /// @brief SearchRoutes: the routes and their parameter checks, and a pool of Searchers.
 #include "web/web_routes.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <exception>
 #include <mutex>
@@ -11,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/file_io.h"
 #include "common/percent_encoding.h"
 #include "common/utf8.h"
 #include "query/render.h"
@@ -72,20 +71,6 @@ private:
   std::vector<QueryParameter> pairs_;
 };
 
-/// Identifies the directory at a path, so that a rebuilt index (a new directory swapped in
-/// under the same name) is noticed.
-struct DirIdentity {
-  dev_t device = 0;
-  ino_t inode = 0;
-  bool operator==(const DirIdentity&) const = default;
-};
-
-DirIdentity identify(const std::filesystem::path& dir) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0) return {};
-  return {st.st_dev, st.st_ino};
-}
-
 /// Idle Searchers: a search takes one (opening a new one when none is idle) and gives it back,
 /// so there are at most as many as searches that ran at once. Searchers of a replaced index are
 /// dropped.
@@ -96,11 +81,11 @@ public:
 
   struct Lease {
     std::unique_ptr<Searcher> searcher;
-    DirIdentity identity;
+    FileIdentity identity;
   };
 
   Result<Lease> acquire() {
-    const DirIdentity current = identify(index_dir_);
+    const FileIdentity current = file_identity(index_dir_);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (!(current == identity_)) {
@@ -128,7 +113,7 @@ private:
   const std::filesystem::path index_dir_;
   const ShardOptions shards_;
   std::mutex mutex_;
-  DirIdentity identity_;
+  FileIdentity identity_;
   std::vector<std::unique_ptr<Searcher>> idle_;
 };
 

@@ -46,7 +46,7 @@ public:
     if (rank_ == 0) run_.minimum.assign(values.size(), UINT32_MAX);
     run_.sync.arrive_and_wait();
     {
-      std::lock_guard lock(mutex_of(run_));
+      std::lock_guard lock(run_.mutex);
       for (std::size_t i = 0; i < values.size(); ++i) run_.minimum[i] = std::min(run_.minimum[i], values[i]);
     }
     run_.sync.arrive_and_wait();
@@ -55,7 +55,6 @@ public:
   }
 
 private:
-  static std::mutex& mutex_of(SharedRun& run) { return run.mutex; }
   SharedRun& run_;
   unsigned rank_;
 };
