@@ -36,6 +36,11 @@ void add_detector_options(CLI::App& index, indexer::IndexOptions& options) {
                    "minhash/exact: similarity needed by pages whose names differ only in common words and numbers")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  index.add_option("--moved-threshold", options.dedup.moved_threshold,
+                   "minhash/exact: share of a page's text found in the other's needed by the same item at a "
+                   "parallel path (a re-export, a platform module's copy)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   index.add_option("--copy-threshold", options.dedup.copy_threshold,
                    "minhash/exact: similarity needed by pages of one name at mirrored paths (a copy below a "
                    "prefix or in another release)")

@@ -97,6 +97,7 @@ Status check_common_options(const DedupOptions& options) {
   if (options.num_hashes == 0) return Status::error("number of hashes must be at least 1");
   if (!in_unit_interval(options.threshold)) return Status::error("similarity threshold must be in (0, 1]");
   if (!in_unit_interval(options.renamed_threshold)) return Status::error("renamed threshold must be in (0, 1]");
+  if (!in_unit_interval(options.moved_threshold)) return Status::error("moved threshold must be in (0, 1]");
   if (!in_unit_interval(options.copy_threshold)) return Status::error("copy threshold must be in (0, 1]");
   if (!in_unit_interval(options.parallel_threshold)) return Status::error("parallel threshold must be in (0, 1]");
   return Status::ok_status();

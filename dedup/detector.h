@@ -100,6 +100,12 @@ struct DedupOptions {
   /// "Buffer in lib::io" / "Buffer in core::io"), whose text may have grown or lost a
   /// paragraph; a release's module page rewritten by half is not (docs/dedup.md, "The name rule").
   double renamed_threshold = 0.85;
+  /// minhash and exact: the share of one page's own words (shingles) that must be found in the
+  /// other's for moved pages, the same item at a parallel path (SiteNames::moved: parallel
+  /// trees, the same path but for one directory, names that differ in the place alone), their
+  /// place masked. The paths and names already say "the same item"; the text rules out a
+  /// different one (docs/dedup.md, "Moved pages").
+  double moved_threshold = 0.7;
   /// minhash and exact: the Jaccard needed by pages of one name at mirrored paths (a copy below
   /// a prefix or in another release that keeps its name), below `threshold`: the name rules
   /// out template siblings, and the own text a copy keeps is smaller than the whole text

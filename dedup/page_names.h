@@ -163,7 +163,7 @@ public:
   /// lacks is a word of its own directory: the site writes the item's place into its name, and
   /// the names differ in the place alone. A re-export, a crate or platform module that repeats
   /// another's items. Such pages are measured by masked containment
-  /// (moved_shingle_set(), moved_coverage()) and need renamed_threshold.
+  /// (moved_shingle_set(), moved_coverage()) and need moved_threshold.
   /// Not moved: the same name in a parallel directory (`c/…/atof.html`, `cpp/…/atof.html`: the
   /// name does not say the place), a qualifier one name adds while the other name does not say
   /// its own place (`experimental/any.html` "std::experimental::any", `utility/any.html`
@@ -188,9 +188,9 @@ public:
   std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_pairs(
       std::size_t neighbours = static_cast<std::size_t>(-1)) const;
   /// required_similarity() of documents a and b.
-  /// Moved pages (moved()) need renamed_threshold of moved_coverage().
+  /// Moved pages (moved()) need moved_threshold of moved_coverage().
   double required(const DedupOptions& options, std::uint32_t a, std::uint32_t b) const {
-    if (options.title_rule && moved(a, b)) return std::max(options.threshold, options.renamed_threshold);
+    if (options.title_rule && moved(a, b)) return std::max(options.threshold, options.moved_threshold);
     return required_similarity(options, relation(a, b), url_evidence(a, b));
   }
 

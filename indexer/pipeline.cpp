@@ -235,6 +235,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
         {"title_rule", o.dedup.title_rule},
         {"related_title_threshold", o.dedup.related_title_threshold},
         {"renamed_threshold", o.dedup.renamed_threshold},
+        {"moved_threshold", o.dedup.moved_threshold},
         {"copy_threshold", o.dedup.copy_threshold},
         {"parallel_threshold", o.dedup.parallel_threshold},
         {"discount_boilerplate", o.dedup.discount_boilerplate},

@@ -275,7 +275,7 @@ TEST_CASE("split against a brute-force oracle on random drifting families") {
 
 
 TEST_CASE("moved pages: compare() is directional; find_clusters() keeps the larger direction") {
-  const canon::testing::MovedSite site = canon::testing::moved_site(40, 0, SiteNames::kMinPlaceTreePaths);
+  const canon::testing::MovedSite site = canon::testing::moved_site(80, 0, SiteNames::kMinPlaceTreePaths);
   const std::vector<DedupDocument> docs = site.documents();
   for (const std::string name : {"minhash", "exact"}) {
     CAPTURE(name);

@@ -352,3 +352,38 @@ TEST_CASE("moved pages: the same item at a parallel path, measured by coverage w
   off.threshold = 0.85;
   CHECK(clusters_of(MinhashDetector(off), docs).cluster_of[1] == 1);
 }
+
+TEST_CASE("moved pages need moved_threshold of coverage, apart from renamed_threshold") {
+  // Each page has 20 words of its own beside the 100 they share (an item page whose other copy
+  // shows another stability line or renders a literal otherwise): each is covered by the
+  // other at about 0.84, the place masked. That is enough for a moved page (paths and names
+  // already say "the same item"), not when moved_threshold asks for more; renamed_threshold,
+  // which names that differ in common words need, plays no part.
+  const canon::testing::MovedSite site = canon::testing::moved_site(20, 20, SiteNames::kMinPlaceTreePaths);
+  const std::vector<DedupDocument> docs = site.documents();
+  struct Case {
+    double moved_threshold, renamed_threshold;
+    bool together;
+  };
+  const DedupOptions defaults;
+  for (const Case c : {Case{defaults.moved_threshold, defaults.renamed_threshold, true},
+                       Case{defaults.moved_threshold, 0.99, true}, Case{0.9, defaults.renamed_threshold, false},
+                       Case{0.9, 0.5, false}}) {
+    DedupOptions options;
+    options.moved_threshold = c.moved_threshold;
+    options.renamed_threshold = c.renamed_threshold;
+    for (bool exact : {false, true}) {
+      CAPTURE(exact);
+      CAPTURE(c.moved_threshold);
+      CAPTURE(c.renamed_threshold);
+      const Clusters got = exact ? clusters_of(std::move(*make_detector("exact", options).value()), docs)
+                                 : clusters_of(MinhashDetector(options), docs);
+      CHECK((got.cluster_of[1] == 0) == c.together);
+      if (const SimilarPair* pair = find_pair(got, 0, 1); c.together) {
+        REQUIRE(pair != nullptr);
+        CHECK(pair->similarity > 0.8);
+        CHECK(pair->similarity < 0.9);
+      }
+    }
+  }
+}

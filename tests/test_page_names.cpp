@@ -296,7 +296,7 @@ TEST_CASE("SiteNames::moved: the same item at a parallel path, its place in its 
           c.expected);
     if (c.expected) {
       const DedupOptions options;
-      CHECK(site_names.required(options, 0, 1) == options.renamed_threshold);
+      CHECK(site_names.required(options, 0, 1) == options.moved_threshold);
     }
   }
 }
