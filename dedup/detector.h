@@ -105,7 +105,7 @@ struct DedupOptions {
   /// trees, the same path but for one directory, names that differ in the place alone), their
   /// place masked. The paths and names already say "the same item"; the text rules out a
   /// different one (docs/dedup.md, "Moved pages").
-  double moved_threshold = 0.7;
+  double moved_threshold = 0.85;
   /// minhash and exact: the Jaccard needed by pages of one name at mirrored paths (a copy below
   /// a prefix or in another release that keeps its name), below `threshold`: the name rules
   /// out template siblings, and the own text a copy keeps is smaller than the whole text

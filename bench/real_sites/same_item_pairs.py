@@ -1,6 +1,6 @@
 """Recall on pages known to be one item under several paths, from a canon index's pages.jsonl.
 
-same_item_pairs.py INDEX_DIR [--site rust] [--entries SITE_DIR]
+same_item_pairs.py INDEX_DIR [--site rust] [--entries SITE_DIR] [--definitions SITE_DIR]
     rust (rust-doc): pairs of content pages at the same path under std/, core/ and alloc/ (a
     re-export documents the item again), by kind of item; pairs of one intrinsic under
     core/arch/x86 and x86_64, and under arm and aarch64 (and std/arch's); and what became of the
@@ -10,7 +10,10 @@ Prints the share of pairs whose pages share a cluster. With --entries, also what
 a same-item pair lists that the other lacks, read from the HTML as canon reads it roughly (the
 links of rustdoc's main content: each linked page's file name and each place in the page itself;
 places in other pages left out): how many pairs have a page missing at most a share of its
-entries from the other, and the module pages' figures (docs/dedup.md, "Moved pages").
+entries from the other, and the module pages' figures (docs/dedup.md, "Moved pages"). With
+--definitions, the same-item pairs split by where each page says its item is defined (its first
+link into the site's src/ tree, the line range's first line): one definition, or two (arm and
+aarch64 intrinsics that stdarch defines twice, stable on one, nightly on the other).
 """
 import collections
 import itertools
@@ -84,6 +87,24 @@ def entries(site_dir, path):
     return out
 
 
+def definition(site_dir, path):
+    text = open(site_dir + "/" + path, encoding="utf-8", errors="replace").read()
+    m = re.search(r'href="[^"]*?src/([^"#]*)(?:#(\d+))?', text)
+    return m and (m.group(1), m.group(2))
+
+
+def rust_definitions(rows, site_dir):
+    for name, pattern, key in [("std/core/alloc same item", r"(std|core|alloc)/(.*)$", lambda m: m.group(2)),
+                               ("arm/aarch64 intrinsics", r"(core|std)/arch/(arm|aarch64)/(.*)$",
+                                lambda m: (m.group(1), m.group(3)))]:
+        split = collections.defaultdict(list)
+        for a, b in pairs_by(rows, pattern, key):
+            same = definition(site_dir, a["path"]) == definition(site_dir, b["path"])
+            split["one definition" if same else "two definitions"].append((a, b))
+        for kind in sorted(split):
+            report(f"{name}, {kind}", split[kind])
+
+
 def rust_entries(rows, site_dir):
     pairs = pairs_by(rows, r"(std|core|alloc)/(.*)$", lambda m: m.group(2))
     lacks = []
@@ -107,5 +128,7 @@ if __name__ == "__main__":
     rows = load(sys.argv[1])
     site = sys.argv[sys.argv.index("--site") + 1] if "--site" in sys.argv else "rust"
     {"rust": rust}[site](rows)
+    if "--definitions" in sys.argv:
+        rust_definitions(rows, sys.argv[sys.argv.index("--definitions") + 1])
     if "--entries" in sys.argv:
         rust_entries(rows, sys.argv[sys.argv.index("--entries") + 1])
