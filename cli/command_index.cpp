@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/option_groups.h"
+#include "cli/processes.h"
 #include "dedup/detector.h"
 #include "indexer/pipeline.h"
 #include "urls/url_rules.h"
@@ -131,9 +132,14 @@ void add_index_command(CLI::App& app) {
     args->options.collapse =
         args->no_collapse ? indexer::CollapseMode::kQueryTime : indexer::CollapseMode::kIndexTime;
     if (!args->url_rules.empty()) load_url_rules(args->url_rules, args->options);
+    // Under mpirun, each process builds its part (docs/partitioned-build.md).
+    auto processes = RunProcesses::start();
+    if (!processes.ok()) fail(processes.status());
+    args->options.processes = processes.value()->collective();
+    args->options.threads = processes.value()->threads(args->options.threads);
     auto summary = indexer::index_site(args->options);
-    if (!summary.ok()) fail(summary.status());
-    print_summary(args->options, summary.value());
+    if (!summary.ok()) processes.value()->fail(summary.status());
+    if (processes.value()->reports()) print_summary(args->options, summary.value());
   });
 }
 

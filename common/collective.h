@@ -9,6 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace canon {
 
@@ -31,6 +34,9 @@ public:
   /// Every process gives `values` (the same length on every process); each element becomes the
   /// smallest of that element over all processes, on every process.
   virtual void all_reduce_min(std::span<std::uint32_t> values) const = 0;
+  /// Every process gives `mine` (any bytes, any length); every process receives all of them, by
+  /// rank. Also a barrier: no process returns before every process has called it.
+  virtual std::vector<std::string> all_gather_bytes(std::string_view mine) const = 0;
 };
 
 /// The one process of a run that is not partitioned.
@@ -42,6 +48,7 @@ public:
     std::copy(mine.begin(), mine.end(), all.begin());
   }
   void all_reduce_min(std::span<std::uint32_t>) const override {}
+  std::vector<std::string> all_gather_bytes(std::string_view mine) const override { return {std::string(mine)}; }
 };
 
 }  // namespace canon

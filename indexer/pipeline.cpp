@@ -35,6 +35,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/build_dir.h"
+#include "common/collective.h"
 #include "common/fault_injection.h"
 #include "common/file_io.h"
 #include "common/utf8.h"
@@ -628,7 +629,7 @@ Status parse_file(ParseContext& run, std::size_t i, store::PageStoreWriter& stor
 /// Takes unchanged file i over from catalog entry `e` into `r`, as parse_file would have made
 /// it, without parsing the file: its page is read from the store for the detector. A file whose
 /// stamp moved gets its document restamped and appended to `store` (segment `segment`).
-Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e, store::PageStoreWriter& store,
+Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e, store::PageStoreWriter* store,
                   std::uint32_t segment, PageRecord& r) {
   const std::optional<NewStamp>& new_stamp = run.reuse.restamped[i];
   r.parsed = true;
@@ -667,15 +668,47 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
   }
   r.stored_bytes = e.stored_bytes;
   if (new_stamp || run.reuse.compact_old[e.stored->segment]) {  // a new record, in this run's segment
-    auto offset = store.append(page.value());
+    if (store == nullptr) return Status::error("no page store segment to write " + e.path + " to");
+    auto offset = store->append(page.value());
     if (!offset.ok()) return offset.status();
     r.stored = store::StoreLocation{segment, offset.value()};
-    r.stored_bytes = store.bytes() - offset.value();
+    r.stored_bytes = store->bytes() - offset.value();
   }
   run.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(r.url));
   r.in_dedup = true;
   r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
   return Status::ok_status();
+}
+
+/// File i into `r`: what the walk says of it, then recorded by the URL rules, taken over from its
+/// catalog entry in `run.reuse` (recorded as unreadable when the entry says so), or parsed into
+/// `store` (segment `segment`; null when nothing is to be parsed or written).
+Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* store, std::uint32_t segment,
+                   PageRecord& r) {
+  if (!plan_record(run.plan, i, r)) return Status::ok_status();
+  if (run.by_rule.marked[i]) {
+    // Not read: a redirect to the URL the rules give, until its cluster is known.
+    r.parsed = true;
+    r.url_rule = run.by_rule.rules[i];
+    r.refresh_url = run.by_rule.target[i];
+    r.status = PageStatus::kRedirect;
+    return Status::ok_status();
+  }
+  if (const store::CatalogEntry* entry = run.reuse.entry(i); entry != nullptr) {
+    if (!entry->unreadable.empty()) {  // another process of a partitioned build could not read it
+      r.reason = entry->unreadable;
+      return Status::ok_status();
+    }
+    return reuse_file(run, i, *entry, store, segment, r);
+  }
+  if (store == nullptr) return Status::error("no page store segment to parse " + r.path + " into");
+  return parse_file(run, i, *store, segment, r);
+}
+
+/// Which process of a partitioned build parses chunk `chunk` of `chunks`: contiguous runs of
+/// chunks, as even as the count allows (docs/partitioned-build.md). One process parses them all.
+unsigned chunk_owner(std::size_t chunk, std::size_t chunks, unsigned processes) {
+  return static_cast<unsigned>(chunk * processes / chunks);
 }
 
 /// Stage 2: every file parsed, or taken over from the previous build, on all threads. Each
@@ -684,13 +717,14 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
 /// to the detector. The walk's skipped paths are recorded after the files.
 Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
                                            const std::string& base_url, unsigned threads, const std::string& stage,
-                                           Progress& progress) {
+                                           const Collective& processes, Progress& progress) {
   std::vector<PageRecord> records(run.plan.files.size());
   std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
   std::atomic<std::size_t> parsed_files{0};
   std::mutex progress_mutex;
   progress.start(stage, run.plan.files.size());
   parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
+    if (chunk_owner(chunk, chunks.count(), processes.size()) != processes.rank()) return;  // another's part
     const std::uint32_t segment = store.segment_of_chunk(chunk);
     auto writer = store::PageStoreWriter::create(store.path(segment));
     if (!writer.ok()) {
@@ -698,21 +732,7 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
       return;
     }
     for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
-      PageRecord& r = records[i];
-      Status done = Status::ok_status();
-      if (plan_record(run.plan, i, r)) {
-        if (run.by_rule.marked[i]) {
-          // Not read: a redirect to the URL the rules give, until its cluster is known.
-          r.parsed = true;
-          r.url_rule = run.by_rule.rules[i];
-          r.refresh_url = run.by_rule.target[i];
-          r.status = PageStatus::kRedirect;
-        } else {
-          const store::CatalogEntry* entry = run.reuse.entry(i);
-          done = entry != nullptr ? reuse_file(run, i, *entry, *writer.value(), segment, r)
-                                  : parse_file(run, i, *writer.value(), segment, r);
-        }
-      }
+      const Status done = record_file(run, i, writer.value().get(), segment, records[i]);
       if (!done.ok()) {
         chunk_status[chunk] = done;
         return;
@@ -971,13 +991,13 @@ Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& re
   return pages_jsonl.close();
 }
 
-/// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`; the
-/// graph's size and the iterations in `summary`.
-void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, std::vector<PageRecord>& records,
-                IndexSummary& summary) {
+/// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`, its
+/// iterations split among `processes`; the graph's size and the iterations in `summary`.
+void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, const Collective& processes,
+                std::vector<PageRecord>& records, IndexSummary& summary) {
   summary.graph_nodes = site.graph.node_count();
   summary.graph_edges = site.graph.edge_count();
-  const ranking::PageRankResult ranks = ranking::compute_pagerank(site.graph, options);
+  const ranking::PageRankResult ranks = ranking::compute_pagerank(site.graph, options, processes);
   summary.pagerank_iterations = ranks.iterations;
   summary.pagerank_converged = ranks.converged;
   for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
@@ -1000,6 +1020,46 @@ struct ParsedLinks {
     }
   }
 };
+
+/// File record `r`'s catalog entry, with its links `targets` and their `texts` (PageRecord::links
+/// and link_anchors as parsed) and its stored page's segment renumbered by `segment_number`.
+store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::uint32_t>& targets,
+                                  const std::vector<std::uint32_t>& texts,
+                                  const std::vector<std::uint32_t>& segment_number) {
+  store::CatalogEntry e;
+  e.path = r.path;
+  if (r.url_rule) {
+    // Never read: the next run records it again if the rules still apply, else reads it.
+    e.unreadable = "recorded by URL rules, not read";
+    return e;
+  }
+  if (!r.parsed) {
+    e.unreadable = r.reason;
+    return e;
+  }
+  e.size = r.file_size;
+  e.mtime_ns = r.mtime_ns;
+  e.content_hash = r.content_hash;
+  e.cuts = r.cuts;
+  e.title = r.title;
+  e.heading = r.heading;
+  e.defined = r.defined;
+  e.listed = r.listed;
+  e.robots_noindex = r.robots_noindex;
+  e.canonical_url = r.canonical_url;
+  e.refresh_url = r.refresh_url;
+  e.links = targets;
+  e.link_anchors = texts;
+  if (r.in_dedup) {
+    e.stored = store::StoreLocation{segment_number[r.stored.segment], r.stored.offset};
+    e.stored_bytes = r.stored_bytes;
+  }
+  e.docid = r.docid;
+  e.terms_digest = r.digests.terms;
+  e.fields_digest = r.digests.fields;
+  e.data_digest = r.digests.data;
+  return e;
+}
 
 /// The page store's catalog for the next run (store_catalog.h): every file this run parsed
 /// or took over, with its links as parsed. Drops the segments no page is in (new ones no page
@@ -1028,45 +1088,86 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
   catalog.urls = links.urls.urls();
   catalog.anchors = links.anchor_texts;
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
-    const PageRecord& r = records[i];
     if (!plan.serves_url(i)) continue;
-    store::CatalogEntry e;
-    e.path = r.path;
-    if (r.url_rule) {
-      // Never read: the next run records it again if the rules still apply, else reads it.
-      e.unreadable = "recorded by URL rules, not read";
-      catalog.files.push_back(std::move(e));
-      continue;
-    }
-    if (!r.parsed) {
-      e.unreadable = r.reason;
-      catalog.files.push_back(std::move(e));
-      continue;
-    }
-    e.size = r.file_size;
-    e.mtime_ns = r.mtime_ns;
-    e.content_hash = r.content_hash;
-    e.cuts = r.cuts;
-    e.title = r.title;
-    e.heading = r.heading;
-    e.defined = r.defined;
-    e.listed = r.listed;
-    e.robots_noindex = r.robots_noindex;
-    e.canonical_url = r.canonical_url;
-    e.refresh_url = r.refresh_url;
-    e.links = links.targets[i];
-    e.link_anchors = links.texts[i];
-    if (r.in_dedup) {
-      e.stored = store::StoreLocation{segment_number[r.stored.segment], r.stored.offset};
-      e.stored_bytes = r.stored_bytes;
-    }
-    e.docid = r.docid;
-    e.terms_digest = r.digests.terms;
-    e.fields_digest = r.digests.fields;
-    e.data_digest = r.digests.data;
-    catalog.files.push_back(std::move(e));
+    catalog.files.push_back(catalog_entry(records[i], links.targets[i], links.texts[i], segment_number));
   }
   return store::write_store_catalog(store.dir / "catalog", catalog);
+}
+
+/// The part of a partitioned build this process parsed (its chunks' files, chunk_owner()), as a
+/// catalog (store_catalog.h) the other processes take the files over from: one entry per file
+/// of its chunks, in file order, with the links as `url_ids` and `anchor_ids` number them and
+/// the run's segments as they are. Only what the parse made is in it (no docids yet).
+std::string encode_parsed_part(const RunStore& store, const ChunkLayout& chunks, const Collective& processes,
+                               const std::vector<PageRecord>& records, const UrlIds& url_ids,
+                               const AnchorIds& anchor_ids) {
+  store::StoreCatalog part;
+  part.segments = store.names;
+  part.urls = url_ids.urls();
+  part.anchors = anchor_ids.urls();
+  std::vector<std::uint32_t> same_segment(store.names.size());
+  std::iota(same_segment.begin(), same_segment.end(), 0);
+  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
+    if (chunk_owner(chunk, chunks.count(), processes.size()) != processes.rank()) continue;
+    for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
+      const PageRecord& r = records[i];
+      part.files.push_back(catalog_entry(r, r.links, r.link_anchors, same_segment));
+    }
+  }
+  return store::encode_store_catalog(part);
+}
+
+/// Every process's part of a partitioned build, exchanged: each process gives the part it parsed
+/// (encode_parsed_part) and receives the others', decoded, by rank (its own left empty). Also
+/// the barrier after which every segment of the run's store is finished.
+Result<std::vector<store::StoreCatalog>> exchange_parsed_parts(const std::string& mine, const Collective& processes) {
+  const std::vector<std::string> parts = processes.all_gather_bytes(mine);
+  std::vector<store::StoreCatalog> decoded(parts.size());
+  for (unsigned p = 0; p < parts.size(); ++p) {
+    if (p == processes.rank()) continue;
+    auto part = store::decode_store_catalog(parts[p], "the part of process " + std::to_string(p));
+    if (!part.ok()) return part.status();
+    decoded[p] = std::move(part).value();
+  }
+  return decoded;
+}
+
+/// Stage 2 of a partitioned build, second half: the files of the chunks the other processes
+/// parsed, taken over from their `parts` (exchange_parsed_parts) as a re-index takes over
+/// unchanged files: each record filled as the parse made it, its page read from the store for the
+/// detector. Nothing is written. REQUIRES: every segment of the run's store open in `run.stored`.
+Status take_over_parts(const ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
+                       const Collective& processes, const std::vector<store::StoreCatalog>& parts, unsigned threads,
+                       std::vector<PageRecord>& records) {
+  const std::size_t files = run.plan.files.size();
+  for (unsigned p = 0; p < parts.size(); ++p) {
+    if (p == processes.rank()) continue;
+    PreviousBuild part{store.dir, {}, parts[p], {}};
+    Reuse reuse{&part, std::vector<std::uint32_t>(files, kNoEntry), std::vector<std::optional<NewStamp>>(files),
+                std::vector<std::uint32_t>(store.names.size()), std::vector<bool>(store.names.size(), false)};
+    std::iota(reuse.segment_of_old.begin(), reuse.segment_of_old.end(), 0);
+    std::vector<std::size_t> owned;
+    std::uint32_t entry = 0;
+    for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
+      if (chunk_owner(chunk, chunks.count(), processes.size()) != p) continue;
+      owned.push_back(chunk);
+      for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) reuse.unchanged_entry[i] = entry++;
+    }
+    if (entry != part.catalog.files.size()) {
+      return Status::corruption("the part of process " + std::to_string(p) + " has " +
+                                std::to_string(part.catalog.files.size()) + " files, its chunks " + std::to_string(entry));
+    }
+    ParseContext from_part{run.plan, run.by_rule, reuse, run.sample, run.detector, run.stored, run.url_ids,
+                           run.anchor_ids};
+    std::vector<Status> chunk_status(owned.size(), Status::ok_status());
+    parallel_for(owned.size(), threads, [&](std::size_t k, std::size_t) {
+      for (std::size_t i = chunks.first(owned[k]); i < chunks.end(owned[k]) && chunk_status[k].ok(); ++i) {
+        chunk_status[k] = record_file(from_part, i, nullptr, 0, records[i]);
+      }
+    });
+    if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
+  }
+  return Status::ok_status();
 }
 
 /// Nanoseconds since the epoch, now.
@@ -1218,14 +1319,23 @@ Status write_records_and_catalog(const fs::path& work_dir, const std::vector<Pag
   return written;
 }
 
+/// A run's build directory: owned (and committed) by the first process of a partitioned
+/// build, only used by the others.
+struct SharedBuildDirectory {
+  std::optional<BuildDirectory> owned;
+  fs::path shared;
+  const fs::path& path() const { return shared; }
+  Status commit() { return owned ? owned->commit() : Status::ok_status(); }
+};
+
 /// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
 /// directory the new index is built in; `previous`, when set, the index it replaces, re-used.
-Result<IndexSummary> run(const IndexOptions& options, const std::string& base_url, const fs::path& work_dir,
-                         const PreviousBuild* previous, const std::vector<std::pair<std::string, std::string>>& fingerprint,
-                         ReindexSummary reindex) {
+Result<IndexSummary> run(const IndexOptions& options, const Collective& processes, const std::string& base_url,
+                         const fs::path& work_dir, const PreviousBuild* previous,
+                         const std::vector<std::pair<std::string, std::string>>& fingerprint, ReindexSummary reindex) {
   IndexSummary summary;
   StageClock clock(summary, options.after_stage);
-  Progress progress(options.show_progress);
+  Progress progress(options.show_progress && processes.rank() == 0);
   const std::int64_t run_started_ns = now_ns();
   const unsigned threads = resolve_thread_count(options.threads);
 
@@ -1238,7 +1348,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   if (!detector.ok()) return detector.status();
   clock.lap("walk");
 
-  const ChunkLayout chunks = chunk_layout(work_dir, files, options.chunk_files, threads);
+  const ChunkLayout chunks = chunk_layout(work_dir, files, options.chunk_files, threads * processes.size());
   auto run_store = start_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks.count());
   if (!run_store.ok()) return run_store.status();
   StoredPages stored(run_store.value());
@@ -1254,11 +1364,21 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   AnchorIds anchor_ids;
   ParseContext parse{plan, walked->by_rule, walked->reuse, sample, *detector.value(), stored, url_ids, anchor_ids};
   auto parsed = parse_site(parse, chunks, run_store.value(), base_url, threads, parse_stage_name(previous, reindex),
-                           progress);
+                           processes, progress);
   if (!parsed.ok()) return parsed.status();
   std::vector<PageRecord>& records = parsed.value();
   summary.input_files = records.size();
-  if (Status opened = stored.open_new(); !opened.ok()) return opened;
+  if (processes.size() > 1) {
+    // A partitioned build: the files the other processes parsed, from their parts.
+    auto parts = exchange_parsed_parts(
+        encode_parsed_part(run_store.value(), chunks, processes, records, url_ids, anchor_ids), processes);
+    if (!parts.ok()) return parts.status();
+    if (Status opened = stored.open_new(); !opened.ok()) return opened;
+    const Status taken = take_over_parts(parse, chunks, run_store.value(), processes, parts.value(), threads, records);
+    if (!taken.ok()) return taken;
+  } else if (Status opened = stored.open_new(); !opened.ok()) {
+    return opened;
+  }
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
   const std::vector<std::string> anchor_texts = anchor_ids.release();
   const ParsedLinks parsed_links(records, url_ids, anchor_texts);
@@ -1268,7 +1388,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   const RedirectResolver resolver(records);
   const SiteGraph site = link_pages(records, url_ids, resolver, anchor_texts);
   clock.lap("graph");
-  rank_pages(site, options.pagerank, records, summary);
+  rank_pages(site, options.pagerank, processes, records, summary);
   clock.lap("pagerank");
 
   // 4. Near-duplicates, verified with the pages' text from the page store.
@@ -1283,6 +1403,7 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
                                                         walked->by_rule, load_page, summary);
   if (Status read = stored.failed(); !read.ok()) return read;
   clock.lap("authority");
+  if (processes.rank() != 0) return summary;  // the first process writes the index
 
   // 6. The search index. A link to a copy names the page that stands for it (at query-time
   // collapse every copy is a document of its own, and keeps its own).
@@ -1302,6 +1423,32 @@ Result<IndexSummary> run(const IndexOptions& options, const std::string& base_ur
   return summary;
 }
 
+/// Where a run builds: the first of `processes` creates the directory beside `out_dir` (and
+/// commits it at the end); the others are told its path and build in it without owning it.
+/// Fails on every process when it could not be created.
+Result<SharedBuildDirectory> start_build_directory(const fs::path& out_dir, const Collective& processes) {
+  std::optional<BuildDirectory> build;
+  Status failure = Status::ok_status();
+  if (processes.rank() == 0) {
+    auto created = BuildDirectory::create(out_dir, "building");
+    if (created.ok()) build.emplace(std::move(created).value());
+    else failure = created.status();
+  }
+  if (processes.size() == 1) {
+    if (!build) return failure;
+    fs::path path = build->path();
+    return SharedBuildDirectory{std::move(build), std::move(path)};
+  }
+  // The path, or (first byte '!') why there is none.
+  const std::vector<std::string> told = processes.all_gather_bytes(
+      processes.rank() != 0 ? std::string() : build ? build->path().string() : "!" + failure.message());
+  if (told[0].empty() || told[0][0] == '!') {
+    if (processes.rank() == 0) return failure;
+    return Status::error("process 0 could not create the build directory: " + told[0].substr(told[0].empty() ? 0 : 1));
+  }
+  return SharedBuildDirectory{std::move(build), fs::path(told[0])};
+}
+
 }  // namespace
 
 Result<IndexSummary> index_site(const IndexOptions& options) {
@@ -1312,29 +1459,39 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
     return Status::error("--base-url must be an absolute http(s) URL, not '" + options.base_url + "'");
   }
   if (Status s = check_replaceable(options.out_dir); !s.ok()) return s;
+  const LocalCollective alone;
+  const Collective& processes = options.processes != nullptr ? *options.processes : alone;
 
-  // Build beside INDEX_DIR, so the final move is a rename on the same file system.
-  auto build = BuildDirectory::create(options.out_dir, "building");
-  if (!build.ok()) return build.status();
-  BuildDirectory work = std::move(build).value();
+  // Build beside INDEX_DIR, so the final move is a rename on the same file system; the first
+  // process makes the directory and the others build in it too.
+  auto work = start_build_directory(options.out_dir, processes);
+  if (!work.ok()) return work.status();
+  const fs::path work_dir = work->path();
   // The index being replaced, re-used unless it cannot be (the reason is reported).
   const auto fingerprint = store_fingerprint(base_url.value(), options.url_rules_digest, options.limits);
   ReindexSummary reindex;
   std::optional<PreviousBuild> previous;
   if (options.full) {
     reindex.full_because = "--full";
+  } else if (processes.size() > 1) {
+    reindex.full_because = "a partitioned build (" + std::to_string(processes.size()) + " processes) parses every file";
   } else if (auto opened = open_previous_build(options.out_dir, fingerprint); opened.ok()) {
     previous = std::move(opened).value();
   } else {
     reindex.full_because = opened.status().message();
   }
-  auto summary = run(options, base_url.value(), work.path(), previous ? &*previous : nullptr, fingerprint, std::move(reindex));
+  auto summary = run(options, processes, base_url.value(), work_dir, previous ? &*previous : nullptr, fingerprint,
+                     std::move(reindex));
   if (!summary.ok()) return summary;
-  LineWriter summary_file(index_format::IndexLayout{work.path()}.summary());
-  summary_file.write(summary_json(summary.value(), options).dump(2));
-  if (Status written = summary_file.close(); !written.ok()) return written;
-  fault_point("swap");  // everything written, the old index not yet replaced
-  if (Status moved = work.commit(); !moved.ok()) return moved;
+  if (processes.rank() == 0) {
+    LineWriter summary_file(index_format::IndexLayout{work_dir}.summary());
+    summary_file.write(summary_json(summary.value(), options).dump(2));
+    if (Status written = summary_file.close(); !written.ok()) return written;
+    fault_point("swap");  // everything written, the old index not yet replaced
+    if (Status moved = work->commit(); !moved.ok()) return moved;
+  }
+  // The other processes return once the index is in place.
+  if (processes.size() > 1) processes.all_gather_bytes({});
   return summary;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/collective.h"
 #include "common/status.h"
 #include "dedup/detector.h"
 #include "html/html_extract.h"
@@ -54,8 +55,12 @@ struct IndexOptions {
   /// Rebuild from the site's files alone, even when INDEX_DIR holds an index whose page store
   /// could be re-used (docs/design.md, "Re-indexing").
   bool full = false;
-  /// Progress lines on stderr (only shown on a terminal).
+  /// Progress lines on stderr (only shown on a terminal), by the first process.
   bool show_progress = true;
+  /// The processes of a partitioned build (`mpirun`: mpi/mpi_collective.h), which all call
+  /// index_site() with the same options: each parses its part of the site, the first writes the
+  /// index (docs/partitioned-build.md). Null: this process alone. Not owned.
+  const Collective* processes = nullptr;
   /// Called as each stage ends, with its name as in summary.json's stage times, on the calling
   /// thread. For tests that act between stages (change a file after the parse); may be empty.
   std::function<void(std::string_view stage)> after_stage;

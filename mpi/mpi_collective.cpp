@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace canon::mpi {
@@ -25,6 +27,38 @@ void MpiCollective::all_gather(std::span<const double> mine, std::span<double> a
 void MpiCollective::all_reduce_min(std::span<std::uint32_t> values) const {
   MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT32_T, MPI_MIN,
                 static_cast<MPI_Comm>(communicator_));
+}
+
+std::vector<std::string> MpiCollective::all_gather_bytes(std::string_view mine) const {
+  const MPI_Comm comm = static_cast<MPI_Comm>(communicator_);
+  const int processes = communicator_.size();
+  std::uint64_t length = mine.size();
+  std::vector<std::uint64_t> lengths(static_cast<std::size_t>(processes));
+  MPI_Allgather(&length, 1, MPI_UINT64_T, lengths.data(), 1, MPI_UINT64_T, comm);
+  std::vector<std::string> all(lengths.size());
+  for (std::size_t p = 0; p < all.size(); ++p) all[p].resize(lengths[p]);
+  // Round by round, each process sends the next piece of its bytes (none once it has sent all).
+  constexpr std::uint64_t kPiece = std::uint64_t{1} << 30;
+  const std::uint64_t longest = *std::max_element(lengths.begin(), lengths.end());
+  std::vector<int> sizes(all.size()), offsets(all.size());
+  std::string buffer;
+  for (std::uint64_t from = 0; from < longest || from == 0; from += kPiece) {
+    int total = 0;
+    for (std::size_t p = 0; p < all.size(); ++p) {
+      sizes[p] = static_cast<int>(lengths[p] > from ? std::min(kPiece, lengths[p] - from) : 0);
+      offsets[p] = total;
+      total += sizes[p];
+    }
+    buffer.resize(static_cast<std::size_t>(total));
+    const int rank = communicator_.rank();
+    MPI_Allgatherv(const_cast<char*>(mine.data() + std::min<std::uint64_t>(from, mine.size())), sizes[rank], MPI_BYTE,
+                   buffer.data(), sizes.data(), offsets.data(), MPI_BYTE, comm);
+    for (std::size_t p = 0; p < all.size(); ++p) {
+      if (sizes[p] > 0) std::copy_n(buffer.data() + offsets[p], sizes[p], all[p].data() + from);
+    }
+    if (longest == 0) break;
+  }
+  return all;
 }
 
 }  // namespace canon::mpi

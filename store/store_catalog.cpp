@@ -120,7 +120,7 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
 
 }  // namespace
 
-Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog) {
+std::string encode_store_catalog(const StoreCatalog& catalog) {
   std::string out(kMagic);
   put_fixed(out, kStoreCatalogVersion, 4);
   put_varint(out, catalog.fingerprint.size());
@@ -136,6 +136,11 @@ Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog
   put_varint(out, catalog.files.size());
   for (const CatalogEntry& e : catalog.files) put_entry(out, e);
   put_fixed(out, XXH3_64bits(out.data(), out.size()), 8);
+  return out;
+}
+
+Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog) {
+  const std::string out = encode_store_catalog(catalog);
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file.write(out.data(), static_cast<std::streamsize>(out.size()));
   file.close();

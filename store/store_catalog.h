@@ -76,6 +76,9 @@ struct StoreCatalog {
   std::vector<CatalogEntry> files;
 };
 
+/// The bytes write_store_catalog() writes for `catalog`. Pure.
+std::string encode_store_catalog(const StoreCatalog& catalog);
+
 /// Writes `catalog` to `path` (created or replaced). An I/O error when it cannot be written.
 Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog);
 

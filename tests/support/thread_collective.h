@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -23,6 +25,7 @@ struct SharedRun {
   std::barrier<> sync;
   std::vector<double> buffer;
   std::vector<std::uint32_t> minimum;
+  std::vector<std::string> bytes;
   std::mutex mutex;
 };
 
@@ -52,6 +55,16 @@ public:
     run_.sync.arrive_and_wait();
     std::copy(run_.minimum.begin(), run_.minimum.end(), values.begin());
     run_.sync.arrive_and_wait();
+  }
+
+  std::vector<std::string> all_gather_bytes(std::string_view mine) const override {
+    if (rank_ == 0) run_.bytes.assign(run_.size, std::string());
+    run_.sync.arrive_and_wait();
+    run_.bytes[rank_] = std::string(mine);
+    run_.sync.arrive_and_wait();
+    std::vector<std::string> all = run_.bytes;
+    run_.sync.arrive_and_wait();
+    return all;
   }
 
 private:

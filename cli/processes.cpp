@@ -1,0 +1,95 @@
+/// @file processes.cpp
+/// @brief RunProcesses: MPI started when mpirun started this process (Boost.MPI), else nothing.
+#include "cli/processes.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+#include <iostream>
+#include <string>
+
+#include "cli/commands.h"
+
+#ifdef CANON_HAVE_MPI
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+#include <mpi.h>
+
+#include "mpi/mpi_collective.h"
+#endif
+
+namespace canon::cli {
+namespace {
+
+/// The number of processes the launcher says it started, or 0 when none did.
+int launched_processes() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    if (const char* value = std::getenv(name); value != nullptr) return std::atoi(value);
+  }
+  return std::getenv("PMIX_RANK") != nullptr ? 1 : 0;
+}
+
+}  // namespace
+
+struct RunProcesses::State {
+#ifdef CANON_HAVE_MPI
+  std::unique_ptr<boost::mpi::environment> environment;
+  std::unique_ptr<mpi::MpiCollective> collective;
+#endif
+};
+
+RunProcesses::RunProcesses(std::unique_ptr<State> state) : state_(std::move(state)) {}
+RunProcesses::~RunProcesses() = default;
+
+Result<std::unique_ptr<RunProcesses>> RunProcesses::start() {
+  auto state = std::make_unique<State>();
+  const int launched = launched_processes();
+  if (launched == 0) return std::unique_ptr<RunProcesses>(new RunProcesses(std::move(state)));
+#ifdef CANON_HAVE_MPI
+  // Serialized: a stage may make its collective calls from any one of its threads at a time.
+  state->environment = std::make_unique<boost::mpi::environment>(boost::mpi::threading::serialized, false);
+  if (state->environment->thread_level() < boost::mpi::threading::serialized) {
+    return Status::error("this MPI library cannot be called from the threads of a process (MPI_THREAD_SERIALIZED)");
+  }
+  state->collective = std::make_unique<mpi::MpiCollective>(boost::mpi::communicator());
+  return std::unique_ptr<RunProcesses>(new RunProcesses(std::move(state)));
+#else
+  if (launched > 1) {
+    return Status::failed_precondition("this canon was built without MPI (libopenmpi-dev, libboost-mpi-dev), so it "
+                                       "cannot be one of " + std::to_string(launched) + " processes of mpirun");
+  }
+  return std::unique_ptr<RunProcesses>(new RunProcesses(std::move(state)));
+#endif
+}
+
+const Collective* RunProcesses::collective() const {
+#ifdef CANON_HAVE_MPI
+  return state_->collective.get();
+#else
+  return nullptr;
+#endif
+}
+
+unsigned RunProcesses::threads(unsigned requested) const {
+  if (requested != 0 || collective() == nullptr) return requested;
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  const int here = local != nullptr ? std::atoi(local) : 0;
+  if (here <= 1) return requested;
+  return std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(here));
+}
+
+bool RunProcesses::reports() const { return collective() == nullptr || collective()->rank() == 0; }
+
+void RunProcesses::fail(const Status& status) const {
+  const Collective* processes = collective();
+  if (processes == nullptr || processes->size() == 1) cli::fail(status);
+#ifdef CANON_HAVE_MPI
+  std::cerr << "canon: process " << processes->rank() << " of " << processes->size() << ": " << status.message()
+            << "\n";
+  std::cerr.flush();
+  MPI_Abort(MPI_COMM_WORLD, exit_code(status.code()));
+#endif
+  std::abort();  // not reached: MPI_Abort does not return
+}
+
+}  // namespace canon::cli

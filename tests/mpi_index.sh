@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# @file mpi_index.sh
+# @brief `mpirun -np 3 canon index` (issue 29, docs/partitioned-build.md) on sample_site and on a
+# generated site of 1,500 pages: pages.jsonl, graph.tsv and pairs.tsv byte for byte those of the
+# one-process build, and the same search results (URLs, order, alternates) for 20 queries. Then a
+# process killed (kill -9) after its parse: the run ends with a non-zero exit, no process hangs,
+# and the previous index is byte for byte as it was.
+#
+# Usage: mpi_index.sh CANON_BINARY GEN_SITE_BINARY SAMPLE_SITE MPIEXEC
+set -uo pipefail
+canon=${1:?canon binary}
+gen_site=${2:?gen_site binary}
+sample=${3:?sample_site directory}
+mpiexec=${4:?mpiexec}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+mpi() { timeout 300 "$mpiexec" --oversubscribe --allow-run-as-root "$@"; }
+digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
+
+"$gen_site" --pages 1500 --out "$work/generated" --dup-fraction 0.2 --seed 7 > /dev/null || fail "gen_site"
+for site in "$sample" "$work/generated"; do
+  name=$(basename "$site")
+  "$canon" index "$site" --out "$work/$name-one" --quiet > /dev/null || fail "$name: one process"
+  mpi -np 3 "$canon" index "$site" --out "$work/$name-three" --quiet > /dev/null || fail "$name: mpirun -np 3"
+  for file in pages.jsonl graph.tsv pairs.tsv; do
+    cmp -s "$work/$name-one/$file" "$work/$name-three/$file" || fail "$name: $file differs with 3 processes"
+  done
+  # 20 queries: titles spread over the site.
+  python3 - "$work/$name-one/pages.jsonl" > "$work/$name.queries" <<'PY'
+import json, sys
+titles = [t for t in (json.loads(line).get("title", "") for line in open(sys.argv[1])) if t.strip()]
+for t in titles[::max(1, len(titles) // 20)][:20]:
+    print(t.replace('"', " "))
+PY
+  while IFS= read -r query; do
+    one=$("$canon" search "$work/$name-one" "$query" --json --limit 20)
+    three=$("$canon" search "$work/$name-three" "$query" --json --limit 20)
+    [ "$one" == "$three" ] || fail "$name: search '$query' differs with 3 processes"
+  done < "$work/$name.queries"
+  echo "$name: 3 processes give the one-process index"
+done
+
+# A process killed after its parse ends the run; the previous index is kept as it was.
+before=$(digest "$work/$(basename "$sample")-one")
+mpi -np 3 bash -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export CANON_FAULT_KILL_AT=parse; fi; exec "$@"' _ \
+  "$canon" index "$sample" --out "$work/$(basename "$sample")-one" --quiet > /dev/null 2>&1
+status=$?
+[ $status -ne 0 ] || fail "a killed process: exit 0"
+[ $status -ne 124 ] || fail "a killed process: the run hung"
+[ "$(digest "$work/$(basename "$sample")-one")" == "$before" ] || fail "a killed process: the previous index changed"
+echo "process 1 killed after its parse: exit $status, previous index kept"
+
+[ $failures -eq 0 ] && echo "mpi_index: ok" && exit 0
+echo "mpi_index: $failures failure(s)"
+exit 1

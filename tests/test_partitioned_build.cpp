@@ -1,0 +1,160 @@
+/// @file test_partitioned_build.cpp
+/// @brief A partitioned build (docs/partitioned-build.md): P processes, each parsing its part of
+/// the site and taking the others' parts over, give exactly the one-process index: the same
+/// pages.jsonl, graph.tsv and pairs.tsv byte for byte and the same Xapian documents. The
+/// processes are simulated by threads (tests/support/thread_collective.h); the same code under
+/// mpirun is tests/mpi_index.sh.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <xapian.h>
+
+#include "common/file_io.h"
+#include "indexer/pipeline.h"
+#include "support/temp_dir.h"
+#include "support/thread_collective.h"
+
+namespace fs = std::filesystem;
+using canon::indexer::IndexOptions;
+
+namespace {
+
+fs::path sample_site() {
+  const char* source = std::getenv("CANON_SOURCE_DIR");
+  REQUIRE_MESSAGE(source != nullptr, "CANON_SOURCE_DIR is set by ctest");
+  return fs::path(source) / "sample_site";
+}
+
+std::string slurp(const fs::path& path) {
+  auto bytes = canon::read_file(path);
+  REQUIRE_MESSAGE(bytes.ok(), path.string());
+  return bytes.value();
+}
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+/// A site of `pages` pages of random words that link to each other, a copy of every fifth page
+/// below mirror/ with a word changed, a redirect, a noindex page and a file that is not HTML.
+void generate_site(const fs::path& site, int pages) {
+  std::mt19937 random(29);
+  const auto word = [&] { return "w" + std::to_string(random() % 400); };
+  std::vector<std::string> bodies;
+  for (int p = 0; p < pages; ++p) {
+    std::string body = "<h1>Topic " + std::to_string(p) + "</h1><p>";
+    for (int w = 0; w < 120; ++w) body += word() + " ";
+    body += "</p>";
+    for (int l = 0; l < 4; ++l) {
+      const int to = static_cast<int>(random() % static_cast<unsigned>(pages));
+      body += "<a href=\"/d" + std::to_string(to % 7) + "/p" + std::to_string(to) + ".html\">topic " +
+              std::to_string(to) + "</a> ";
+    }
+    bodies.push_back(body);
+    const std::string html = "<html><head><title>Topic " + std::to_string(p) + "</title></head><body>" + body +
+                             "</body></html>";
+    write(site / ("d" + std::to_string(p % 7)) / ("p" + std::to_string(p) + ".html"), html);
+    if (p % 5 == 0) {
+      write(site / "mirror" / ("d" + std::to_string(p % 7)) / ("p" + std::to_string(p) + ".html"),
+            "<html><head><title>Topic " + std::to_string(p) + "</title></head><body>" + body +
+                " extra</body></html>");
+    }
+  }
+  write(site / "moved.html", "<html><head><meta http-equiv=\"refresh\" content=\"0; url=/d1/p1.html\"></head></html>");
+  write(site / "private.html",
+        "<html><head><meta name=\"robots\" content=\"noindex\"><title>Private</title></head><body>x</body></html>");
+  write(site / "logo.html", std::string("\x89PNG\r\n\x1a\n\0\0\0", 11));
+}
+
+/// Every document of the Xapian database of the index at `dir`, in docid order: data and terms.
+std::string dump_xapian(const fs::path& dir) {
+  Xapian::Database db((dir / "xapian").string());
+  std::ostringstream out;
+  for (auto id = db.postlist_begin(""); id != db.postlist_end(""); ++id) {
+    const Xapian::Document doc = db.get_document(*id);
+    out << *id << " " << doc.get_data() << "|";
+    for (auto term = doc.termlist_begin(); term != doc.termlist_end(); ++term) out << " " << *term << ":" << term.get_wdf();
+    out << "\n";
+  }
+  return out.str();
+}
+
+IndexOptions options_for(const fs::path& site, const fs::path& out) {
+  IndexOptions options;
+  options.site_dir = site;
+  options.out_dir = out;
+  options.show_progress = false;
+  options.threads = 2;
+  options.chunk_files = 7;  // several chunks for every process on a small site
+  return options;
+}
+
+/// Builds `site` into `out` with `processes` simulated processes; each must succeed.
+void build(const fs::path& site, const fs::path& out, unsigned processes) {
+  std::mutex mutex;
+  std::vector<std::string> failures;
+  canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+    IndexOptions options = options_for(site, out);
+    options.processes = &collective;
+    auto summary = canon::indexer::index_site(options);
+    if (!summary.ok()) {
+      const std::lock_guard lock(mutex);
+      failures.push_back("process " + std::to_string(collective.rank()) + ": " + summary.status().message());
+    }
+  });
+  for (const std::string& failure : failures) FAIL(failure);
+}
+
+void check_same_index(const fs::path& site) {
+  canon::testing::TempDir dir;
+  auto one = canon::indexer::index_site(options_for(site, dir.path() / "one"));
+  REQUIRE_MESSAGE(one.ok(), one.status().message());
+  for (const unsigned processes : {2u, 3u, 5u}) {
+    CAPTURE(processes);
+    const fs::path out = dir.path() / ("p" + std::to_string(processes));
+    build(site, out, processes);
+    for (const char* file : {"pages.jsonl", "graph.tsv", "pairs.tsv"}) {
+      CAPTURE(file);
+      CHECK(slurp(out / file) == slurp(dir.path() / "one" / file));
+    }
+    CHECK(dump_xapian(out) == dump_xapian(dir.path() / "one"));
+    // Only the first process's build directory: nothing else beside the index.
+    std::size_t beside = 0;
+    for (const auto& entry : fs::directory_iterator(dir.path())) beside += entry.path().filename().string().starts_with(".");
+    CHECK(beside == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a partitioned build gives the one-process index: sample_site") { check_same_index(sample_site()); }
+
+TEST_CASE("a partitioned build gives the one-process index: a generated site with copies, a redirect, noindex") {
+  canon::testing::TempDir site;
+  generate_site(site.path(), 150);
+  check_same_index(site.path());
+}
+
+TEST_CASE("a partitioned build fails on every process when the first cannot create the build directory") {
+  canon::testing::TempDir dir;
+  write(dir.path() / "file", "not a directory");
+  std::mutex mutex;
+  std::vector<std::string> messages;
+  canon::testing::run_processes(3, [&](const canon::Collective& collective) {
+    IndexOptions options = options_for(sample_site(), dir.path() / "file" / "index");
+    options.processes = &collective;
+    auto summary = canon::indexer::index_site(options);
+    const std::lock_guard lock(mutex);
+    messages.push_back(summary.ok() ? "ok" : summary.status().message());
+  });
+  REQUIRE(messages.size() == 3);
+  for (const std::string& message : messages) CHECK(message != "ok");
+}
