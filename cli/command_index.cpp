@@ -124,6 +124,8 @@ void add_index_command(CLI::App& app) {
   index->add_option("--url-rules", args->url_rules,
                     "URL rules (canon urls learn): pages whose URL they make another page's are recorded as its "
                     "duplicates without being read");
+  index->add_flag("--merge", options.merge_shards,
+                  "Under mpirun: merge the processes' shards into one database instead of a stub listing them");
   add_quiet_flag(*index, args->quiet, "No progress output");
   add_threads_option(*index, options.threads, "Parse and detection threads");
 

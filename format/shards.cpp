@@ -122,16 +122,18 @@ Status split_index(const fs::path& index_dir, unsigned parts, const fs::path& ou
   } catch (const Xapian::Error& e) {
     return Status::io_error("cannot write the shards of '" + index_dir.string() + "': " + e.get_description());
   }
-  fs::create_directory(layout.xapian(), ec);
-  {
-    std::ofstream stub(layout.stub());
-    stub << "# The shards of this canon index (canon shard); Xapian reads it as one database.\n";
-    for (unsigned part = 1; part <= parts; ++part) {
-      stub << "auto ../" << layout.shard(part).filename().string() << "\n";
-    }
-    if (!stub.flush()) return Status::io_error("cannot write '" + layout.stub().string() + "'");
-  }
+  if (Status listed = write_stub(layout, parts, "canon shard"); !listed.ok()) return listed;
   return work.commit();
+}
+
+Status write_stub(const IndexLayout& layout, unsigned parts, std::string_view made_by) {
+  std::error_code ec;
+  fs::create_directory(layout.xapian(), ec);
+  std::ofstream stub(layout.stub());
+  stub << "# The shards of this canon index (" << made_by << "); Xapian reads it as one database.\n";
+  for (unsigned part = 1; part <= parts; ++part) stub << "auto ../" << layout.shard(part).filename().string() << "\n";
+  if (!stub.flush()) return Status::io_error("cannot write '" + layout.stub().string() + "'");
+  return Status::ok_status();
 }
 
 }  // namespace canon::index_format

@@ -13,11 +13,13 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <xapian.h>
 
 #include "common/status.h"
+#include "format/index_format.h"
 
 namespace canon::index_format {
 
@@ -56,6 +58,11 @@ struct ShardDeadlines {
 /// Opens one shard. Throws Xapian::Error (Xapian::NetworkError when a remote shard does not
 /// answer, Xapian::DatabaseOpeningError when a local one cannot be opened).
 Xapian::Database open_shard(const ShardAddress& shard, const ShardDeadlines& deadlines);
+
+/// Writes IndexLayout::stub(), a stub directory at IndexLayout::xapian() listing shards 1 ..
+/// `parts` (IndexLayout::shard(), relative paths), with a comment naming what `made_by` them.
+/// An I/O error when it cannot be written.
+Status write_stub(const IndexLayout& layout, unsigned parts, std::string_view made_by);
 
 /// Splits the canon index at `index_dir` into `parts` shards, written to `out_dir`
 /// (IndexLayout::shard(1..parts), and IndexLayout::xapian() a stub directory listing them, so

@@ -47,6 +47,7 @@
 #include "indexer/cluster_assignment.h"
 #include "html/html_extract.h"
 #include "format/index_format.h"
+#include "format/shards.h"
 #include "indexer/index_writer.h"
 #include "store/page_store.h"
 #include "indexer/page_lines.h"
@@ -807,19 +808,63 @@ struct IndexPlan {
   }
 };
 
+/// Which documents this process writes: one process, all. P processes writing shards to be
+/// searched as shards: every P-th document in file order from the process's number on (document
+/// k, counted from 0, in shard k mod P as its document k / P + 1), so that Xapian's interleaving
+/// of the shards gives each document its one-process id (format/shards.h, split_index). P
+/// processes writing shards to be merged: the documents of the process's own chunks
+/// (chunk_owner), so that compacting the shards in order numbers the documents as one process
+/// does.
+struct ShardOfProcess {
+  unsigned processes = 1, rank = 0;
+  /// Each record's document number (0-based, file order), or kNoRecord.
+  std::vector<std::uint32_t> document;
+  /// For shards to be merged: the process that writes each record's document.
+  std::vector<unsigned> writer;
+  bool writes(std::size_t d) const {
+    if (document[d] == kNoRecord) return false;
+    return writer.empty() ? document[d] % processes == rank : writer[d] == rank;
+  }
+};
+
+ShardOfProcess shard_of_process(const std::vector<PageRecord>& records, const IndexPlan& plan,
+                                const ChunkLayout& chunks, const Collective& processes, bool to_merge) {
+  ShardOfProcess shard{processes.size(), processes.rank(), std::vector<std::uint32_t>(records.size(), kNoRecord), {}};
+  std::uint32_t documents = 0;
+  for (std::size_t d = 0; d < records.size(); ++d) {
+    if (is_document(records[d], plan.index_duplicates)) shard.document[d] = documents++;
+  }
+  if (to_merge) {
+    shard.writer.assign(records.size(), 0);
+    for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
+      const unsigned owner = chunk_owner(chunk, chunks.count(), processes.size());
+      for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) shard.writer[d] = owner;
+    }
+  }
+  return shard;
+}
+
 /// Stage 6, from scratch: each document (is_document) is written once, from its stored
 /// document with its cluster fields, chunk by chunk on all threads, into the chunk's database;
-/// the chunk databases are then merged into `xapian_dir`. Sets each record's docid and digests.
+/// the chunk databases are then merged into the index's database, or, one of several
+/// processes, into the process's shard (ShardOfProcess; `to_merge`: shards to be merged). Sets
+/// each record's docid and digests.
 Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::vector<PageRecord>& records,
-                   const IndexPlan& plan, unsigned threads, const fs::path& xapian_dir, Progress& progress) {
+                   const IndexPlan& plan, unsigned threads, const index_format::IndexLayout& layout,
+                   const Collective& processes, bool to_merge, Progress& progress) {
+  const ShardOfProcess shard = shard_of_process(records, plan, chunks, processes, to_merge);
+  const bool sharded = processes.size() > 1;
+  const fs::path chunk_dir = sharded ? fs::path(chunks.dir.string() + "-" + std::to_string(processes.rank())) : chunks.dir;
+  const auto chunk_path = [&](std::size_t chunk) { return (chunk_dir / std::to_string(chunk)).string(); };
+  const fs::path xapian_dir = sharded ? layout.shard(processes.rank() + 1) : layout.xapian();
   std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
   std::atomic<std::size_t> written_files{0};
   std::mutex progress_mutex;
   std::error_code ec;
-  fs::create_directory(chunks.dir, ec);
+  fs::create_directory(chunk_dir, ec);
   progress.start("index", chunks.files);
   parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
-    auto writer = IndexWriter::create(chunks.path(chunk), plan.writer);
+    auto writer = IndexWriter::create(chunk_path(chunk), plan.writer);
     if (!writer.ok()) {
       chunk_status[chunk] = writer.status();
       return;
@@ -827,7 +872,7 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::ve
     writer.value()->set_static_score_bound(plan.static_score_bound);
     for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) {
       PageRecord& r = records[d];
-      if (!is_document(r, plan.index_duplicates)) continue;
+      if (!shard.writes(d)) continue;
       const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
       auto page = stored.read(r.stored);
       if (!page.ok()) {
@@ -847,20 +892,27 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::ve
   progress.finish();
   if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
   std::vector<std::string> chunk_paths;
-  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) chunk_paths.push_back(chunks.path(chunk));
+  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) chunk_paths.push_back(chunk_path(chunk));
   if (chunk_paths.empty()) {  // no files at all: an empty database
-    auto empty = IndexWriter::create(chunks.path(0), plan.writer);
+    auto empty = IndexWriter::create(chunk_path(0), plan.writer);
     if (!empty.ok()) return empty.status();
     empty.value()->set_static_score_bound(0.0);
     if (Status done = empty.value()->finish(); !done.ok()) return done;
-    chunk_paths.push_back(chunks.path(0));
+    chunk_paths.push_back(chunk_path(0));
   }
   if (Status merged = merge_databases(chunk_paths, xapian_dir.string()); !merged.ok()) return merged;
-  fs::remove_all(chunks.dir, ec);
-  // The merge numbers the documents chunk after chunk, each chunk's in file order.
-  std::uint32_t docid = 0;
-  for (PageRecord& r : records) {
-    if (is_document(r, plan.index_duplicates)) r.docid = ++docid;
+  fs::remove_all(chunk_dir, ec);
+  // The merge numbers the documents chunk after chunk, each chunk's in file order; the shards'
+  // interleaving gives the same numbers. The other processes' documents: their digests as
+  // they write them, for the catalog.
+  for (std::size_t d = 0; d < records.size(); ++d) {
+    PageRecord& r = records[d];
+    if (shard.document[d] == kNoRecord) continue;
+    r.docid = shard.document[d] + 1;
+    if (!shard.writes(d)) {
+      const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
+      r.digests = IndexWriter::digests(r.terms_source, r.stamp(), fields, plan.writer);
+    }
   }
   return Status::ok_status();
 }
@@ -883,6 +935,9 @@ struct IndexUpdates {
 Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPages& stored,
                                   std::vector<PageRecord>& records, const IndexPlan& plan, const fs::path& xapian_dir,
                                   Progress& progress) {
+  if (index_format::stub_file_at(previous.xapian_dir)) {
+    return Status::failed_precondition("the previous index is in shards (a partitioned build)");
+  }
   std::error_code ec;
   fs::copy(previous.xapian_dir, xapian_dir, fs::copy_options::recursive, ec);
   if (ec) return Status::io_error("cannot copy the previous Xapian database: " + ec.message());
@@ -1242,11 +1297,14 @@ ClusterAssignment choose_authority(const IndexOptions& options, dedup::Detector&
   return assignment;
 }
 
-/// Stage 6: the search index in `xapian_dir`: the previous one updated where it can be (what
-/// changed counted in `reindex`), else written afresh.
+/// Stage 6: the search index in `layout`: the previous one updated where it can be (what
+/// changed counted in `reindex`), else written afresh; by several processes, in shards
+/// (write_index).
 Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
                           std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
-                          const fs::path& xapian_dir, Progress& progress, ReindexSummary& reindex) {
+                          const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
+                          Progress& progress, ReindexSummary& reindex) {
+  const fs::path xapian_dir = layout.xapian();
   if (previous != nullptr) {
     auto updates = update_index(*previous, stored, records, index_plan, xapian_dir, progress);
     if (updates.ok()) {
@@ -1262,7 +1320,33 @@ Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chun
     std::error_code ec;
     fs::remove_all(xapian_dir, ec);
   }
-  return write_index(chunks, stored, records, index_plan, threads, xapian_dir, progress);
+  return write_index(chunks, stored, records, index_plan, threads, layout, processes, to_merge, progress);
+}
+
+/// The shards of a partitioned build (write_index) made one index: merged into one database
+/// (Xapian's compaction, in process order) when `merge`, else listed in a stub.
+Status join_shards(const index_format::IndexLayout& layout, unsigned processes, bool merge) {
+  if (!merge) return index_format::write_stub(layout, processes, "canon index, in shards");
+  std::vector<std::string> shards;
+  for (unsigned p = 1; p <= processes; ++p) shards.push_back(layout.shard(p).string());
+  if (Status merged = merge_databases(shards, layout.xapian().string()); !merged.ok()) return merged;
+  std::error_code ec;
+  for (const std::string& shard : shards) fs::remove_all(shard, ec);
+  return Status::ok_status();
+}
+
+/// `mine` when it failed, else the first failure of another of `processes` (each gives its own
+/// status to all: a collective call), as "process R could not WHAT: why"; ok when all did.
+Status every_process_did(const Status& mine, const Collective& processes, const std::string& what) {
+  if (processes.size() == 1 || !mine.ok()) {
+    if (processes.size() > 1) processes.all_gather_bytes(mine.message().empty() ? "failed" : mine.message());
+    return mine;
+  }
+  const std::vector<std::string> told = processes.all_gather_bytes({});
+  for (unsigned p = 0; p < told.size(); ++p) {
+    if (!told[p].empty()) return Status::error("process " + std::to_string(p) + " could not " + what + ": " + told[p]);
+  }
+  return Status::ok_status();
 }
 
 /// Stage 4: the clusters of near-duplicate pages. The detector kept a sketch of each page; when
@@ -1403,16 +1487,21 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& processe
                                                         walked->by_rule, load_page, summary);
   if (Status read = stored.failed(); !read.ok()) return read;
   clock.lap("authority");
-  if (processes.rank() != 0) return summary;  // the first process writes the index
 
-  // 6. The search index. A link to a copy names the page that stands for it (at query-time
-  // collapse every copy is a document of its own, and keeps its own).
+  // 6. The search index (by several processes: a shard each). A link to a copy names the page
+  // that stands for it (at query-time collapse every copy is a document of its own, and keeps
+  // its own).
   if (options.collapse == CollapseMode::kIndexTime) gather_cluster_anchors(records, anchor_texts);
   const IndexPlan index_plan(records, assignment, anchor_texts, options, site.graph.node_count());
-  const Status indexed = write_search_index(previous, chunks, stored, records, index_plan, threads,
-                                            index_format::IndexLayout{work_dir}.xapian(), progress, reindex);
-  if (!indexed.ok()) return indexed;
+  const index_format::IndexLayout layout{work_dir};
+  const Status indexed = write_search_index(previous, chunks, stored, records, index_plan, threads, layout, processes,
+                                            options.merge_shards, progress, reindex);
+  if (Status all = every_process_did(indexed, processes, "write its shard"); !all.ok()) return all;
+  if (processes.size() > 1 && processes.rank() == 0) {
+    if (Status joined = join_shards(layout, processes.size(), options.merge_shards); !joined.ok()) return joined;
+  }
   clock.lap("xapian");
+  if (processes.rank() != 0) return summary;  // the first process writes the records
 
   // 7. The records beside it, and the store's catalog for the next run.
   const Status written = write_records_and_catalog(work_dir, records, site, clusters, options, run_store.value(), plan,

@@ -61,6 +61,9 @@ struct IndexOptions {
   /// index_site() with the same options: each parses its part of the site, the first writes the
   /// index (docs/partitioned-build.md). Null: this process alone. Not owned.
   const Collective* processes = nullptr;
+  /// A partitioned build: merge the processes' shards into one database (Xapian's compaction)
+  /// instead of listing them in a stub (docs/partitioned-build.md). Nothing to merge in one process.
+  bool merge_shards = false;
   /// Called as each stage ends, with its name as in summary.json's stage times, on the calling
   /// thread. For tests that act between stages (change a file after the parse); may be empty.
   std::function<void(std::string_view stage)> after_stage;

@@ -98,12 +98,13 @@ IndexOptions options_for(const fs::path& site, const fs::path& out) {
 }
 
 /// Builds `site` into `out` with `processes` simulated processes; each must succeed.
-void build(const fs::path& site, const fs::path& out, unsigned processes) {
+void build(const fs::path& site, const fs::path& out, unsigned processes, bool merge = false) {
   std::mutex mutex;
   std::vector<std::string> failures;
   canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
     IndexOptions options = options_for(site, out);
     options.processes = &collective;
+    options.merge_shards = merge;
     auto summary = canon::indexer::index_site(options);
     if (!summary.ok()) {
       const std::lock_guard lock(mutex);
@@ -117,20 +118,39 @@ void check_same_index(const fs::path& site) {
   canon::testing::TempDir dir;
   auto one = canon::indexer::index_site(options_for(site, dir.path() / "one"));
   REQUIRE_MESSAGE(one.ok(), one.status().message());
-  for (const unsigned processes : {2u, 3u, 5u}) {
+  struct Run {
+    unsigned processes;
+    bool merge;
+  };
+  for (const Run run : {Run{2, false}, Run{3, false}, Run{5, false}, Run{2, true}, Run{3, true}}) {
+    const auto [processes, merge] = run;
     CAPTURE(processes);
-    const fs::path out = dir.path() / ("p" + std::to_string(processes));
-    build(site, out, processes);
+    CAPTURE(merge);
+    const fs::path out = dir.path() / ("p" + std::to_string(processes) + (merge ? "-merged" : ""));
+    build(site, out, processes, merge);
     for (const char* file : {"pages.jsonl", "graph.tsv", "pairs.tsv"}) {
       CAPTURE(file);
       CHECK(slurp(out / file) == slurp(dir.path() / "one" / file));
     }
+    // The same documents under the same ids: in shards that Xapian interleaves (a stub lists
+    // them), or merged into one database.
+    CHECK(fs::exists(out / "xapian" / "XAPIANDB") == !merge);
+    CHECK(fs::exists(out / "shard-1") == !merge);
     CHECK(dump_xapian(out) == dump_xapian(dir.path() / "one"));
     // Only the first process's build directory: nothing else beside the index.
     std::size_t beside = 0;
     for (const auto& entry : fs::directory_iterator(dir.path())) beside += entry.path().filename().string().starts_with(".");
     CHECK(beside == 0);
   }
+  // One process re-indexes an index in shards: the page store is re-used, the database written
+  // afresh, and the index is the one-process index.
+  auto again = canon::indexer::index_site(options_for(site, dir.path() / "p3"));
+  REQUIRE_MESSAGE(again.ok(), again.status().message());
+  CHECK(again->reindex.full_because.empty());
+  CHECK(again->reindex.index_rewritten_because == "the previous index is in shards (a partitioned build)");
+  CHECK(slurp(dir.path() / "p3" / "pages.jsonl") == slurp(dir.path() / "one" / "pages.jsonl"));
+  CHECK(dump_xapian(dir.path() / "p3") == dump_xapian(dir.path() / "one"));
+  CHECK_FALSE(fs::exists(dir.path() / "p3" / "shard-1"));
 }
 
 }  // namespace
