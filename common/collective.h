@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace canon {
@@ -37,6 +38,42 @@ public:
   /// Every process gives `mine` (any bytes, any length); every process receives all of them, by
   /// rank. Also a barrier: no process returns before every process has called it.
   virtual std::vector<std::string> all_gather_bytes(std::string_view mine) const = 0;
+};
+
+/// Another Collective, with the bytes this process sent and received through it counted (the
+/// payloads: what each call gives and what it receives from the other processes).
+class MeteredCollective final : public Collective {
+public:
+  explicit MeteredCollective(const Collective& processes) : processes_(processes) {}
+  unsigned rank() const override { return processes_.rank(); }
+  unsigned size() const override { return processes_.size(); }
+  void all_gather(std::span<const double> mine, std::span<double> all,
+                  std::span<const std::size_t> counts) const override {
+    processes_.all_gather(mine, all, counts);
+    sent_ += mine.size_bytes();
+    received_ += all.size_bytes() - mine.size_bytes();
+  }
+  void all_reduce_min(std::span<std::uint32_t> values) const override {
+    processes_.all_reduce_min(values);
+    sent_ += values.size_bytes();
+    received_ += values.size_bytes();
+  }
+  std::vector<std::string> all_gather_bytes(std::string_view mine) const override {
+    std::vector<std::string> all = processes_.all_gather_bytes(mine);
+    sent_ += mine.size();
+    for (unsigned p = 0; p < all.size(); ++p) received_ += p == rank() ? 0 : all[p].size();
+    return all;
+  }
+  /// The bytes sent and received since the last call (or since it was made).
+  std::pair<std::uint64_t, std::uint64_t> take() const {
+    const std::pair<std::uint64_t, std::uint64_t> counted{sent_, received_};
+    sent_ = received_ = 0;
+    return counted;
+  }
+
+private:
+  const Collective& processes_;
+  mutable std::uint64_t sent_ = 0, received_ = 0;
 };
 
 /// The one process of a run that is not partitioned.

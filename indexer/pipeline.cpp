@@ -66,13 +66,16 @@ namespace {
 
 class StageClock {
 public:
-  StageClock(IndexSummary& summary, const std::function<void(std::string_view)>& after_stage)
-      : summary_(summary), after_stage_(after_stage) {}
-  /// Ends `stage`: its time is recorded (and a crash test may kill the run here).
+  StageClock(IndexSummary& summary, const std::function<void(std::string_view)>& after_stage,
+             const MeteredCollective& processes)
+      : summary_(summary), after_stage_(after_stage), processes_(processes) {}
+  /// Ends `stage`: its time is recorded, and in a partitioned build the bytes the process
+  /// exchanged in it (and a crash test may kill the run here).
   void lap(std::string stage) {
     fault_point(stage);
     if (after_stage_) after_stage_(stage);
     const auto now = std::chrono::steady_clock::now();
+    if (processes_.size() > 1) summary_.stage_exchanged.emplace_back(stage, processes_.take());
     summary_.stage_seconds.emplace_back(std::move(stage), std::chrono::duration<double>(now - last_).count());
     last_ = now;
   }
@@ -80,6 +83,7 @@ public:
 private:
   IndexSummary& summary_;
   const std::function<void(std::string_view)>& after_stage_;
+  const MeteredCollective& processes_;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
@@ -217,6 +221,8 @@ class LineWriter {
 nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   nlohmann::json stages = nlohmann::json::object();
   for (const auto& [stage, seconds] : s.stage_seconds) stages[stage] = seconds;
+  nlohmann::json exchanged = nlohmann::json::object();
+  for (const auto& [stage, bytes] : s.stage_exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
   return {
       {"input_files", s.input_files},
       {"status_counts", s.status_counts},
@@ -259,6 +265,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
           {"updated", s.reindex.documents_updated}, {"removed", s.reindex.documents_removed},
           {"kept", s.reindex.documents_kept}}}}},
       {"seconds", stages},
+      {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
   };
 }
 
@@ -1414,11 +1421,13 @@ struct SharedBuildDirectory {
 
 /// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
 /// directory the new index is built in; `previous`, when set, the index it replaces, re-used.
-Result<IndexSummary> run(const IndexOptions& options, const Collective& processes, const std::string& base_url,
+Result<IndexSummary> run(const IndexOptions& options, const Collective& all_processes, const std::string& base_url,
                          const fs::path& work_dir, const PreviousBuild* previous,
                          const std::vector<std::pair<std::string, std::string>>& fingerprint, ReindexSummary reindex) {
   IndexSummary summary;
-  StageClock clock(summary, options.after_stage);
+  summary.processes = all_processes.size();
+  const MeteredCollective processes(all_processes);
+  StageClock clock(summary, options.after_stage, processes);
   Progress progress(options.show_progress && processes.rank() == 0);
   const std::int64_t run_started_ns = now_ns();
   const unsigned threads = resolve_thread_count(options.threads);

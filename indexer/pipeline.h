@@ -118,6 +118,10 @@ struct IndexSummary {
   ReindexSummary reindex;
   /// Seconds per stage, in run order.
   std::vector<std::pair<std::string, double>> stage_seconds;
+  /// The processes of the build (IndexOptions::processes), and in a partitioned build the bytes
+  /// this process sent and received through them in each stage (summary.json's `exchanged`).
+  unsigned processes = 1;
+  std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> stage_exchanged;
 };
 
 /// Runs the whole pipeline. Fails (and leaves an existing INDEX_DIR untouched) when the site
