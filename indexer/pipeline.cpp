@@ -859,6 +859,7 @@ ShardOfProcess shard_of_process(const std::vector<PageRecord>& records, const In
 Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::vector<PageRecord>& records,
                    const IndexPlan& plan, unsigned threads, const index_format::IndexLayout& layout,
                    const Collective& processes, bool to_merge, Progress& progress) {
+  if (Status injected = injected_failure("write-index"); !injected.ok()) return injected;
   const ShardOfProcess shard = shard_of_process(records, plan, chunks, processes, to_merge);
   const bool sharded = processes.size() > 1;
   const fs::path chunk_dir = sharded ? fs::path(chunks.dir.string() + "-" + std::to_string(processes.rank())) : chunks.dir;

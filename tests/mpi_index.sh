@@ -4,7 +4,8 @@
 # generated site of 1,500 pages: pages.jsonl, graph.tsv and pairs.tsv byte for byte those of the
 # one-process build, and the same search results (URLs, order, titles, snippets, alternates) for
 # 20 queries over the three processes' shards; with --merge, one database that searches as the
-# one-process index to the last bit of each weight. Then a process killed (kill -9) after its parse: the run ends with a non-zero exit, no process hangs,
+# one-process index to the last bit of each weight. Then a process that cannot write, and one
+# killed (kill -9) after its parse: the run ends with a non-zero exit, no process hangs,
 # and the previous index is byte for byte as it was.
 #
 # Usage: mpi_index.sh CANON_BINARY GEN_SITE_BINARY SAMPLE_SITE MPIEXEC
@@ -76,6 +77,16 @@ status=$?
 [ $status -ne 124 ] || fail "a killed process: the run hung"
 [ "$(digest "$work/$(basename "$sample")-one")" == "$before" ] || fail "a killed process: the previous index changed"
 echo "process 1 killed after its parse: exit $status, previous index kept"
+
+# A process that cannot write (its index write fails, as on a full disk) ends the run with a
+# message naming it; the previous index is kept as it was.
+mpi -np 3 bash -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export CANON_FAULT_FAIL_AT=write-index; fi; exec "$@"' _ \
+  "$canon" index "$sample" --out "$work/$(basename "$sample")-one" --quiet > /dev/null 2> "$work/failed.err"
+status=$?
+[ $status -ne 0 ] && [ $status -ne 124 ] || fail "a process that cannot write: exit $status"
+grep -q "process 1 of 3: cannot write at write-index" "$work/failed.err" || fail "a process that cannot write: not named"
+[ "$(digest "$work/$(basename "$sample")-one")" == "$before" ] || fail "a process that cannot write: the previous index changed"
+echo "process 1 cannot write: exit $status, named, previous index kept"
 
 [ $failures -eq 0 ] && echo "mpi_index: ok" && exit 0
 echo "mpi_index: $failures failure(s)"
