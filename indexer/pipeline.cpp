@@ -328,8 +328,9 @@ struct RunStore {
 };
 
 /// Creates the run's store in `store_dir` with the previous segments `reuse` needs (filling
-/// reuse.segment_of_old) and names for `chunks` new ones.
-Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_t chunks) {
+/// reuse.segment_of_old) and names for `chunks` new ones. `link`: put the previous segments in
+/// place (false: only name them, another process of a partitioned build puts them there).
+Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_t chunks, bool link) {
   RunStore store;
   store.dir = store_dir;
   std::error_code ec;
@@ -355,9 +356,11 @@ Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_
       if (ec) return Status::io_error("cannot read the page store segment '" + from.string() + "': " + ec.message());
       reuse.compact_old[s] = live_bytes[s] * 2 < segment_bytes;
       const fs::path to = store_dir / old.segments[s];
-      fs::create_hard_link(from, to, ec);
-      if (ec) fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);  // a file system without links
-      if (ec) return Status::io_error("cannot take over the page store segment '" + from.string() + "': " + ec.message());
+      if (link) {
+        fs::create_hard_link(from, to, ec);
+        if (ec) fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);  // a file system without links
+        if (ec) return Status::io_error("cannot take over the page store segment '" + from.string() + "': " + ec.message());
+      }
       reuse.segment_of_old[s] = static_cast<std::uint32_t>(store.names.size());
       store.names.push_back(old.segments[s]);
     }
@@ -1246,10 +1249,31 @@ struct WalkedSite {
   Reuse reuse;
 };
 
+/// How the site's files compare with `previous` (compare_files): in a partitioned build the first
+/// process compares them and tells the others, so that all re-use the same files.
+Result<FileChanges> compare_with_previous(const WalkedSite& walked, const PreviousBuild& previous,
+                                          const IndexOptions& options, unsigned threads, const Collective& processes) {
+  if (processes.size() == 1) return compare_files(walked.plan, previous, options.limits, threads, walked.by_rule.marked);
+  FileChanges mine;
+  if (processes.rank() == 0) mine = compare_files(walked.plan, previous, options.limits, threads, walked.by_rule.marked);
+  const std::vector<std::string> told =
+      processes.all_gather_bytes(processes.rank() == 0 ? encode_file_changes(mine) : std::string());
+  if (processes.rank() == 0) return mine;
+  auto changes = decode_file_changes(told[0], walked.plan.files.size());
+  if (!changes.ok()) return changes.status();
+  for (const std::uint32_t entry : changes->unchanged_entry) {
+    if (entry != kNoEntry && entry >= previous.catalog.files.size()) {
+      return Status::corruption("process 0 re-uses a file the previous build does not have");
+    }
+  }
+  return changes;
+}
+
 /// Stage 1: the site's files and their URLs, and which are unchanged since `previous` (counted
 /// in `reindex`); the URL rules' duplicates counted in `summary`.
 Result<WalkedSite> walk_site(const IndexOptions& options, const std::string& base_url, const PreviousBuild* previous,
-                             unsigned threads, ReindexSummary& reindex, IndexSummary& summary) {
+                             unsigned threads, const Collective& processes, ReindexSummary& reindex,
+                             IndexSummary& summary) {
   auto plan = plan_site(options.site_dir, base_url);
   if (!plan.ok()) return plan.status();
   WalkedSite walked{std::move(plan).value(), {}, {}};
@@ -1257,7 +1281,9 @@ Result<WalkedSite> walk_site(const IndexOptions& options, const std::string& bas
   summary.url_rules = options.url_rules ? options.url_rules->rules().size() : 0;
   summary.url_rule_duplicates = walked.by_rule.count;
   if (previous != nullptr) {
-    FileChanges changes = compare_files(walked.plan, *previous, options.limits, threads, walked.by_rule.marked);
+    auto compared = compare_with_previous(walked, *previous, options, threads, processes);
+    if (!compared.ok()) return compared.status();
+    FileChanges& changes = compared.value();
     walked.reuse.previous = previous;
     walked.reuse.unchanged_entry = std::move(changes.unchanged_entry);
     walked.reuse.restamped = std::move(changes.restamped);
@@ -1313,7 +1339,9 @@ Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chun
                           const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                           Progress& progress, ReindexSummary& reindex) {
   const fs::path xapian_dir = layout.xapian();
-  if (previous != nullptr) {
+  if (previous != nullptr && processes.size() > 1) {
+    reindex.index_rewritten_because = "a partitioned build writes its shards afresh";
+  } else if (previous != nullptr) {
     auto updates = update_index(*previous, stored, records, index_plan, xapian_dir, progress);
     if (updates.ok()) {
       reindex.documents_added = updates->added;
@@ -1434,7 +1462,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const unsigned threads = resolve_thread_count(options.threads);
 
   // 1. The site's files and their URLs, and which are unchanged since the previous build.
-  auto walked = walk_site(options, base_url, previous, threads, reindex, summary);
+  auto walked = walk_site(options, base_url, previous, threads, processes, reindex, summary);
   if (!walked.ok()) return walked.status();
   const SitePlan& plan = walked->plan;
   const std::size_t files = plan.files.size();
@@ -1443,8 +1471,11 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   clock.lap("walk");
 
   const ChunkLayout chunks = chunk_layout(work_dir, files, options.chunk_files, threads * processes.size());
-  auto run_store = start_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks.count());
-  if (!run_store.ok()) return run_store.status();
+  auto run_store =
+      start_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks.count(), processes.rank() == 0);
+  // Every process reads the previous segments once the first has put them in place.
+  const Status started = run_store.ok() ? Status::ok_status() : run_store.status();
+  if (Status all = every_process_did(started, processes, "start the page store"); !all.ok()) return all;
   StoredPages stored(run_store.value());
   if (Status opened = stored.open_kept(); !opened.ok()) return opened;
 
@@ -1572,8 +1603,6 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   std::optional<PreviousBuild> previous;
   if (options.full) {
     reindex.full_because = "--full";
-  } else if (processes.size() > 1) {
-    reindex.full_because = "a partitioned build (" + std::to_string(processes.size()) + " processes) parses every file";
   } else if (auto opened = open_previous_build(options.out_dir, fingerprint); opened.ok()) {
     previous = std::move(opened).value();
   } else {

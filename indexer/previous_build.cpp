@@ -145,4 +145,66 @@ FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, c
   return changes;
 }
 
+namespace {
+
+void put_u64(std::string& out, std::uint64_t value) {
+  for (int byte = 0; byte < 8; ++byte) out.push_back(static_cast<char>(value >> (8 * byte)));
+}
+
+/// Reads 8-byte little-endian values from the front of `bytes`; false once they run out.
+bool take_u64(std::string_view& bytes, std::uint64_t& value) {
+  if (bytes.size() < 8) return false;
+  value = 0;
+  for (int byte = 0; byte < 8; ++byte) value |= std::uint64_t{static_cast<unsigned char>(bytes[byte])} << (8 * byte);
+  bytes.remove_prefix(8);
+  return true;
+}
+
+}  // namespace
+
+std::string encode_file_changes(const FileChanges& changes) {
+  std::string out;
+  for (const std::size_t count : {changes.added, changes.changed, changes.unchanged, changes.restamped_count,
+                                  changes.retried, changes.deleted, changes.unchanged_entry.size()}) {
+    put_u64(out, count);
+  }
+  for (std::size_t i = 0; i < changes.unchanged_entry.size(); ++i) {
+    put_u64(out, changes.unchanged_entry[i]);
+    const std::optional<NewStamp>& stamp = changes.restamped[i];
+    put_u64(out, stamp ? 1 : 0);
+    if (stamp) {
+      put_u64(out, stamp->file.size);
+      put_u64(out, static_cast<std::uint64_t>(stamp->file.mtime_seconds));
+      put_u64(out, static_cast<std::uint64_t>(stamp->mtime_ns));
+    }
+  }
+  return out;
+}
+
+Result<FileChanges> decode_file_changes(std::string_view bytes, std::size_t files) {
+  const Status damaged = Status::corruption("the comparison of the files with the previous build is damaged");
+  FileChanges changes;
+  std::uint64_t count = 0;
+  for (std::size_t* field : {&changes.added, &changes.changed, &changes.unchanged, &changes.restamped_count,
+                             &changes.retried, &changes.deleted}) {
+    if (!take_u64(bytes, count)) return damaged;
+    *field = static_cast<std::size_t>(count);
+  }
+  if (!take_u64(bytes, count) || count != files) return damaged;
+  changes.unchanged_entry.resize(files);
+  changes.restamped.resize(files);
+  for (std::size_t i = 0; i < files; ++i) {
+    std::uint64_t entry = 0, has_stamp = 0;
+    if (!take_u64(bytes, entry) || entry > kNoEntry || !take_u64(bytes, has_stamp)) return damaged;
+    changes.unchanged_entry[i] = static_cast<std::uint32_t>(entry);
+    if (has_stamp == 0) continue;
+    std::uint64_t size = 0, seconds = 0, ns = 0;
+    if (!take_u64(bytes, size) || !take_u64(bytes, seconds) || !take_u64(bytes, ns)) return damaged;
+    changes.restamped[i] =
+        NewStamp{FileStamp{size, static_cast<std::int64_t>(seconds)}, static_cast<std::int64_t>(ns)};
+  }
+  if (!bytes.empty()) return damaged;
+  return changes;
+}
+
 }  // namespace canon::indexer

@@ -83,6 +83,13 @@ struct FileChanges {
 FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const html::PageLimits& limits,
                           unsigned threads, const std::vector<bool>& by_url_rule = {});
 
+/// `changes` as bytes, for the other processes of a partitioned build (one comparison, made by
+/// the first process, so that all agree on what is re-used). Pure.
+std::string encode_file_changes(const FileChanges& changes);
+/// The FileChanges whose bytes are `bytes` (encode_file_changes), for a plan of `files` files;
+/// kCorruption when they do not check out.
+Result<FileChanges> decode_file_changes(std::string_view bytes, std::size_t files);
+
 /// The content hash of a catalog entry (XXH3-64 of the bytes parsed).
 std::uint64_t content_hash(std::string_view bytes);
 

@@ -4,7 +4,8 @@
 # generated site of 1,500 pages: pages.jsonl, graph.tsv and pairs.tsv byte for byte those of the
 # one-process build, and the same search results (URLs, order, titles, snippets, alternates) for
 # 20 queries over the three processes' shards; with --merge, one database that searches as the
-# one-process index to the last bit of each weight. Then a process that cannot write, and one
+# one-process index to the last bit of each weight; a re-index by 3 processes after edits. Then a
+# process that cannot write, and one
 # killed (kill -9) after its parse: the run ends with a non-zero exit, no process hangs,
 # and the previous index is byte for byte as it was.
 #
@@ -67,6 +68,20 @@ while IFS= read -r query; do
     "$("$canon" search "$work/$name-merged" "$query" --json --limit 20)" ] || fail "--merge: search '$query' differs"
 done < "$work/$name.queries"
 echo "$name: --merge gives one database that searches as the one-process index"
+
+# A re-index by 3 processes after edits re-reads only what changed and gives the one-process
+# build of the edited site.
+site="$work/generated"
+first=$(find "$site" -name '*.html' | sort | head -n 1)
+sed -i 's|<body>|<body><p>an edit that adds words</p>|' "$first"
+rm -f "$(find "$site" -name '*.html' | sort | sed -n 2p)"
+mpi -np 3 "$canon" index "$site" --out "$work/generated-three" > "$work/reindex.out" || fail "re-index with 3 processes"
+grep -q "Re-indexed: 0 new, 1 changed, 1 deleted" "$work/reindex.out" || fail "re-index: $(grep Re-indexed "$work/reindex.out")"
+"$canon" index "$site" --out "$work/generated-fresh" --quiet > /dev/null || fail "one process, edited site"
+for file in pages.jsonl graph.tsv pairs.tsv; do
+  cmp -s "$work/generated-fresh/$file" "$work/generated-three/$file" || fail "re-index: $file differs"
+done
+echo "generated: 3 processes re-index after edits as one process builds the edited site"
 
 # A process killed after its parse ends the run; the previous index is kept as it was.
 before=$(digest "$work/$(basename "$sample")-one")

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
@@ -25,6 +26,7 @@
 #include "store/store_catalog.h"
 #include "query/searcher.h"
 #include "support/temp_dir.h"
+#include "support/thread_collective.h"
 #include "urls/url_rules.h"
 
 namespace fs = std::filesystem;
@@ -52,7 +54,7 @@ void write(const fs::path& path, const std::string& text) {
 
 IndexSummary index(const fs::path& site, const fs::path& out, bool full,
                    canon::indexer::CollapseMode collapse = canon::indexer::CollapseMode::kIndexTime,
-                   const std::shared_ptr<const canon::urls::RuleSet>& url_rules = nullptr) {
+                   const std::shared_ptr<const canon::urls::RuleSet>& url_rules = nullptr, unsigned processes = 1) {
   IndexOptions options;
   options.url_rules = url_rules;
   options.url_rules_digest = url_rules ? "test-rules" : "";
@@ -63,9 +65,23 @@ IndexSummary index(const fs::path& site, const fs::path& out, bool full,
   options.collapse = collapse;
   options.threads = 2;
   options.chunk_files = 4;  // several chunks and segments even on a small site
-  auto summary = canon::indexer::index_site(options);
-  REQUIRE_MESSAGE(summary.ok(), summary.status().message());
-  return summary.value();
+  if (processes == 1) {
+    auto summary = canon::indexer::index_site(options);
+    REQUIRE_MESSAGE(summary.ok(), summary.status().message());
+    return summary.value();
+  }
+  // A partitioned build of `processes` simulated processes; process 0's summary.
+  std::mutex mutex;
+  std::vector<canon::Result<IndexSummary>> summaries(processes, canon::Status::error("not run"));
+  canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+    IndexOptions mine = options;
+    mine.processes = &collective;
+    auto summary = canon::indexer::index_site(mine);
+    const std::lock_guard lock(mutex);
+    summaries[collective.rank()] = std::move(summary);
+  });
+  for (const auto& summary : summaries) REQUIRE_MESSAGE(summary.ok(), summary.status().message());
+  return summaries[0].value();
 }
 
 /// Every search result of `queries` on the index at `dir`: URL, weight and alternates, per query.
@@ -239,6 +255,42 @@ TEST_CASE("re-indexing after random edits gives what a full rebuild gives") {
         CHECK(dump_documents(reindexed) == dump_documents(fresh));
         fs::remove_all(fresh);
       }
+    }
+  }
+}
+
+TEST_CASE("re-indexing a partitioned build after random edits gives what a one-process full rebuild gives") {
+  // Two processes re-index an index two processes built, after each step's edits: each process
+  // re-uses or parses the files of its own chunks (the first one's comparison with the previous
+  // build told to both), and the result is the one-process full build's.
+  const std::vector<std::string> queries = {"backup", "restore files", "install", "release notes", "quartz",
+                                            "harbour", "survey", "moved", "download"};
+  for (const unsigned seed : {4u, 5u}) {
+    canon::testing::TempDir dir;
+    const fs::path site = dir.path() / "site";
+    fs::copy(sample_site(), site, fs::copy_options::recursive);
+    const fs::path reindexed = dir.path() / "reindexed";
+    auto last_run = fs::file_time_type::clock::now();
+    index(site, reindexed, false, canon::indexer::CollapseMode::kIndexTime, nullptr, 2);
+    std::mt19937 random(seed);
+    std::string history;
+    for (int step = 0; step < 6; ++step) {
+      const int edits = 1 + static_cast<int>(random() % 3);
+      for (int e = 0; e < edits; ++e) history += edit_site(site, random, step, last_run) + "; ";
+      CAPTURE(seed);
+      CAPTURE(history);
+      last_run = fs::file_time_type::clock::now();
+      const IndexSummary again = index(site, reindexed, false, canon::indexer::CollapseMode::kIndexTime, nullptr, 2);
+      REQUIRE_MESSAGE(again.reindex.full_because.empty(), again.reindex.full_because);
+      CHECK(again.reindex.unchanged > 0);
+      CHECK(again.reindex.unchanged + again.reindex.changed + again.reindex.added + again.reindex.retried <=
+            pages_of(site).size());
+      const fs::path fresh = dir.path() / ("fresh-" + std::to_string(step));
+      index(site, fresh, true);
+      CHECK(slurp(reindexed / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
+      CHECK(search_all(reindexed, queries) == search_all(fresh, queries));
+      CHECK(dump_documents(reindexed) == dump_documents(fresh));
+      fs::remove_all(fresh);
     }
   }
 }
