@@ -66,9 +66,12 @@ namespace {
 
 class StageClock {
 public:
+  /// Records the number of `processes` in `summary`.
   StageClock(IndexSummary& summary, const std::function<void(std::string_view)>& after_stage,
              const MeteredCollective& processes)
-      : summary_(summary), after_stage_(after_stage), processes_(processes) {}
+      : summary_(summary), after_stage_(after_stage), processes_(processes) {
+    summary_.processes = processes.size();
+  }
   /// Ends `stage`: its time is recorded, and in a partitioned build the bytes the process
   /// exchanged in it (and a crash test may kill the run here).
   void lap(std::string stage) {
@@ -1334,10 +1337,10 @@ ClusterAssignment choose_authority(const IndexOptions& options, dedup::Detector&
 /// Stage 6: the search index in `layout`: the previous one updated where it can be (what
 /// changed counted in `reindex`), else written afresh; by several processes, in shards
 /// (write_index).
-Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
-                          std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
-                          const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
-                          Progress& progress, ReindexSummary& reindex) {
+Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
+                      std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
+                      const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
+                      Progress& progress, ReindexSummary& reindex) {
   const fs::path xapian_dir = layout.xapian();
   if (previous != nullptr && processes.size() > 1) {
     reindex.index_rewritten_because = "a partitioned build writes its shards afresh";
@@ -1383,6 +1386,45 @@ Status every_process_did(const Status& mine, const Collective& processes, const 
     if (!told[p].empty()) return Status::error("process " + std::to_string(p) + " could not " + what + ": " + told[p]);
   }
   return Status::ok_status();
+}
+
+/// Stage 6: the search index in `layout` (write_database); by several processes, a shard each,
+/// which the first then lists in a stub or, `to_merge`, merges (join_shards). Fails on every
+/// process when one could not write its shard.
+Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
+                          std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
+                          const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
+                          Progress& progress, ReindexSummary& reindex) {
+  const Status written = write_database(previous, chunks, stored, records, index_plan, threads, layout, processes,
+                                        to_merge, progress, reindex);
+  if (Status all = every_process_did(written, processes, "write its shard"); !all.ok()) return all;
+  if (processes.size() == 1 || processes.rank() != 0) return Status::ok_status();
+  return join_shards(layout, processes.size(), to_merge);
+}
+
+/// The run's page store (start_store), with every process of a partitioned build: the first
+/// puts the previous segments in place, the others wait for it. Fails on every process when
+/// the first could not.
+Result<RunStore> start_shared_store(const fs::path& store_dir, Reuse& reuse, const ChunkLayout& chunks,
+                                    const Collective& processes) {
+  auto store = start_store(store_dir, reuse, chunks.count(), processes.rank() == 0);
+  const Status started = store.ok() ? Status::ok_status() : store.status();
+  if (Status all = every_process_did(started, processes, "start the page store"); !all.ok()) return all;
+  return store;
+}
+
+/// Stage 2's end: the new segments opened, and in a partitioned build the files the other
+/// processes parsed taken over from their parts (encode_parsed_part, take_over_parts), so that
+/// `records` and the detector hold the whole site on every process.
+Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
+                    const Collective& processes, unsigned threads, StoredPages& stored,
+                    std::vector<PageRecord>& records) {
+  if (processes.size() == 1) return stored.open_new();
+  auto parts = exchange_parsed_parts(
+      encode_parsed_part(store, chunks, processes, records, parse.url_ids, parse.anchor_ids), processes);
+  if (!parts.ok()) return parts.status();
+  if (Status opened = stored.open_new(); !opened.ok()) return opened;
+  return take_over_parts(parse, chunks, store, processes, parts.value(), threads, records);
 }
 
 /// Stage 4: the clusters of near-duplicate pages. The detector kept a sketch of each page; when
@@ -1454,7 +1496,6 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
                          const fs::path& work_dir, const PreviousBuild* previous,
                          const std::vector<std::pair<std::string, std::string>>& fingerprint, ReindexSummary reindex) {
   IndexSummary summary;
-  summary.processes = all_processes.size();
   const MeteredCollective processes(all_processes);
   StageClock clock(summary, options.after_stage, processes);
   Progress progress(options.show_progress && processes.rank() == 0);
@@ -1465,17 +1506,12 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   auto walked = walk_site(options, base_url, previous, threads, processes, reindex, summary);
   if (!walked.ok()) return walked.status();
   const SitePlan& plan = walked->plan;
-  const std::size_t files = plan.files.size();
-  auto detector = make_run_detector(options, threads, files);
+  auto detector = make_run_detector(options, threads, plan.files.size());
   if (!detector.ok()) return detector.status();
   clock.lap("walk");
-
-  const ChunkLayout chunks = chunk_layout(work_dir, files, options.chunk_files, threads * processes.size());
-  auto run_store =
-      start_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks.count(), processes.rank() == 0);
-  // Every process reads the previous segments once the first has put them in place.
-  const Status started = run_store.ok() ? Status::ok_status() : run_store.status();
-  if (Status all = every_process_did(started, processes, "start the page store"); !all.ok()) return all;
+  const ChunkLayout chunks = chunk_layout(work_dir, plan.files.size(), options.chunk_files, threads * processes.size());
+  auto run_store = start_shared_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks, processes);
+  if (!run_store.ok()) return run_store.status();
   StoredPages stored(run_store.value());
   if (Status opened = stored.open_kept(); !opened.ok()) return opened;
 
@@ -1493,17 +1529,8 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   if (!parsed.ok()) return parsed.status();
   std::vector<PageRecord>& records = parsed.value();
   summary.input_files = records.size();
-  if (processes.size() > 1) {
-    // A partitioned build: the files the other processes parsed, from their parts.
-    auto parts = exchange_parsed_parts(
-        encode_parsed_part(run_store.value(), chunks, processes, records, url_ids, anchor_ids), processes);
-    if (!parts.ok()) return parts.status();
-    if (Status opened = stored.open_new(); !opened.ok()) return opened;
-    const Status taken = take_over_parts(parse, chunks, run_store.value(), processes, parts.value(), threads, records);
-    if (!taken.ok()) return taken;
-  } else if (Status opened = stored.open_new(); !opened.ok()) {
-    return opened;
-  }
+  const Status whole = gather_parts(parse, chunks, run_store.value(), processes, threads, stored, records);
+  if (!whole.ok()) return whole;
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
   const std::vector<std::string> anchor_texts = anchor_ids.release();
   const ParsedLinks parsed_links(records, url_ids, anchor_texts);
@@ -1516,7 +1543,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   rank_pages(site, options.pagerank, processes, records, summary);
   clock.lap("pagerank");
 
-  // 4. Near-duplicates, verified with the pages' text from the page store.
+  // 4. Near-duplicates, verified with the pages' texts from the store.
   const dedup::DocumentLoader load_page = stored.loader(records);
   const auto found = find_near_duplicates(*detector.value(), load_page, stored, progress, summary);
   if (!found.ok()) return found.status();
@@ -1524,23 +1551,19 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   clock.lap("dedup");
 
   // 5. The page each cluster is indexed under.
-  const ClusterAssignment assignment = choose_authority(options, *detector.value(), clusters, records, files, resolver,
-                                                        walked->by_rule, load_page, summary);
+  const ClusterAssignment assignment = choose_authority(options, *detector.value(), clusters, records,
+                                                        plan.files.size(), resolver, walked->by_rule, load_page, summary);
   if (Status read = stored.failed(); !read.ok()) return read;
   clock.lap("authority");
 
-  // 6. The search index (by several processes: a shard each). A link to a copy names the page
-  // that stands for it (at query-time collapse every copy is a document of its own, and keeps
-  // its own).
+  // 6. The search index (several processes: a shard each). A link to a copy names the page that
+  // stands for it (at query-time collapse each copy is a document, and keeps its own).
   if (options.collapse == CollapseMode::kIndexTime) gather_cluster_anchors(records, anchor_texts);
   const IndexPlan index_plan(records, assignment, anchor_texts, options, site.graph.node_count());
-  const index_format::IndexLayout layout{work_dir};
-  const Status indexed = write_search_index(previous, chunks, stored, records, index_plan, threads, layout, processes,
-                                            options.merge_shards, progress, reindex);
-  if (Status all = every_process_did(indexed, processes, "write its shard"); !all.ok()) return all;
-  if (processes.size() > 1 && processes.rank() == 0) {
-    if (Status joined = join_shards(layout, processes.size(), options.merge_shards); !joined.ok()) return joined;
-  }
+  const Status indexed = write_search_index(previous, chunks, stored, records, index_plan, threads,
+                                            index_format::IndexLayout{work_dir}, processes, options.merge_shards,
+                                            progress, reindex);
+  if (!indexed.ok()) return indexed;
   clock.lap("xapian");
   if (processes.rank() != 0) return summary;  // the first process writes the records
 
