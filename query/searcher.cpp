@@ -236,28 +236,6 @@ void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& d
   if (hit.place.empty()) hit.place = urls::url_directories(hit.url);
 }
 
-/// `query` with title matches added (AND_MAYBE: they never make a page match): pages whose
-/// titles hold the query's words rank above pages that only mention them (the query again with
-/// title: as its default field, scaled by title_weight; alternates' titles are title terms of
-/// their authoritative page), and a page whose whole title (or main heading) is the query, or a run of
-/// its words (a title pasted with a word added), gets that term's BM25 weight: large where few
-/// pages have that title, small where many share it.
-Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parser, const SearchRequest& request,
-                                 unsigned flags) {
-  if (request.title_weight <= 0) return query;
-  const Xapian::Query in_titles =
-      parser.parse_query(rewrite_wildcards(request.query, true), flags, std::string(fmt::kTitlePrefix));
-  if (!in_titles.empty()) {
-    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
-                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles, request.title_weight));
-  }
-  const std::vector<std::string> exact = fmt::exact_title_terms_within(request.query);
-  if (!exact.empty()) {
-    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_OR, exact.begin(), exact.end()));
-  }
-  return query;
-}
-
 /// Frequencies of terms in the database. Over remote shards, get_termfreq costs a round trip
 /// per term and shard, while the statistics a match gathers carry the frequency of every term
 /// of its query in one exchange per shard: so when the database has remote shards, the terms
@@ -282,6 +260,49 @@ private:
   const Xapian::Database& db_;
   std::unordered_map<std::string, Xapian::doccount> known_;
 };
+
+/// `query` with title matches added (AND_MAYBE: they never make a page match): pages whose
+/// titles hold the query's words rank above pages that only mention them (the query again with
+/// title: as its default field, scaled by title_weight; alternates' titles are title terms of
+/// their authoritative page), and a page whose whole title (or main heading) is the query, or a run of
+/// its words (a title pasted with a word added), gets the weight BM25 gives that term in a page
+/// of average length, whatever the page's length: large where few pages have that title, small
+/// where many share it (a FixedWeightPostingSource filtered by the term, as anchors are: a long
+/// page, such as a type with hundreds of methods, is not a worse match for its own name).
+/// `exact` are title_match_terms(request); their frequencies are read through `frequency`.
+Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parser, const SearchRequest& request,
+                                 unsigned flags, const std::vector<std::string>& exact,
+                                 const TermFrequencies& frequency, double documents) {
+  if (request.title_weight <= 0) return query;
+  const Xapian::Query in_titles =
+      parser.parse_query(rewrite_wildcards(request.query, true), flags, std::string(fmt::kTitlePrefix));
+  if (!in_titles.empty()) {
+    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
+                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles, request.title_weight));
+  }
+  std::vector<Xapian::Query> weighed;
+  for (const std::string& term : exact) {
+    const double pages = frequency(term);
+    if (pages == 0) continue;
+    // BM25's idf (Xapian's BM25Weight), which is the weight of a term met once in a page of
+    // average length.
+    const double weight = std::log((documents - pages + 0.5) / (pages + 0.5));
+    if (weight <= 0) continue;
+    weighed.emplace_back(Xapian::Query::OP_FILTER,
+                         Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()), Xapian::Query(term));
+  }
+  if (!weighed.empty()) {
+    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
+                          Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
+  }
+  return query;
+}
+
+/// The exact-title terms with_title_matches looks for (none when title_weight is 0).
+std::vector<std::string> title_match_terms(const SearchRequest& request) {
+  if (request.title_weight <= 0) return {};
+  return fmt::exact_title_terms_within(request.query);
+}
 
 /// One thing the anchor part of a query looks for (with_anchor_matches): the pages named
 /// `name` (with its count terms), having a place named `place` when it is not empty; or, with
@@ -473,9 +494,12 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
     snippet_set = snippet_enquire.get_mset(0, 0);
   }
 
-  query = with_title_matches(query, parser, request, flags);
   const std::vector<AnchorAsk> asks = anchor_asks(request);
-  const TermFrequencies frequencies(db(), anchor_terms(asks), shards.has_remote());
+  const std::vector<std::string> exact_titles = title_match_terms(request);
+  std::vector<std::string> counted = anchor_terms(asks);
+  counted.insert(counted.end(), exact_titles.begin(), exact_titles.end());
+  const TermFrequencies frequencies(db(), counted, shards.has_remote());
+  query = with_title_matches(query, parser, request, flags, exact_titles, frequencies, db().get_doccount());
   query = with_anchor_matches(query, db(), request, asks, frequencies);
   const bool log_score = request.static_score == StaticScore::kLogPageRank;
   query = with_static_score(query, request, log_score ? log_pagerank_bound : pagerank_bound);
