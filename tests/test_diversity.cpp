@@ -5,7 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "eval/diversity.h"
 #include "indexer/pipeline.h"
 #include "support/canon_index.h"
+#include "support/site_files.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -26,6 +26,8 @@ using canon::eval::QueryRelevance;
 using canon::testing::TempDir;
 using Ranking = std::vector<std::uint64_t>;
 
+using canon::testing::sample_site;
+
 namespace {
 
 QueryRelevance relevance(std::initializer_list<std::pair<const std::uint64_t, std::size_t>> sizes) {
@@ -34,12 +36,6 @@ QueryRelevance relevance(std::initializer_list<std::pair<const std::uint64_t, st
 
 /// 1 / log2(1 + rank), rank 1-based.
 double d(int rank) { return 1.0 / std::log2(1.0 + rank); }
-
-fs::path sample_site() {
-  const char* source = std::getenv("CANON_SOURCE_DIR");
-  REQUIRE_MESSAGE(source != nullptr, "CANON_SOURCE_DIR is set by ctest");
-  return fs::path(source) / "sample_site";
-}
 
 }  // namespace
 

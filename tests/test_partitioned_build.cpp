@@ -6,7 +6,6 @@
 /// mpirun is tests/mpi_index.sh.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <random>
@@ -16,32 +15,19 @@
 
 #include <xapian.h>
 
-#include "common/file_io.h"
 #include "indexer/pipeline.h"
+#include "support/site_files.h"
 #include "support/temp_dir.h"
 #include "support/thread_collective.h"
 
 namespace fs = std::filesystem;
 using canon::indexer::IndexOptions;
 
+using canon::testing::sample_site;
+using canon::testing::slurp;
+using canon::testing::write;
+
 namespace {
-
-fs::path sample_site() {
-  const char* source = std::getenv("CANON_SOURCE_DIR");
-  REQUIRE_MESSAGE(source != nullptr, "CANON_SOURCE_DIR is set by ctest");
-  return fs::path(source) / "sample_site";
-}
-
-std::string slurp(const fs::path& path) {
-  auto bytes = canon::read_file(path);
-  REQUIRE_MESSAGE(bytes.ok(), path.string());
-  return bytes.value();
-}
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
 
 /// A site of `pages` pages of random words that link to each other, a copy of every fifth page
 /// below mirror/ with a word changed, a redirect, a noindex page and a file that is not HTML.

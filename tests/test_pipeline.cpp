@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <iterator>
@@ -22,19 +21,16 @@
 
 #include "indexer/pipeline.h"
 #include "query/searcher.h"
+#include "support/site_files.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using canon::indexer::IndexOptions;
 using nlohmann::json;
 
-namespace {
+using canon::testing::sample_site;
 
-fs::path sample_site() {
-  const char* source = std::getenv("CANON_SOURCE_DIR");
-  REQUIRE_MESSAGE(source != nullptr, "CANON_SOURCE_DIR is set by ctest");
-  return fs::path(source) / "sample_site";
-}
+namespace {
 
 IndexOptions options_for(const fs::path& site, const fs::path& out) {
   IndexOptions options;

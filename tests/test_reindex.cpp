@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -20,11 +19,11 @@
 #include <nlohmann/json.hpp>
 #include <xapian.h>
 
-#include "common/file_io.h"
 #include "format/index_format.h"
 #include "indexer/pipeline.h"
 #include "store/store_catalog.h"
 #include "query/searcher.h"
+#include "support/site_files.h"
 #include "support/temp_dir.h"
 #include "support/thread_collective.h"
 #include "urls/url_rules.h"
@@ -33,24 +32,11 @@ namespace fs = std::filesystem;
 using canon::indexer::IndexOptions;
 using canon::indexer::IndexSummary;
 
+using canon::testing::sample_site;
+using canon::testing::slurp;
+using canon::testing::write;
+
 namespace {
-
-fs::path sample_site() {
-  const char* source = std::getenv("CANON_SOURCE_DIR");
-  REQUIRE_MESSAGE(source != nullptr, "CANON_SOURCE_DIR is set by ctest");
-  return fs::path(source) / "sample_site";
-}
-
-std::string slurp(const fs::path& path) {
-  auto bytes = canon::read_file(path);
-  REQUIRE_MESSAGE(bytes.ok(), path.string());
-  return bytes.value();
-}
-
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
 
 IndexSummary index(const fs::path& site, const fs::path& out, bool full,
                    canon::indexer::CollapseMode collapse = canon::indexer::CollapseMode::kIndexTime,
