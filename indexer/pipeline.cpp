@@ -1206,12 +1206,12 @@ Result<std::vector<store::StoreCatalog>> exchange_parsed_parts(const std::string
 /// unchanged files: each record filled as the parse made it, its page read from the store for the
 /// detector. Nothing is written. REQUIRES: every segment of the run's store open in `run.stored`.
 Status take_over_parts(const ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
-                       const Collective& processes, const std::vector<store::StoreCatalog>& parts, unsigned threads,
+                       const Collective& processes, std::vector<store::StoreCatalog>&& parts, unsigned threads,
                        std::vector<PageRecord>& records) {
   const std::size_t files = run.plan.files.size();
   for (unsigned p = 0; p < parts.size(); ++p) {
     if (p == processes.rank()) continue;
-    PreviousBuild part{store.dir, {}, parts[p], {}};
+    PreviousBuild part{store.dir, {}, std::move(parts[p]), {}};
     Reuse reuse{&part, std::vector<std::uint32_t>(files, kNoEntry), std::vector<std::optional<NewStamp>>(files),
                 std::vector<std::uint32_t>(store.names.size()), std::vector<bool>(store.names.size(), false)};
     std::iota(reuse.segment_of_old.begin(), reuse.segment_of_old.end(), 0);
@@ -1424,7 +1424,7 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
       encode_parsed_part(store, chunks, processes, records, parse.url_ids, parse.anchor_ids), processes);
   if (!parts.ok()) return parts.status();
   if (Status opened = stored.open_new(); !opened.ok()) return opened;
-  return take_over_parts(parse, chunks, store, processes, parts.value(), threads, records);
+  return take_over_parts(parse, chunks, store, processes, std::move(parts).value(), threads, records);
 }
 
 /// Stage 4: the clusters of near-duplicate pages. The detector kept a sketch of each page; when
@@ -1576,6 +1576,16 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   return summary;
 }
 
+/// The run's last step: summary.json written beside the rest, then the build put in INDEX_DIR's
+/// place (the old index stays until then).
+Status finish_index(const IndexSummary& summary, const IndexOptions& options, SharedBuildDirectory& work) {
+  LineWriter summary_file(index_format::IndexLayout{work.path()}.summary());
+  summary_file.write(summary_json(summary, options).dump(2));
+  if (Status written = summary_file.close(); !written.ok()) return written;
+  fault_point("swap");  // everything written, the old index not yet replaced
+  return work.commit();
+}
+
 /// Where a run builds: the first of `processes` creates the directory beside `out_dir` (and
 /// commits it at the end); the others are told its path and build in it without owning it.
 /// Fails on every process when it could not be created.
@@ -1634,15 +1644,9 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   auto summary = run(options, processes, base_url.value(), work_dir, previous ? &*previous : nullptr, fingerprint,
                      std::move(reindex));
   if (!summary.ok()) return summary;
-  if (processes.rank() == 0) {
-    LineWriter summary_file(index_format::IndexLayout{work_dir}.summary());
-    summary_file.write(summary_json(summary.value(), options).dump(2));
-    if (Status written = summary_file.close(); !written.ok()) return written;
-    fault_point("swap");  // everything written, the old index not yet replaced
-    if (Status moved = work->commit(); !moved.ok()) return moved;
-  }
-  // The other processes return once the index is in place.
-  if (processes.size() > 1) processes.all_gather_bytes({});
+  const Status finished = processes.rank() == 0 ? finish_index(summary.value(), options, work.value()) : Status::ok_status();
+  // The other processes return once the index is in place (or fail with the first).
+  if (Status all = every_process_did(finished, processes, "put the index in place"); !all.ok()) return all;
   return summary;
 }
 
