@@ -8,7 +8,8 @@
 #
 # Usage: bench/partitioned/same_result.sh WORK_DIR [NAME=SITE_DIR ...]
 #   default sites: sample_site, python3.11-doc, cppreference, and numba-doc when NUMBA is set.
-#   PROCESSES="1 2 3 4" (default) the values of P; MERGE=1 adds a --merge build per P.
+#   PROCESSES="1 2 3 4" (default) the values of P; MERGE=1 adds a --merge build per P. Each
+#   partitioned index is removed once compared (a 100k-page index takes ~2 GB), KEEP=1 keeps it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 work=${1:?work directory}
@@ -61,6 +62,7 @@ PY
         echo "$name P=$p $merge: DIFFERENT: ${differs[*]} ($wall ms)"
         failures=$((failures + 1))
       fi
+      [ -n "${KEEP:-}" ] || rm -rf "$out"
     done
   done
 done
