@@ -2,6 +2,8 @@
 /// @brief RunProcesses: MPI started when mpirun started this process (Boost.MPI), else nothing.
 #include "cli/processes.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <thread>
@@ -72,10 +74,19 @@ const Collective* RunProcesses::collective() const {
 
 unsigned RunProcesses::threads(unsigned requested) const {
   if (requested != 0 || collective() == nullptr) return requested;
+  // mpirun may bind the process to some cores (Open MPI binds to one core a process when it
+  // starts two or fewer): then those are its threads.
+  const unsigned machine = std::max(1u, std::thread::hardware_concurrency());
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
+    const unsigned bound = static_cast<unsigned>(CPU_COUNT(&allowed));
+    if (bound > 0 && bound < machine) return bound;
+  }
   const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
   const int here = local != nullptr ? std::atoi(local) : 0;
   if (here <= 1) return requested;
-  return std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(here));
+  return std::max(1u, machine / static_cast<unsigned>(here));
 }
 
 bool RunProcesses::reports() const { return collective() == nullptr || collective()->rank() == 0; }

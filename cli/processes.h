@@ -25,9 +25,10 @@ public:
   const Collective* collective() const;
   /// Whether this process reports for the run (the first, or the only one).
   bool reports() const;
-  /// The threads this process is to use when `requested` is 0 (all): the machine's hardware
-  /// threads shared among the run's processes on this machine (Open MPI's
-  /// OMPI_COMM_WORLD_LOCAL_SIZE), at least 1. `requested` otherwise.
+  /// The threads this process is to use when `requested` is 0 (all): the cores mpirun bound it
+  /// to, when it bound it to fewer than the machine's; else the machine's hardware threads
+  /// shared among the run's processes on this machine (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE),
+  /// at least 1. `requested` otherwise, and when mpirun did not start this process.
   unsigned threads(unsigned requested) const;
   /// Ends a run that failed: alone, reports `status` and exits with its code (cli::fail); one of
   /// several, says which process failed and why, and ends every process of the run (MPI_Abort),
