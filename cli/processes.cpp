@@ -5,9 +5,9 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
-#include <iostream>
 #include <string>
 
 #include "cli/commands.h"
@@ -95,9 +95,11 @@ void RunProcesses::fail(const Status& status) const {
   const Collective* processes = collective();
   if (processes == nullptr || processes->size() == 1) cli::fail(status);
 #ifdef CANON_HAVE_MPI
-  std::cerr << "canon: process " << processes->rank() << " of " << processes->size() << ": " << status.message()
-            << "\n";
-  std::cerr.flush();
+  // One write, so that the lines of processes failing at once do not interleave.
+  const std::string line = "canon: process " + std::to_string(processes->rank()) + " of " +
+                           std::to_string(processes->size()) + ": " + status.message() + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, exit_code(status.code()));
 #endif
   std::abort();  // not reached: MPI_Abort does not return

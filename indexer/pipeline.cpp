@@ -1377,13 +1377,15 @@ Status join_shards(const index_format::IndexLayout& layout, unsigned processes, 
 /// `mine` when it failed, else the first failure of another of `processes` (each gives its own
 /// status to all: a collective call), as "process R could not WHAT: why"; ok when all did.
 Status every_process_did(const Status& mine, const Collective& processes, const std::string& what) {
-  if (processes.size() == 1 || !mine.ok()) {
-    if (processes.size() > 1) processes.all_gather_bytes(mine.message().empty() ? "failed" : mine.message());
-    return mine;
-  }
-  const std::vector<std::string> told = processes.all_gather_bytes({});
+  if (processes.size() == 1) return mine;
+  // A failure as its code (one byte) and its message, so that every process fails with its code.
+  const std::vector<std::string> told = processes.all_gather_bytes(
+      mine.ok() ? std::string() : std::string(1, static_cast<char>(mine.code())) + mine.message());
+  if (!mine.ok()) return mine;
   for (unsigned p = 0; p < told.size(); ++p) {
-    if (!told[p].empty()) return Status::error("process " + std::to_string(p) + " could not " + what + ": " + told[p]);
+    if (told[p].empty()) continue;
+    return Status::error("process " + std::to_string(p) + " could not " + what + ": " + told[p].substr(1),
+                         static_cast<StatusCode>(static_cast<unsigned char>(told[p][0])));
   }
   return Status::ok_status();
 }
