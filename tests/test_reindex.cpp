@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -212,35 +213,56 @@ std::string edit_site(const fs::path& site, std::mt19937& random, int step, fs::
 
 }  // namespace
 
+/// How a model run indexes: the collapse mode, URL rules (may be null) and the processes that
+/// build and re-index (the full builds it is checked against are one process's).
+struct ModelRun {
+  canon::indexer::CollapseMode collapse = canon::indexer::CollapseMode::kIndexTime;
+  std::shared_ptr<const canon::urls::RuleSet> url_rules;
+  unsigned processes = 1;
+  int steps = 8;
+};
+
+/// The model test: a copy of sample_site indexed, then `run.steps` times 1-3 random edits
+/// (seeded by `seed`) and a re-index, each checked against a full build from scratch: the same
+/// pages.jsonl, results for `queries` and documents. `first` sees the first build's summary,
+/// `again` each re-index's (it must not be a full build).
+void check_reindex_model(unsigned seed, const ModelRun& run, const std::vector<std::string>& queries,
+                         const std::function<void(const IndexSummary&)>& first = {},
+                         const std::function<void(const IndexSummary&, const fs::path& site)>& again = {}) {
+  canon::testing::TempDir dir;
+  const fs::path site = dir.path() / "site";
+  fs::copy(sample_site(), site, fs::copy_options::recursive);
+  const fs::path reindexed = dir.path() / "reindexed";
+  auto last_run = fs::file_time_type::clock::now();
+  const IndexSummary built = index(site, reindexed, false, run.collapse, run.url_rules, run.processes);
+  if (first) first(built);
+  std::mt19937 random(seed);
+  std::string history;
+  for (int step = 0; step < run.steps; ++step) {
+    const int edits = 1 + static_cast<int>(random() % 3);
+    for (int e = 0; e < edits; ++e) history += edit_site(site, random, step, last_run) + "; ";
+    CAPTURE(seed);
+    CAPTURE(history);
+    last_run = fs::file_time_type::clock::now();
+    const IndexSummary summary = index(site, reindexed, false, run.collapse, run.url_rules, run.processes);
+    REQUIRE_MESSAGE(summary.reindex.full_because.empty(), summary.reindex.full_because);
+    if (again) again(summary, site);
+    const fs::path fresh = dir.path() / ("fresh-" + std::to_string(step));
+    index(site, fresh, true, run.collapse, run.url_rules);
+    CHECK(slurp(reindexed / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
+    CHECK(search_all(reindexed, queries) == search_all(fresh, queries));
+    CHECK(dump_documents(reindexed) == dump_documents(fresh));
+    fs::remove_all(fresh);
+  }
+}
+
 TEST_CASE("re-indexing after random edits gives what a full rebuild gives") {
   const std::vector<std::string> queries = {"backup", "restore files", "install", "release notes", "encryption",
                                             "lanterns", "quartz", "harbour", "nightly", "survey", "moved",
                                             "title:notes", "download"};
   for (const unsigned seed : {1u, 2u, 3u}) {
     for (const auto collapse : {canon::indexer::CollapseMode::kIndexTime, canon::indexer::CollapseMode::kQueryTime}) {
-      canon::testing::TempDir dir;
-      const fs::path site = dir.path() / "site";
-      fs::copy(sample_site(), site, fs::copy_options::recursive);
-      const fs::path reindexed = dir.path() / "reindexed";
-      auto last_run = fs::file_time_type::clock::now();
-      index(site, reindexed, false, collapse);
-      std::mt19937 random(seed);
-      std::string history;
-      for (int step = 0; step < 8; ++step) {
-        const int edits = 1 + static_cast<int>(random() % 3);
-        for (int e = 0; e < edits; ++e) history += edit_site(site, random, step, last_run) + "; ";
-        CAPTURE(seed);
-        CAPTURE(history);
-        last_run = fs::file_time_type::clock::now();
-        const IndexSummary again = index(site, reindexed, false, collapse);
-        REQUIRE_MESSAGE(again.reindex.full_because.empty(), again.reindex.full_because);
-        const fs::path fresh = dir.path() / ("fresh-" + std::to_string(step));
-        index(site, fresh, true, collapse);
-        CHECK(slurp(reindexed / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
-        CHECK(search_all(reindexed, queries) == search_all(fresh, queries));
-        CHECK(dump_documents(reindexed) == dump_documents(fresh));
-        fs::remove_all(fresh);
-      }
+      check_reindex_model(seed, ModelRun{collapse, nullptr, 1, 8}, queries);
     }
   }
 }
@@ -252,32 +274,13 @@ TEST_CASE("re-indexing a partitioned build after random edits gives what a one-p
   const std::vector<std::string> queries = {"backup", "restore files", "install", "release notes", "quartz",
                                             "harbour", "survey", "moved", "download"};
   for (const unsigned seed : {4u, 5u}) {
-    canon::testing::TempDir dir;
-    const fs::path site = dir.path() / "site";
-    fs::copy(sample_site(), site, fs::copy_options::recursive);
-    const fs::path reindexed = dir.path() / "reindexed";
-    auto last_run = fs::file_time_type::clock::now();
-    index(site, reindexed, false, canon::indexer::CollapseMode::kIndexTime, nullptr, 2);
-    std::mt19937 random(seed);
-    std::string history;
-    for (int step = 0; step < 6; ++step) {
-      const int edits = 1 + static_cast<int>(random() % 3);
-      for (int e = 0; e < edits; ++e) history += edit_site(site, random, step, last_run) + "; ";
-      CAPTURE(seed);
-      CAPTURE(history);
-      last_run = fs::file_time_type::clock::now();
-      const IndexSummary again = index(site, reindexed, false, canon::indexer::CollapseMode::kIndexTime, nullptr, 2);
-      REQUIRE_MESSAGE(again.reindex.full_because.empty(), again.reindex.full_because);
-      CHECK(again.reindex.unchanged > 0);
-      CHECK(again.reindex.unchanged + again.reindex.changed + again.reindex.added + again.reindex.retried <=
-            pages_of(site).size());
-      const fs::path fresh = dir.path() / ("fresh-" + std::to_string(step));
-      index(site, fresh, true);
-      CHECK(slurp(reindexed / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
-      CHECK(search_all(reindexed, queries) == search_all(fresh, queries));
-      CHECK(dump_documents(reindexed) == dump_documents(fresh));
-      fs::remove_all(fresh);
-    }
+    check_reindex_model(seed, ModelRun{canon::indexer::CollapseMode::kIndexTime, nullptr, 2, 6}, queries, {},
+                        [](const IndexSummary& again, const fs::path& site) {
+                          CHECK(again.reindex.unchanged > 0);
+                          CHECK(again.reindex.unchanged + again.reindex.changed + again.reindex.added +
+                                    again.reindex.retried <=
+                                pages_of(site).size());
+                        });
   }
 }
 
@@ -294,30 +297,8 @@ TEST_CASE("re-indexing with URL rules after random edits gives what a full rebui
   const auto url_rules = std::make_shared<const canon::urls::RuleSet>(std::move(compiled).value());
   const std::vector<std::string> queries = {"backup", "install", "release notes", "lanterns", "quartz", "download"};
   for (const unsigned seed : {1u, 2u, 3u}) {
-    canon::testing::TempDir dir;
-    const fs::path site = dir.path() / "site";
-    fs::copy(sample_site(), site, fs::copy_options::recursive);
-    const fs::path reindexed = dir.path() / "reindexed";
-    auto last_run = fs::file_time_type::clock::now();
-    const IndexSummary first = index(site, reindexed, false, canon::indexer::CollapseMode::kIndexTime, url_rules);
-    CHECK(first.url_rule_duplicates > 0);
-    std::mt19937 random(seed);
-    std::string history;
-    for (int step = 0; step < 8; ++step) {
-      const int edits = 1 + static_cast<int>(random() % 3);
-      for (int e = 0; e < edits; ++e) history += edit_site(site, random, step, last_run) + "; ";
-      CAPTURE(seed);
-      CAPTURE(history);
-      last_run = fs::file_time_type::clock::now();
-      const IndexSummary again = index(site, reindexed, false, canon::indexer::CollapseMode::kIndexTime, url_rules);
-      REQUIRE_MESSAGE(again.reindex.full_because.empty(), again.reindex.full_because);
-      const fs::path fresh = dir.path() / ("fresh-" + std::to_string(step));
-      index(site, fresh, true, canon::indexer::CollapseMode::kIndexTime, url_rules);
-      CHECK(slurp(reindexed / "pages.jsonl") == slurp(fresh / "pages.jsonl"));
-      CHECK(search_all(reindexed, queries) == search_all(fresh, queries));
-      CHECK(dump_documents(reindexed) == dump_documents(fresh));
-      fs::remove_all(fresh);
-    }
+    check_reindex_model(seed, ModelRun{canon::indexer::CollapseMode::kIndexTime, url_rules, 1, 8}, queries,
+                        [](const IndexSummary& first) { CHECK(first.url_rule_duplicates > 0); });
   }
 }
 
