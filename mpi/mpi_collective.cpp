@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace canon::mpi {
@@ -37,26 +38,27 @@ std::vector<std::string> MpiCollective::all_gather_bytes(std::string_view mine) 
   MPI_Allgather(&length, 1, MPI_UINT64_T, lengths.data(), 1, MPI_UINT64_T, comm);
   std::vector<std::string> all(lengths.size());
   for (std::size_t p = 0; p < all.size(); ++p) all[p].resize(lengths[p]);
-  // Round by round, each process sends the next piece of its bytes (none once it has sent all).
-  constexpr std::uint64_t kPiece = std::uint64_t{1} << 30;
+  // Round by round, each process sends the next piece of its bytes (none once it has sent all);
+  // a round's pieces together stay within MPI's int counts and displacements. (The gather of the
+  // lengths already waited for every process.)
+  const std::uint64_t piece = std::max<std::uint64_t>(1, std::numeric_limits<int>::max() / all.size());
   const std::uint64_t longest = *std::max_element(lengths.begin(), lengths.end());
+  const int rank = communicator_.rank();
   std::vector<int> sizes(all.size()), offsets(all.size());
   std::string buffer;
-  for (std::uint64_t from = 0; from < longest || from == 0; from += kPiece) {
+  for (std::uint64_t from = 0; from < longest; from += piece) {
     int total = 0;
     for (std::size_t p = 0; p < all.size(); ++p) {
-      sizes[p] = static_cast<int>(lengths[p] > from ? std::min(kPiece, lengths[p] - from) : 0);
+      sizes[p] = static_cast<int>(lengths[p] > from ? std::min(piece, lengths[p] - from) : 0);
       offsets[p] = total;
       total += sizes[p];
     }
     buffer.resize(static_cast<std::size_t>(total));
-    const int rank = communicator_.rank();
     MPI_Allgatherv(const_cast<char*>(mine.data() + std::min<std::uint64_t>(from, mine.size())), sizes[rank], MPI_BYTE,
                    buffer.data(), sizes.data(), offsets.data(), MPI_BYTE, comm);
     for (std::size_t p = 0; p < all.size(); ++p) {
       if (sizes[p] > 0) std::copy_n(buffer.data() + offsets[p], sizes[p], all[p].data() + from);
     }
-    if (longest == 0) break;
   }
   return all;
 }

@@ -21,8 +21,8 @@ public:
                   std::span<const std::size_t> counts) const override;
   /// MPI_Allreduce with MPI_MIN, in place. REQUIRES: values.size() below 2^31.
   void all_reduce_min(std::span<std::uint32_t> values) const override;
-  /// MPI_Allgather of the lengths, then MPI_Allgatherv of the bytes in pieces of at most 1 GiB
-  /// per process (MPI counts are int).
+  /// MPI_Allgather of the lengths, then MPI_Allgatherv of the bytes in rounds whose pieces
+  /// together fit MPI's int counts (at most INT_MAX / size() bytes a process a round).
   std::vector<std::string> all_gather_bytes(std::string_view mine) const override;
 
 private:

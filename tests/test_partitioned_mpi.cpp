@@ -1,7 +1,8 @@
 /// @file test_partitioned_mpi.cpp
 /// @brief The stages of a partitioned run, computed by the processes mpirun starts, give every
 /// process exactly the one-process result: PageRank (ranking/pagerank.h) and the clusters of
-/// near-duplicate pairs (dedup/components.h), over mpi/mpi_collective.h. Run under
+/// near-duplicate pairs (dedup/components.h), and the bytes all_gather_bytes gathers, over
+/// mpi/mpi_collective.h. Run under
 /// `mpirun -np P` (tests/CMakeLists.txt: P = 1 .. 4); each process runs every case and checks
 /// its own result.
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -11,6 +12,7 @@
 #include <boost/mpi/environment.hpp>
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "dedup/components.h"
@@ -63,6 +65,20 @@ TEST_CASE("components over MPI: the pairs each process found give every process 
     CAPTURE(round);
     CHECK(canon::dedup::component_labels(n, mine, processes) == sets.smallest_member_labels());
   }
+}
+
+TEST_CASE("all_gather_bytes over MPI: every process gets every process's bytes, by rank") {
+  const canon::mpi::MpiCollective processes{boost::mpi::communicator()};
+  // Process p gives p * 1000 bytes of its own (process 0 none), then everyone nothing.
+  const auto bytes_of = [](unsigned p) {
+    std::string bytes(std::size_t{p} * 1000, '\0');
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 31 + p) & 0xff);
+    return bytes;
+  };
+  const std::vector<std::string> all = processes.all_gather_bytes(bytes_of(processes.rank()));
+  REQUIRE(all.size() == processes.size());
+  for (unsigned p = 0; p < all.size(); ++p) CHECK(all[p] == bytes_of(p));
+  CHECK(processes.all_gather_bytes({}) == std::vector<std::string>(processes.size()));
 }
 
 int main(int argc, char** argv) {
