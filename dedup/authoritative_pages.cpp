@@ -98,26 +98,38 @@ std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
 
 void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                          std::vector<Comparison>& verdicts, const DocumentLoader& load) {
-  // Twins: members whose own text is the authoritative page's (similarity 1).
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> twins;  // authoritative page -> twins
+  // Twins: members whose own text is the authoritative page's (similarity 1), or nearly
+  // (kNearTwinSimilarity), which stand for it to the same item at a parallel path alone.
+  struct Twin {
+    std::uint32_t page;
+    bool exact;
+  };
+  std::unordered_map<std::uint32_t, std::vector<Twin>> twins;  // authoritative page -> twins
   for (std::size_t p = 0; p < pairs.size(); ++p) {
-    if (verdicts[p].near_duplicate && verdicts[p].similarity >= 1.0) twins[pairs[p].second].push_back(pairs[p].first);
+    if (verdicts[p].near_duplicate && verdicts[p].similarity >= kNearTwinSimilarity) {
+      twins[pairs[p].second].push_back({pairs[p].first, verdicts[p].similarity >= 1.0});
+    }
   }
   if (twins.empty()) return;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> again;  // (member, twin)
   std::vector<std::size_t> asked_for;                           // the pair each is for
+  std::vector<char> exact;                                      // whether its twin is exact
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     if (verdicts[p].near_duplicate) continue;
     const auto it = twins.find(pairs[p].second);
     if (it == twins.end()) continue;
-    for (const std::uint32_t twin : it->second) {
-      again.emplace_back(pairs[p].first, twin);
+    for (const Twin& twin : it->second) {
+      again.emplace_back(pairs[p].first, twin.page);
       asked_for.push_back(p);
+      exact.push_back(twin.exact ? 1 : 0);
     }
   }
   const std::vector<Comparison> with_twins = detector.compare(again, load);
   for (std::size_t q = 0; q < again.size(); ++q) {
-    if (with_twins[q].near_duplicate && !verdicts[asked_for[q]].near_duplicate) verdicts[asked_for[q]] = with_twins[q];
+    const bool stands_for_it = exact[q] || with_twins[q].moved;
+    if (with_twins[q].near_duplicate && stands_for_it && !verdicts[asked_for[q]].near_duplicate) {
+      verdicts[asked_for[q]] = with_twins[q];
+    }
   }
 }
 

@@ -71,6 +71,12 @@ inline constexpr double kMaxMissingShare = 0.1;
 /// is no larger than the largest hash `authoritative` keeps). Both as listed_entries() gives.
 bool entries_covered(std::span<const std::uint32_t> page, std::span<const std::uint32_t> authoritative);
 
+/// A member the detector calls a near-duplicate of its authoritative page at this similarity or
+/// more is the page's near twin: the same document under another name, but for a line.
+/// DedupOptions::parallel_threshold's default, what a page saved under two names keeps of its
+/// text (parallel pages about parallel items share up to 0.91, docs/dedup.md, "The name rule").
+inline constexpr double kNearTwinSimilarity = 0.95;
+
 /// For each (member, authoritative page) of `pairs` that `verdicts` (the detector's comparisons of
 /// those pairs) does not call near-duplicates: the member's comparison with each twin of the
 /// authoritative page (a member of `pairs` with the same authoritative page, compared with it at
@@ -78,7 +84,12 @@ bool entries_covered(std::span<const std::uint32_t> page, std::span<const std::u
 /// verdict when the detector calls it near-duplicates. A copy of one of a page's names is a copy
 /// of the page: `mirror/en/Main_Page.html` is a copy of `en/index.html` when `en/Main_Page.html`
 /// and `en/index.html` are one page saved twice, though the names' rule needs 0.95 between paths
-/// that do not mirror each other.
+/// that do not mirror each other. A near twin (kNearTwinSimilarity) stands for the page only to
+/// the same item at a parallel path of it (Comparison::moved): `alloc/collections/binary_heap/
+/// struct.BinaryHeap.html` stays with `std/collections/struct.BinaryHeap.html` through
+/// `std/collections/binary_heap/struct.BinaryHeap.html`, the item re-exported one module up
+/// (0.998). Not to another release of it: a chain of releases, each within a line of the next,
+/// would drift from the page a step per twin.
 void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                          std::vector<Comparison>& verdicts, const DocumentLoader& load);
 

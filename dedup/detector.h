@@ -36,6 +36,10 @@ struct DedupDocument {
   /// which is which: dedup knows nothing of URLs).
   std::vector<std::string_view> same_site_anchors = {};
   std::vector<std::string_view> other_site_anchors = {};
+  /// The place in another page the main content links to first, as an absolute URL with its
+  /// fragment (the indexer's html::ExtractedPage::cited_place): where a generated reference
+  /// says its item is defined. Empty: none.
+  std::string_view cited_place = {};
 };
 
 /// Two documents judged near-duplicates, with the detector's similarity in [0, 1].

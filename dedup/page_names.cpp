@@ -138,6 +138,28 @@ double moved_coverage(std::size_t common, std::size_t own) {
   return own == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(own);
 }
 
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// PageName::cited of `place`: a range of numbers (`f.rs.html#110-139`, lines) is cited by
+/// where it starts, as one page cites a definition's whole range and another its first line.
+std::uint64_t cited_place_hash(std::string_view place) {
+  if (place.empty()) return 0;
+  if (const std::size_t hash = place.find('#'); hash != std::string_view::npos) {
+    const std::string_view fragment = place.substr(hash + 1);
+    const std::size_t dash = fragment.find('-');
+    if (dash != std::string_view::npos && all_digits(fragment.substr(0, dash)) && all_digits(fragment.substr(dash + 1))) {
+      place = place.substr(0, hash + 1 + dash);
+    }
+  }
+  return XXH3_64bits(place.data(), place.size()) | 1;
+}
+
+}  // namespace
+
 PageName page_name(const DedupDocument& doc) {
   // A page is named by its title and, where many pages share the title, its main heading (the
   // name a reader sees: Doxygen's member lists put "std::vector< _Tp > Member List" there); a
@@ -184,6 +206,7 @@ PageName page_name(const DedupDocument& doc) {
   }
   const std::string_view stem = page_stem(doc.url);
   name.stem = XXH3_64bits(stem.data(), stem.size());
+  name.cited = cited_place_hash(doc.cited_place);
   return name;
 }
 
@@ -201,7 +224,7 @@ SiteNames::SiteNames(std::span<const PageName> pages) {
   urls_.reserve(pages.size());
   for (const PageName& page : pages) {
     urls_.push_back({page.path, page.stem, suffixes_.size(), suffixes_.size() + page.path_suffixes.size(),
-                     segments_.size(), segments_.size() + page.segments.size()});
+                     segments_.size(), segments_.size() + page.segments.size(), page.cited});
     suffixes_.insert(suffixes_.end(), page.path_suffixes.begin(), page.path_suffixes.end());
     for (std::size_t i = 0; i < page.segments.size(); ++i) {
       const std::size_t first = segment_words_.size() + (i == 0 ? 0 : page.segment_word_end[i - 1]);

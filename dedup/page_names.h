@@ -42,6 +42,9 @@ struct PageName {
   std::vector<std::uint64_t> segments;
   std::vector<std::uint32_t> segment_words;
   std::vector<std::uint32_t> segment_word_end;
+  /// XXH3 of the place the page cites first (DedupDocument::cited_place; a fragment that is a
+  /// range of numbers, lines `110-139`, cut to where it starts), its low bit set; 0: none.
+  std::uint64_t cited = 0;
 };
 
 /// Words of a page's text that stand in for a heading when it has none.
@@ -187,10 +190,22 @@ public:
   /// g · neighbours checks of moved().
   std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_pairs(
       std::size_t neighbours = static_cast<std::size_t>(-1)) const;
+  /// Whether documents a and b cite the same place first (PageName::cited): moved pages that do
+  /// say they document one definition (rustdoc's source link of a re-exported item is the
+  /// original's), which two items of one name on two platforms do not (stdarch defines some arm
+  /// and aarch64 intrinsics twice: two source links). REQUIRES: a, b < the number of pages.
+  bool same_definition(std::uint32_t a, std::uint32_t b) const {
+    return urls_[a].cited != 0 && urls_[a].cited == urls_[b].cited;
+  }
   /// required_similarity() of documents a and b.
-  /// Moved pages (moved()) need moved_threshold of moved_coverage().
+  /// Moved pages (moved()) need moved_threshold of moved_coverage(), or only `threshold` when
+  /// they cite the same definition (same_definition()): then paths, names and the definition
+  /// all say "the same item", and the text need only rule out a different page altogether; what
+  /// one lists and the other lacks is for containment to judge (authoritative_pages.h).
   double required(const DedupOptions& options, std::uint32_t a, std::uint32_t b) const {
-    if (options.title_rule && moved(a, b)) return std::max(options.threshold, options.moved_threshold);
+    if (options.title_rule && moved(a, b)) {
+      return same_definition(a, b) ? options.threshold : std::max(options.threshold, options.moved_threshold);
+    }
     return required_similarity(options, relation(a, b), url_evidence(a, b));
   }
 
@@ -214,6 +229,7 @@ private:
     std::uint64_t path = 0, stem = 0;
     std::size_t suffixes = 0, end = 0;  // suffixes_[suffixes, end)
     std::size_t segments = 0, segments_end = 0;  // segments_[segments, segments_end)
+    std::uint64_t cited = 0;  // PageName::cited
   };
   /// A segment of a path: its hash and its words (segment_words_[words, words_end)).
   struct Segment {

@@ -189,6 +189,8 @@ public:
   const std::string& first_h1() const { return first_h1_; }
   /// The first element outside navigation marked as a title ("" when none).
   const std::string& first_marked_title() const { return first_marked_title_; }
+  /// What the page's relative links resolve against: <base href>, else the page's URL.
+  const std::string& link_base() const { return link_base_; }
 
 private:
 
@@ -472,6 +474,22 @@ void apply_limits(ExtractedPage& page, const PageLimits& limits) {
   }
 }
 
+/// The first of the main content's hrefs `targets` that names a place in another page, resolved
+/// against `base`, with its fragment; "" when none. A link to a place in the page itself (also
+/// written with the page's own address) is not another page's.
+std::string first_cited_place(std::span<const std::string> targets, std::string_view base, std::string_view page_url) {
+  auto self = urls::normalize_url(page_url);
+  for (const std::string_view target : targets) {
+    const std::size_t hash = target.find('#');
+    if (hash == std::string_view::npos || hash == 0 || hash + 1 == target.size()) continue;
+    auto page = urls::resolve_url(base, target.substr(0, hash));
+    if (!page.ok()) continue;
+    if (self.ok() && urls::strip_index_page(self.value()) == urls::strip_index_page(page.value())) continue;
+    return page.value() + std::string(target.substr(hash));
+  }
+  return {};
+}
+
 }  // namespace
 
 ExtractedPage extract_page(std::string_view html, std::string_view page_url, const PageLimits& limits) {
@@ -508,6 +526,7 @@ ExtractedPage extract_page(std::string_view html, std::string_view page_url, con
 
   if (page.title.empty() && !page.headings.empty()) page.title = page.headings.front();
   apply_limits(page, limits);
+  page.cited_place = first_cited_place(page.main_link_targets, scanner.link_base(), page_url);
   return page;
 }
 

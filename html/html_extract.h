@@ -76,6 +76,11 @@ struct ExtractedPage {
   /// PageLimits::max_links of them): what the page lists (a module's items, a class's members
   /// and implementors, a table's rows).
   std::vector<std::string> main_link_targets;
+  /// The first link of the main content to a place in another page (an href with a fragment,
+  /// not to the page itself), resolved, with its fragment: what a generated reference cites
+  /// first, where its item is defined (rustdoc's source link comes first in its pages); ""
+  /// when none.
+  std::string cited_place;
   /// The main content's text: <main> (or role="main") when present, else <article>, else
   /// <body> without nav/header/footer/aside; never script/style/noscript/template text.
   std::string main_text;

@@ -132,6 +132,7 @@ dedup::DedupDocument dedup_document(const html::ExtractedPage& page, const std::
   for_each_anchor_by_host(page.links, url, [&doc](bool same_site, const std::string& text) {
     (same_site ? doc.same_site_anchors : doc.other_site_anchors).push_back(text);
   });
+  doc.cited_place = page.cited_place;
   return doc;
 }
 
@@ -152,6 +153,7 @@ store::StoredPage stored_page(html::ExtractedPage&& page, const std::string& url
   for_each_anchor_by_host(page.links, url, [&stored](bool same_site, std::string& text) {
     (same_site ? stored.same_site_anchors : stored.other_site_anchors).push_back(std::move(text));
   });
+  stored.cited_place = std::move(page.cited_place);
   return stored;
 }
 

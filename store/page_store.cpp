@@ -37,6 +37,7 @@ dedup::DedupDocument StoredPage::dedup_view(std::string_view url) const {
   doc.meta_description = meta_description;
   doc.same_site_anchors.assign(same_site_anchors.begin(), same_site_anchors.end());
   doc.other_site_anchors.assign(other_site_anchors.begin(), other_site_anchors.end());
+  doc.cited_place = cited_place;
   return doc;
 }
 
@@ -88,6 +89,7 @@ Result<StoreOffset> PageStoreWriter::append(const StoredPage& page) {
   put_string(payload, page.meta_description);
   put_list(payload, page.same_site_anchors);
   put_list(payload, page.other_site_anchors);
+  put_string(payload, page.cited_place);
   put_string(payload, page.document);
   if (payload.size() > kMaxPayloadBytes) return r.status = Status::internal("a page too large for the page store");
   const StoreOffset offset = r.size;
@@ -165,6 +167,7 @@ Result<StoredPage> PageStoreReader::read(StoreOffset offset) const {
   page.meta_description = in.string();
   page.same_site_anchors = in.list();
   page.other_site_anchors = in.list();
+  page.cited_place = in.string();
   page.document = in.string();
   if (!in.ok() || !in.at_end()) return damaged;
   return page;

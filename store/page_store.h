@@ -29,6 +29,8 @@ struct StoredPage {
   std::string meta_description;
   std::vector<std::string> same_site_anchors;
   std::vector<std::string> other_site_anchors;
+  /// html::ExtractedPage::cited_place.
+  std::string cited_place;
   /// The page's document without its cluster fields (IndexWriter::serialise).
   std::string document;
 

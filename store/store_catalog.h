@@ -19,7 +19,7 @@
 namespace canon::store {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
-inline constexpr std::uint32_t kStoreCatalogVersion = 4;
+inline constexpr std::uint32_t kStoreCatalogVersion = 5;
 
 /// One input file as a run parsed it, or tried to.
 struct CatalogEntry {

@@ -393,3 +393,41 @@ TEST_CASE("split: a copy of one of a page's names stays with the page, under whi
     CHECK(r.split_off == 0);
   }
 }
+
+TEST_CASE("split: the same item at a parallel path stays with a near twin of its authoritative page") {
+  // std's Eq is also re-exported one module up (std/trait.Eq.html, its text and one word more:
+  // a near twin) and that page is the better linked; core's Eq is std::cmp's at a parallel
+  // path, but not a near-duplicate of std/trait.Eq.html by the names' rule. Through the near
+  // twin it stays: one result for the item.
+  canon::testing::MovedSite site = canon::testing::moved_site(0, 0, SiteNames::kMinPlaceTreePaths);
+  site.texts.push_back(site.texts[0] + " reexported");
+  site.titles.push_back("Eq in std");
+  site.urls.push_back("http://h/std/trait.Eq.html");
+  const std::vector<DedupDocument> docs = site.documents();
+  const std::uint32_t std_cmp = 0, core_cmp = 1, std_top = static_cast<std::uint32_t>(docs.size() - 1);
+  for (const std::string name : {"minhash", "exact"}) {
+    CAPTURE(name);
+    auto detector = make_detector(name, DedupOptions{});
+    REQUIRE(detector.ok());
+    const Clusters found = find_clusters(*detector.value(), docs);
+    REQUIRE(found.cluster_of[core_cmp] == found.cluster_of[std_top]);
+    const std::vector<Comparison> verdicts =
+        compare(*detector.value(), docs, std::vector<Pair>{{core_cmp, std_top}, {std_cmp, std_top}, {core_cmp, std_cmp}});
+    REQUIRE_FALSE(verdicts[0].near_duplicate);  // core's page alone would leave
+    REQUIRE(verdicts[1].near_duplicate);
+    REQUIRE(verdicts[1].similarity >= kNearTwinSimilarity);
+    REQUIRE(verdicts[1].similarity < 1.0);
+    REQUIRE(verdicts[2].moved);
+    std::vector<std::string> candidate_urls;
+    std::vector<double> ranks(docs.size(), 0.01);
+    ranks[std_top] = 0.5;
+    const std::vector<AuthorityCandidate> candidates = candidates_with_ranks(ranks, candidate_urls);
+    const AuthoritativePages r = choose_authoritative_pages(*detector.value(), found, candidates, true,
+                                                            ChainPolicy::kSplit, canon::dedup::memory_loader(docs));
+    CHECK(r.authority[core_cmp].authoritative == std_top);
+    CHECK(r.authority[std_cmp].authoritative == std_top);
+    CHECK(r.to_authoritative[core_cmp].near_duplicate);
+    CHECK(r.to_authoritative[core_cmp].moved);
+    CHECK(r.split_off == 0);
+  }
+}

@@ -212,6 +212,35 @@ TEST_CASE("main link targets: the href of each <a> of the main content, as writt
   }
 }
 
+TEST_CASE("cited place: the main content's first link to a place in another page, resolved (table)") {
+  struct Case {
+    std::string comment;
+    std::string html;
+    std::string expected;
+  };
+  const Case cases[] = {
+      {"a source line: resolved against the page, the fragment kept",
+       "<main><a href=\"index.html\">core</a> <a class=\"srclink\" href=\"../src/cmp.rs.html#10-20\">source</a> "
+       "<a href=\"../src/cmp.rs.html#40\">impl</a></main>",
+       "http://example.com/src/cmp.rs.html#10-20"},
+      {"places in the page itself, by fragment or by the page's own address, are not another page's",
+       "<main><a href=\"#method.map\">map</a> <a href=\"page.html#x\">x</a> "
+       "<a href=\"http://example.com/dir/page.html#y\">y</a> <a href=\"other.html#z\">z</a></main>",
+       "http://example.com/dir/other.html#z"},
+      {"links without a place, or with an empty fragment, cite none",
+       "<main><a href=\"other.html\">o</a> <a href=\"other.html#\">e</a></main>", ""},
+      {"only the main content's: navigation left out",
+       "<nav><a href=\"/guide.html#start\">Start</a></nav><main><a href=\"def.html#l3\">d</a></main>",
+       "http://example.com/dir/def.html#l3"},
+      {"<base href> resolves it", "<head><base href=\"http://example.com/api/\"></head><main><a href=\"f.html#a\">f</a></main>",
+       "http://example.com/api/f.html#a"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    CHECK(extract_page(c.html, kPageUrl).cited_place == c.expected);
+  }
+}
+
 TEST_CASE("breadcrumbs: the link texts of the first trail the markup names as one (table)") {
   using V = std::vector<std::string>;
   struct Case {

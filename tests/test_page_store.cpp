@@ -23,7 +23,7 @@ bool same(const StoredPage& a, const StoredPage& b) {
   return a.title == b.title && a.text == b.text && a.headings == b.headings && a.main_heading == b.main_heading &&
          a.meta_keywords == b.meta_keywords && a.meta_description == b.meta_description &&
          a.same_site_anchors == b.same_site_anchors && a.other_site_anchors == b.other_site_anchors &&
-         a.document == b.document;
+         a.cited_place == b.cited_place && a.document == b.document;
 }
 
 StoredPage random_page(std::mt19937& random) {
@@ -49,6 +49,7 @@ StoredPage random_page(std::mt19937& random) {
   page.meta_description = text();
   page.same_site_anchors = list();
   page.other_site_anchors = list();
+  page.cited_place = text();
   page.document = text();
   return page;
 }

@@ -53,9 +53,14 @@ inline std::string words(int first, int last, const std::string& prefix = "w") {
 /// strings of the returned site, which must outlive them.
 struct MovedSite {
   std::vector<std::string> texts, titles, urls;
+  /// Each page's DedupDocument::cited_place (none, unless a test sets them).
+  std::vector<std::string> cited;
   std::vector<dedup::DedupDocument> documents() const {
     std::vector<dedup::DedupDocument> docs;
-    for (std::size_t d = 0; d < texts.size(); ++d) docs.push_back({urls[d], titles[d], texts[d]});
+    for (std::size_t d = 0; d < texts.size(); ++d) {
+      docs.push_back({urls[d], titles[d], texts[d]});
+      if (d < cited.size()) docs.back().cited_place = cited[d];
+    }
     return docs;
   }
 };
