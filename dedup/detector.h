@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -188,6 +189,25 @@ public:
   /// Average bytes of per-document state kept between add() and find_clusters(), for
   /// docs/bench.
   virtual std::size_t state_bytes_per_document() const = 0;
+  /// What add() kept of documents [begin, end), as bytes that add_encoded() of another detector
+  /// of this kind takes: how the processes of a partitioned build share what each added of its
+  /// own part, instead of each reading every page. The other detector must have the same
+  /// options and have learnt the same sample (learn_site()). nullopt when this detector cannot
+  /// (the default): its documents are added where they are needed.
+  /// REQUIRES: begin <= end <= n of the last reset(); find_clusters() not yet called.
+  virtual std::optional<std::string> encode_added(std::uint32_t begin, std::uint32_t end) const {
+    (void)begin;
+    (void)end;
+    return std::nullopt;
+  }
+  /// Takes what encode_added() encoded, as if add() had been called for each of its documents
+  /// (those already added are replaced). Fails with kCorruption when the bytes do not check out
+  /// (cut short, another kind of detector or sketch size, documents beyond n) and changes
+  /// nothing then. Not thread-safe; before find_clusters(). The default fails: nothing to take.
+  virtual Status add_encoded(std::string_view bytes) {
+    (void)bytes;
+    return Status::corruption("the '" + std::string(name()) + "' detector takes no encoded documents");
+  }
 };
 
 /// Convenience for callers holding every document in memory (tests, eval): reset +

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <string>
 #include <tuple>
 
 #include "dedup/detector_support.h"
@@ -89,6 +91,59 @@ std::size_t MinhashDetector::state_bytes_per_document() const {
   }
   return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) + sizeof(PageName) +
          (page_names_.empty() ? 0 : name_bytes / page_names_.size());
+}
+
+namespace {
+/// What encoded minhash state starts with: a detector of another kind refuses it.
+constexpr std::string_view kEncodedTag = "canon minhash documents";
+}  // namespace
+
+std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, std::uint32_t end) const {
+  assert(begin <= end && end <= sizes_.size() && page_names_.size() == sizes_.size());
+  std::string out;
+  codec::put_string(out, kEncodedTag);
+  codec::put_varint(out, width_);
+  codec::put_varint(out, begin);
+  codec::put_varint(out, end);
+  for (std::uint32_t d = begin; d < end; ++d) {
+    codec::put_varint(out, sizes_[d]);
+    codec::put_fixed(out, text_hashes_[d], 8);
+    if (sizes_[d] > 0) {
+      for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(out, value, 4);
+    }
+    encode_page_name(page_names_[d], out);
+  }
+  return out;
+}
+
+Status MinhashDetector::add_encoded(std::string_view bytes) {
+  codec::Reader in(bytes);
+  const bool ours = in.string() == kEncodedTag && in.varint() == width_;
+  const std::uint64_t begin = in.varint(), end = in.varint();
+  if (!ours || !in.ok() || begin > end || end > sizes_.size() || page_names_.size() != sizes_.size()) {
+    return Status::corruption("encoded documents not of this minhash detector (another kind, sketch size or run)");
+  }
+  // Read whole before anything is taken: bytes that do not check out change nothing.
+  const std::size_t count = end - begin;
+  std::vector<std::uint32_t> sizes(count), sketches(count * width_, 0);
+  std::vector<std::uint64_t> text_hashes(count);
+  std::vector<PageName> names(count);
+  for (std::size_t k = 0; k < count && in.ok(); ++k) {
+    const std::uint64_t size = in.varint();
+    if (size > std::numeric_limits<std::uint32_t>::max()) in.mark_bad();
+    sizes[k] = static_cast<std::uint32_t>(size);
+    text_hashes[k] = in.fixed(8);
+    if (sizes[k] > 0) {
+      for (std::size_t h = 0; h < width_; ++h) sketches[k * width_ + h] = static_cast<std::uint32_t>(in.fixed(4));
+    }
+    names[k] = decode_page_name(in);
+  }
+  if (!in.ok() || !in.at_end()) return Status::corruption("encoded minhash documents cut short or damaged");
+  std::copy(sizes.begin(), sizes.end(), sizes_.begin() + static_cast<std::ptrdiff_t>(begin));
+  std::copy(text_hashes.begin(), text_hashes.end(), text_hashes_.begin() + static_cast<std::ptrdiff_t>(begin));
+  std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
+  std::move(names.begin(), names.end(), page_names_.begin() + static_cast<std::ptrdiff_t>(begin));
+  return Status::ok_status();
 }
 
 Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {

@@ -50,6 +50,11 @@ public:
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                   const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
+  /// Per document: its own shingle count, word-sequence hash, sketch (when it has own
+  /// shingles) and PageName (encode_page_name()), after a header naming the detector, the
+  /// sketch width and the range.
+  std::optional<std::string> encode_added(std::uint32_t begin, std::uint32_t end) const override;
+  Status add_encoded(std::string_view bytes) override;
 
   /// The measure candidates are verified with, from the overlap `common` of two non-empty
   /// shingle sets of sizes a and b (docs/dedup.md).

@@ -160,6 +160,65 @@ std::uint64_t cited_place_hash(std::string_view place) {
 
 }  // namespace
 
+namespace {
+
+template <class Int>
+void put_ints(std::string& out, const std::vector<Int>& values) {
+  codec::put_varint(out, values.size());
+  for (const Int v : values) codec::put_varint(out, v);
+}
+
+template <class Int>
+std::vector<Int> get_ints(codec::Reader& in) {
+  std::vector<Int> values(in.count());
+  for (Int& v : values) {
+    const std::uint64_t read = in.varint();
+    if (read > std::numeric_limits<Int>::max()) in.mark_bad();
+    v = static_cast<Int>(read);
+  }
+  return values;
+}
+
+}  // namespace
+
+void encode_page_name(const PageName& name, std::string& out) {
+  for (const std::uint64_t hash : {name.title_text, name.heading_text, name.path, name.stem, name.section, name.cited}) {
+    codec::put_fixed(out, hash, 8);
+  }
+  put_ints(out, name.title);
+  put_ints(out, name.heading);
+  put_ints(out, name.path_suffixes);
+  out.push_back(name.heading_is_opening ? 1 : 0);
+  put_ints(out, name.segments);
+  put_ints(out, name.segment_words);
+  put_ints(out, name.segment_word_end);
+}
+
+PageName decode_page_name(codec::Reader& in) {
+  PageName name;
+  for (std::uint64_t* hash : {&name.title_text, &name.heading_text, &name.path, &name.stem, &name.section, &name.cited}) {
+    *hash = in.fixed(8);
+  }
+  name.title = get_ints<std::uint32_t>(in);
+  name.heading = get_ints<std::uint32_t>(in);
+  name.path_suffixes = get_ints<std::uint64_t>(in);
+  const std::uint64_t opening = in.fixed(1);
+  if (opening > 1) in.mark_bad();
+  name.heading_is_opening = opening == 1;
+  name.segments = get_ints<std::uint64_t>(in);
+  name.segment_words = get_ints<std::uint32_t>(in);
+  name.segment_word_end = get_ints<std::uint32_t>(in);
+  // SiteNames reads segment_word_end[i] as an end into segment_words, one per segment.
+  bool ends_fit = name.segment_word_end.size() == name.segments.size();
+  for (std::size_t i = 0; ends_fit && i < name.segment_word_end.size(); ++i) {
+    ends_fit = name.segment_word_end[i] <= name.segment_words.size() &&
+               (i == 0 || name.segment_word_end[i - 1] <= name.segment_word_end[i]);
+  }
+  if (!ends_fit) in.mark_bad();
+  if (!in.ok()) return PageName{};
+  return name;
+}
+
 PageName page_name(const DedupDocument& doc) {
   // A page is named by its title and, where many pages share the title, its main heading (the
   // name a reader sees: Doxygen's member lists put "std::vector< _Tp > Member List" there); a

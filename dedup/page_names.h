@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <span>
-#include <utility>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
+#include "common/byte_codec.h"
 #include "dedup/boilerplate.h"
 #include "dedup/detector.h"
 #include "dedup/tokenizer.h"
@@ -46,6 +48,13 @@ struct PageName {
   /// range of numbers, lines `110-139`, cut to where it starts), its low bit set; 0: none.
   std::uint64_t cited = 0;
 };
+
+/// Appends `name`'s bytes (common/byte_codec.h) to `out`: how a detector's kept state travels
+/// between the processes of a partitioned build (Detector::encode_added).
+void encode_page_name(const PageName& name, std::string& out);
+/// The PageName encode_page_name() wrote at `in`'s front, read past; marks `in` bad (and gives a
+/// default PageName) when the bytes do not check out.
+PageName decode_page_name(codec::Reader& in);
 
 /// Words of a page's text that stand in for a heading when it has none.
 inline constexpr std::size_t kOpeningWords = 24;

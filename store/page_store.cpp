@@ -1,6 +1,6 @@
 /// @file page_store.cpp
 /// @brief The page store's records: [u32 payload length][u64 XXH3 of the payload][payload],
-/// little-endian; the payload is the StoredPage's fields in declaration order (record_codec.h).
+/// little-endian; the payload is the StoredPage's fields in declaration order (common/byte_codec.h).
 #include "store/page_store.h"
 
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <xxhash.h>
 
 #include "common/file_io.h"
-#include "store/record_codec.h"
+#include "common/byte_codec.h"
 
 namespace canon::store {
 using namespace codec;

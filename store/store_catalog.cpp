@@ -1,6 +1,6 @@
 /// @file store_catalog.cpp
 /// @brief The catalog's bytes: the magic line, the format version (u32), the payload
-/// (record_codec.h) and the XXH3-64 of all that precedes it (u64), little-endian. The file is
+/// (common/byte_codec.h) and the XXH3-64 of all that precedes it (u64), little-endian. The file is
 /// read and written whole: it is small next to the pages it describes (a few dozen bytes and
 /// the link ids per file).
 #include "store/store_catalog.h"
@@ -13,7 +13,7 @@
 #include <xxhash.h>
 
 #include "common/file_io.h"
-#include "store/record_codec.h"
+#include "common/byte_codec.h"
 
 namespace canon::store {
 namespace {

@@ -1,8 +1,8 @@
-/// @file record_codec.h
-/// @brief The byte encoding shared by canon's own files (the page store's records and its
-/// catalog, docs/index-format.md): LEB128 integers, strings as a LEB128 length and their bytes,
-/// lists as a LEB128 count and their items, fixed-width little-endian integers. Internal to
-/// indexer/. Hand-written: a few lines on the hot path of every page, where Debian's
+/// @file byte_codec.h
+/// @brief The byte encoding shared by canon's own files and messages (the page store's records
+/// and its catalog, docs/index-format.md; a detector's state sent between the processes of a
+/// partitioned build): LEB128 integers, strings as a LEB128 length and their bytes, lists as a
+/// LEB128 count and their items, fixed-width little-endian integers. Hand-written: a few lines on the hot path of every page, where Debian's
 /// serialisation libraries want a schema compiler or build an object tree per field.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace canon::store::codec {
+namespace canon::codec {
 
 inline void put_varint(std::string& out, std::uint64_t value) {
   while (value >= 0x80) {
@@ -100,4 +100,4 @@ private:
   bool ok_ = true;
 };
 
-}  // namespace canon::store::codec
+}  // namespace canon::codec

@@ -1,0 +1,190 @@
+/// @file test_detector_state.cpp
+/// @brief Detector::encode_added / add_encoded: detectors that each added one part of a site,
+/// their state merged into one, cluster exactly as one detector that added every document; bytes
+/// that do not check out are refused and change nothing.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dedup/boilerplate.h"
+#include "dedup/detector.h"
+#include "dedup/minhash_detector.h"
+#include "dedup/page_names.h"
+#include "support/detector_fixtures.h"
+
+using namespace canon::dedup;
+
+namespace {
+
+/// A site with what the minhash detector keeps per page in play: moved pages (names, paths of
+/// parallel trees), copies below a prefix with their names, near-duplicates by text alone, a
+/// page without words, pages citing a definition.
+struct Site {
+  canon::testing::MovedSite pages;
+  std::vector<DedupDocument> docs;
+};
+
+Site make_site(std::uint64_t seed) {
+  Site site;
+  site.pages = canon::testing::moved_site(30, 5, SiteNames::kMinPlaceTreePaths);
+  std::mt19937_64 rng(seed);
+  auto& p = site.pages;
+  const std::size_t originals = p.texts.size();
+  for (int copy = 0; copy < 40; ++copy) {
+    const std::size_t of = rng() % originals;
+    std::string text = p.texts[of];
+    for (int edit = 0; edit < 3; ++edit) text += " edit" + std::to_string(rng() % 1000);
+    p.texts.push_back(text);
+    p.titles.push_back(copy % 2 == 0 ? p.titles[of] : "");
+    const std::string url = p.urls[of];
+    p.urls.push_back("http://h/mirror" + std::to_string(copy) + url.substr(url.find('/', 7)));
+  }
+  p.texts.push_back("");  // no words: a singleton
+  p.titles.push_back("Empty");
+  p.urls.push_back("http://h/empty.html");
+  p.cited.assign(p.texts.size(), "");
+  p.cited[0] = p.cited[1] = "http://h/src/core/cmp.rs.html#10-20";
+  site.docs = p.documents();
+  return site;
+}
+
+void learn(Detector& detector, const std::vector<DedupDocument>& docs) {
+  detector.reset(static_cast<std::uint32_t>(docs.size()));
+  std::vector<DedupDocument> sample;
+  for (const std::uint32_t d : site_sample(static_cast<std::uint32_t>(docs.size()))) sample.push_back(docs[d]);
+  detector.learn_site(sample);
+}
+
+void check_same(const Clusters& got, const Clusters& want) {
+  CHECK(got.cluster_of == want.cluster_of);
+  REQUIRE(got.pairs.size() == want.pairs.size());
+  for (std::size_t i = 0; i < want.pairs.size(); ++i) {
+    CHECK(got.pairs[i].a == want.pairs[i].a);
+    CHECK(got.pairs[i].b == want.pairs[i].b);
+    CHECK(got.pairs[i].similarity == want.pairs[i].similarity);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("minhash: parts added by separate detectors and merged cluster as one detector that added all") {
+  const Site site = make_site(7);
+  const std::vector<DedupDocument>& docs = site.docs;
+  const auto n = static_cast<std::uint32_t>(docs.size());
+  MinhashDetector whole(DedupOptions{});
+  const Clusters want = find_clusters(whole, docs);
+  REQUIRE(want.pairs.size() > 20);  // the site has near-duplicates to find
+  for (const std::uint32_t parts : {1u, 2u, 3u, 7u}) {
+    CAPTURE(parts);
+    MinhashDetector merged(DedupOptions{});
+    learn(merged, docs);
+    // Each part's detector adds its own documents, as a process of a partitioned build does.
+    for (std::uint32_t part = 0; part < parts; ++part) {
+      const std::uint32_t begin = n * part / parts, end = n * (part + 1) / parts;
+      MinhashDetector own(DedupOptions{});
+      learn(own, docs);
+      for (std::uint32_t d = begin; d < end; ++d) own.add(d, docs[d]);
+      const std::optional<std::string> bytes = own.encode_added(begin, end);
+      REQUIRE(bytes.has_value());
+      REQUIRE(merged.add_encoded(*bytes).ok());
+    }
+    check_same(merged.find_clusters(memory_loader(docs)), want);
+  }
+}
+
+TEST_CASE("minhash: encoded documents that do not check out are refused and change nothing") {
+  const Site site = make_site(11);
+  const std::vector<DedupDocument>& docs = site.docs;
+  const auto n = static_cast<std::uint32_t>(docs.size());
+  MinhashDetector source(DedupOptions{});
+  learn(source, docs);
+  for (std::uint32_t d = 0; d < n; ++d) source.add(d, docs[d]);
+  const std::string bytes = source.encode_added(0, n).value();
+
+  MinhashDetector whole(DedupOptions{});
+  const Clusters want = find_clusters(whole, docs);
+  // Cut short anywhere, or a byte changed in the header: refused; the documents added stay.
+  std::vector<std::string> bad;
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 1 + bytes.size() / 97) bad.push_back(bytes.substr(0, cut));
+  bad.push_back(bytes + "x");
+  std::string other_tag = bytes;
+  other_tag[3] ^= 1;
+  bad.push_back(other_tag);
+  for (const std::string& b : bad) {
+    CAPTURE(b.size());
+    MinhashDetector target(DedupOptions{});
+    learn(target, docs);
+    for (std::uint32_t d = 0; d < n; ++d) target.add(d, docs[d]);
+    const canon::Status taken = target.add_encoded(b);
+    CHECK_FALSE(taken.ok());
+    CHECK(taken.code() == canon::StatusCode::kCorruption);
+    check_same(target.find_clusters(memory_loader(docs)), want);
+  }
+  // Another sketch size, or a run of fewer documents: refused.
+  DedupOptions wider;
+  wider.num_hashes = 64;
+  MinhashDetector narrow(wider);
+  learn(narrow, docs);
+  CHECK_FALSE(narrow.add_encoded(bytes).ok());
+  MinhashDetector smaller(DedupOptions{});
+  smaller.reset(n - 1);
+  CHECK_FALSE(smaller.add_encoded(bytes).ok());
+}
+
+TEST_CASE("detectors that keep no encodable state say so; they take no encoded documents") {
+  const Site site = make_site(3);
+  for (const std::string& name : detector_names()) {
+    CAPTURE(name);
+    auto detector = make_detector(name, DedupOptions{});
+    REQUIRE(detector.ok());
+    learn(*detector.value(), site.docs);
+    const std::optional<std::string> bytes = detector.value()->encode_added(0, 3);
+    if (name == "minhash") {
+      CHECK(bytes.has_value());
+      continue;
+    }
+    CHECK_FALSE(bytes.has_value());
+    CHECK_FALSE(detector.value()->add_encoded("anything").ok());
+  }
+}
+
+TEST_CASE("encode_page_name / decode_page_name: a round trip of every field; bad bytes marked") {
+  const Site site = make_site(5);
+  std::string bytes;
+  std::vector<PageName> names;
+  for (const DedupDocument& doc : site.docs) {
+    names.push_back(page_name(doc));
+    encode_page_name(names.back(), bytes);
+  }
+  canon::codec::Reader in(bytes);
+  for (const PageName& want : names) {
+    const PageName got = decode_page_name(in);
+    CHECK(got.title_text == want.title_text);
+    CHECK(got.heading_text == want.heading_text);
+    CHECK(got.title == want.title);
+    CHECK(got.heading == want.heading);
+    CHECK(got.path == want.path);
+    CHECK(got.path_suffixes == want.path_suffixes);
+    CHECK(got.stem == want.stem);
+    CHECK(got.heading_is_opening == want.heading_is_opening);
+    CHECK(got.section == want.section);
+    CHECK(got.segments == want.segments);
+    CHECK(got.segment_words == want.segment_words);
+    CHECK(got.segment_word_end == want.segment_word_end);
+    CHECK(got.cited == want.cited);
+  }
+  CHECK(in.ok());
+  CHECK(in.at_end());
+  // Segment ends beyond the segment words: marked bad.
+  PageName broken = names[0];
+  REQUIRE_FALSE(broken.segment_word_end.empty());
+  broken.segment_word_end.back() = static_cast<std::uint32_t>(broken.segment_words.size() + 1);
+  std::string broken_bytes;
+  encode_page_name(broken, broken_bytes);
+  canon::codec::Reader bad(broken_bytes);
+  (void)decode_page_name(bad);
+  CHECK_FALSE(bad.ok());
+}
