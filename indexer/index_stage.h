@@ -1,0 +1,58 @@
+/// @file index_stage.h
+/// @brief Stage 6 of `canon index`: the search index written afresh, updated from the previous one, or in shards.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "common/collective.h"
+#include "common/progress.h"
+#include "common/status.h"
+#include "format/index_format.h"
+#include "indexer/cluster_assignment.h"
+#include "indexer/index_writer.h"
+#include "indexer/page_record.h"
+#include "indexer/parse_stage.h"
+#include "indexer/pipeline.h"
+#include "indexer/previous_build.h"
+#include "indexer/run_store.h"
+
+namespace canon::indexer::detail {
+
+/// Whether record `r` is a document of the index: a page handed to the detector that is not a
+/// duplicate, unless search collapses at query time.
+bool is_document(const PageRecord& r, bool index_duplicates);
+
+/// How stage 6 writes every document.
+struct IndexPlan {
+  const ClusterAssignment& clusters;
+  /// The link texts of the site, by AnchorIds id.
+  const std::vector<std::string>& anchor_texts;
+  WriterOptions writer;
+  bool index_duplicates = false;
+  /// The largest cluster PageRank of the documents (IndexWriter::set_static_score_bound).
+  double static_score_bound = 0.0;
+
+  IndexPlan(const std::vector<PageRecord>& records, const ClusterAssignment& clusters,
+            const std::vector<std::string>& anchor_texts, const IndexOptions& options, std::size_t graph_nodes)
+      : clusters(clusters),
+        anchor_texts(anchor_texts),
+        writer{options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))},
+        index_duplicates(options.collapse == CollapseMode::kQueryTime) {
+    for (const PageRecord& r : records) {
+      if (is_document(r, index_duplicates)) static_score_bound = std::max(static_score_bound, r.cluster_pagerank);
+    }
+  }
+};
+
+/// Stage 6: the search index in `layout` (write_database); by several processes, a shard each,
+/// which the first then lists in a stub or, `to_merge`, merges (join_shards). Fails on every
+/// process when one could not write its shard.
+Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
+                          std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
+                          const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
+                          Progress& progress, ReindexSummary& reindex);
+
+}  // namespace canon::indexer::detail

@@ -1,0 +1,301 @@
+/// @file parse_stage.cpp
+/// @brief Each file into its page record, the near-duplicate detector and the run's page store.
+#include "indexer/parse_stage.h"
+
+#include <atomic>
+#include <mutex>
+
+#include "common/file_io.h"
+#include "dedup/authoritative_pages.h"
+#include "indexer/previous_build.h"
+#include "store/store_catalog.h"
+#include "urls/url.h"
+
+namespace canon::indexer::detail {
+namespace fs = std::filesystem;
+
+Status first_error(const std::vector<Status>& statuses) {
+  for (const Status& status : statuses) {
+    if (!status.ok()) return status;
+  }
+  return Status::ok_status();
+}
+
+Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const html::PageLimits& limits) {
+  auto read = read_page_bytes(file, limits);
+  if (!read.ok()) return Status::error("cannot read file: " + read.status().message());
+  FilePrefix& file_bytes = read.value();
+  if (Status readable = html::check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
+  ParsedFile parsed{html::extract_page(file_bytes.bytes, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
+                    file_bytes.mtime_ns, content_hash(file_bytes.bytes)};
+  if (file_bytes.cut()) {
+    parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
+                                                          std::to_string(file_bytes.bytes.size()) + " read");
+  }
+  return parsed;
+}
+
+namespace {
+
+/// Calls add(same_site, anchor_text) for each of `links`: the detector keeps the anchors of
+/// links to the page's own host apart from the others (it knows no URLs).
+template <typename Links, typename Add>
+void for_each_anchor_by_host(Links& links, const std::string& url, Add add) {
+  const std::string host = urls::url_host(url);
+  for (auto& link : links) add(urls::url_host(link.url) == host, link.anchor_text);
+}
+
+}  // namespace
+
+dedup::DedupDocument dedup_document(const html::ExtractedPage& page, const std::string& url) {
+  dedup::DedupDocument doc{url, page.title, page.main_text};
+  doc.headings = page.headings;
+  doc.main_heading = page.main_heading;
+  doc.meta_keywords = page.meta_keywords;
+  doc.meta_description = page.meta_description;
+  for_each_anchor_by_host(page.links, url, [&doc](bool same_site, const std::string& text) {
+    (same_site ? doc.same_site_anchors : doc.other_site_anchors).push_back(text);
+  });
+  doc.cited_place = page.cited_place;
+  return doc;
+}
+
+namespace {
+
+/// What the run keeps of a parsed page (page_store.h): its texts for the detector, and its
+/// document prepared from them. Takes the page's texts over.
+store::StoredPage stored_page(html::ExtractedPage&& page, const std::string& url, const FileStamp& stamp) {
+  PageContent content{url, std::move(page.title), std::move(page.meta_description), std::move(page.meta_keywords),
+                      std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), stamp,
+                      std::move(page.breadcrumbs)};
+  store::StoredPage stored;
+  stored.document = IndexWriter::prepare(content);
+  stored.title = std::move(content.title);
+  stored.text = std::move(content.main_text);
+  stored.headings = std::move(content.headings);
+  stored.main_heading = std::move(content.main_heading);
+  stored.meta_keywords = std::move(content.meta_keywords);
+  stored.meta_description = std::move(content.meta_description);
+  for_each_anchor_by_host(page.links, url, [&stored](bool same_site, std::string& text) {
+    (same_site ? stored.same_site_anchors : stored.other_site_anchors).push_back(std::move(text));
+  });
+  stored.cited_place = std::move(page.cited_place);
+  return stored;
+}
+
+/// Fills `r` with what the walk says of file i; false when that is all (the file has no URL of
+/// its own: skipped).
+bool plan_record(const SitePlan& plan, std::size_t i, PageRecord& r) {
+  r.path = plan.files[i].relative_path;
+  r.status = PageStatus::kSkipped;
+  if (!plan.urls[i].ok()) {
+    r.reason = "no URL for this path: " + plan.urls[i].status().message();
+    return false;
+  }
+  r.url = plan.urls[i].value();
+  if (!plan.serves_url(i)) {
+    r.reason = "same URL as " + plan.files[plan.url_owner[i]].relative_path;
+    return false;
+  }
+  return true;
+}
+
+/// The status a parsed page starts with: a redirect (neither a node nor a document), skipped for
+/// robots noindex (a node, not a document), or indexed until its cluster says otherwise.
+/// True when the page goes to the detector.
+bool set_parsed_status(PageRecord& r) {
+  if (r.refresh_url) {
+    r.status = PageStatus::kRedirect;
+    return false;
+  }
+  if (r.robots_noindex) {
+    r.reason = "robots meta says noindex";
+    return false;
+  }
+  r.status = PageStatus::kIndexed;
+  return true;
+}
+
+/// Parses file i into `r` and, when it is a page to index, hands it to the detector (document
+/// i) and appends it to `store` (segment `segment` of the run). A page that cannot be parsed is
+/// recorded as skipped; only a failure to write the store is an error.
+Status parse_file(ParseContext& run, std::size_t i, store::PageStoreWriter& store, std::uint32_t segment, PageRecord& r) {
+  auto file = run.sample.take(run.plan, i);
+  if (!file.ok()) {
+    r.reason = file.status().message();
+    return Status::ok_status();
+  }
+  html::ExtractedPage* page = &file->page;
+  r.parsed = true;
+  r.file_size = file->stamp.size;
+  r.mtime_ns = file->mtime_ns;
+  r.content_hash = file->content_hash;
+  r.cuts = page->cuts;
+  r.title = page->title;
+  r.heading = page->main_heading;
+  r.defined = dedup::defined_terms(page->definition_ids);
+  r.listed = dedup::listed_entries(page->main_link_targets);
+  r.robots_noindex = page->robots_noindex;
+  r.canonical_url = page->canonical_url;
+  r.refresh_url = page->refresh_url;
+  if (!r.refresh_url && !page->robots_nofollow) {
+    std::vector<std::string> link_urls;
+    std::vector<std::string> anchors;
+    for (const html::PageLink& link : page->links) {
+      if (link.nofollow) continue;
+      link_urls.push_back(urls::strip_index_page(link.url));
+      anchors.push_back(link.to_place ? place_key(link.anchor_text) : anchor_key(link.anchor_text));
+    }
+    r.links = run.url_ids.ids(link_urls);
+    r.link_anchors = intern_anchor_keys(anchors, run.anchor_ids);
+  }
+  if (!set_parsed_status(r)) return Status::ok_status();
+  const store::StoredPage stored = stored_page(std::move(*page), r.url, file->stamp);
+  run.detector.add(static_cast<std::uint32_t>(i), stored.dedup_view(r.url));
+  r.in_dedup = true;
+  r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
+  auto offset = store.append(stored);
+  if (!offset.ok()) return offset.status();
+  r.stored = store::StoreLocation{segment, offset.value()};
+  r.stored_bytes = store.bytes() - offset.value();
+  return Status::ok_status();
+}
+
+/// Takes unchanged file i over from catalog entry `e` into `r`, as parse_file would have made
+/// it, without parsing the file: its page is read from the store for the detector. A file whose
+/// stamp moved gets its document restamped and appended to `store` (segment `segment`).
+Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e, store::PageStoreWriter* store,
+                  std::uint32_t segment, PageRecord& r) {
+  const std::optional<NewStamp>& new_stamp = run.reuse.restamped[i];
+  r.parsed = true;
+  r.file_size = new_stamp ? new_stamp->file.size : e.size;
+  r.mtime_ns = new_stamp ? new_stamp->mtime_ns : e.mtime_ns;
+  r.content_hash = e.content_hash;
+  r.cuts = e.cuts;
+  r.title = e.title;
+  r.heading = e.heading;
+  r.defined = e.defined;
+  r.listed = e.listed;
+  r.robots_noindex = e.robots_noindex;
+  r.canonical_url = e.canonical_url;
+  r.refresh_url = e.refresh_url;
+  if (!e.links.empty()) {
+    std::vector<std::string> link_urls;
+    link_urls.reserve(e.links.size());
+    for (const std::uint32_t link : e.links) link_urls.push_back(run.reuse.previous->catalog.urls[link]);
+    r.links = run.url_ids.ids(link_urls);
+    std::vector<std::string> anchors;
+    anchors.reserve(e.link_anchors.size());
+    for (const std::uint32_t anchor : e.link_anchors) {
+      anchors.push_back(anchor == kNoRecord ? std::string() : run.reuse.previous->catalog.anchors[anchor]);
+    }
+    r.link_anchors = intern_anchor_keys(anchors, run.anchor_ids);
+  }
+  if (!set_parsed_status(r)) return Status::ok_status();
+  if (!e.stored) return Status::corruption("the page store catalog has no stored page for " + e.path);
+  r.stored = run.reuse.location(e);
+  auto page = run.stored.read(r.stored);
+  if (!page.ok()) return page.status();
+  if (new_stamp) {
+    auto document = IndexWriter::restamp(page->document, new_stamp->file);
+    if (!document.ok()) return document.status();
+    page->document = std::move(document).value();
+  }
+  r.stored_bytes = e.stored_bytes;
+  if (new_stamp || run.reuse.compact_old[e.stored->segment]) {  // a new record, in this run's segment
+    if (store == nullptr) return Status::error("no page store segment to write " + e.path + " to");
+    auto offset = store->append(page.value());
+    if (!offset.ok()) return offset.status();
+    r.stored = store::StoreLocation{segment, offset.value()};
+    r.stored_bytes = store->bytes() - offset.value();
+  }
+  run.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(r.url));
+  r.in_dedup = true;
+  r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
+  return Status::ok_status();
+}
+
+}  // namespace
+
+Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* store, std::uint32_t segment,
+                   PageRecord& r) {
+  if (!plan_record(run.plan, i, r)) return Status::ok_status();
+  if (run.by_rule.marked[i]) {
+    // Not read: a redirect to the URL the rules give, until its cluster is known.
+    r.parsed = true;
+    r.url_rule = run.by_rule.rules[i];
+    r.refresh_url = run.by_rule.target[i];
+    r.status = PageStatus::kRedirect;
+    return Status::ok_status();
+  }
+  if (const store::CatalogEntry* entry = run.reuse.entry(i); entry != nullptr) {
+    if (!entry->unreadable.empty()) {  // another process of a partitioned build could not read it
+      r.reason = entry->unreadable;
+      return Status::ok_status();
+    }
+    return reuse_file(run, i, *entry, store, segment, r);
+  }
+  if (store == nullptr) return Status::error("no page store segment to parse " + r.path + " into");
+  return parse_file(run, i, *store, segment, r);
+}
+
+unsigned chunk_owner(std::size_t chunk, std::size_t chunks, unsigned processes) {
+  return static_cast<unsigned>(chunk * processes / chunks);
+}
+
+Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
+                                           const std::string& base_url, unsigned threads, const std::string& stage,
+                                           const Collective& processes, Progress& progress) {
+  std::vector<PageRecord> records(run.plan.files.size());
+  std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
+  std::atomic<std::size_t> parsed_files{0};
+  std::mutex progress_mutex;
+  progress.start(stage, run.plan.files.size());
+  parallel_for(chunks.count(), threads, [&](std::size_t chunk, std::size_t) {
+    if (chunk_owner(chunk, chunks.count(), processes.size()) != processes.rank()) return;  // another's part
+    const std::uint32_t segment = store.segment_of_chunk(chunk);
+    auto writer = store::PageStoreWriter::create(store.path(segment));
+    if (!writer.ok()) {
+      chunk_status[chunk] = writer.status();
+      return;
+    }
+    for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
+      const Status done = record_file(run, i, writer.value().get(), segment, records[i]);
+      if (!done.ok()) {
+        chunk_status[chunk] = done;
+        return;
+      }
+      const std::size_t count = ++parsed_files;
+      if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(count);
+    }
+    chunk_status[chunk] = writer.value()->finish();
+  });
+  if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
+  progress.finish();
+  for (const SkippedPath& skipped : run.plan.skipped) {
+    PageRecord r;
+    r.path = skipped.relative_path;
+    if (auto url = urls::file_url(base_url, r.path); url.ok()) r.url = url.value();
+    r.reason = skipped.reason;
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+namespace {
+
+/// The site is parsed in chunks of consecutive files, each written by one thread into a
+/// database of its own; merging the chunk databases in order numbers the documents in file
+/// order, so the index does not depend on the thread count. Enough chunks to keep every thread
+/// busy to the end; not so big that a chunk's Xapian write buffer grows large.
+std::size_t chunk_size(std::size_t files, unsigned threads) {
+  return std::clamp<std::size_t>((files + threads * 8 - 1) / (threads * 8), 32, 20000);
+}
+
+}  // namespace
+
+ChunkLayout chunk_layout(const fs::path& work_dir, std::size_t files, std::size_t chunk_files, unsigned threads) {
+  return ChunkLayout{work_dir / "chunks", files, chunk_files != 0 ? chunk_files : chunk_size(files, threads)};
+}
+
+}  // namespace canon::indexer::detail

@@ -1,0 +1,157 @@
+/// @file parse_stage.h
+/// @brief Stage 2 of `canon index`: every file parsed, or taken over from the previous build, chunk by chunk.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/collective.h"
+#include "common/parallel.h"
+#include "common/progress.h"
+#include "common/status.h"
+#include "dedup/boilerplate.h"
+#include "dedup/detector.h"
+#include "html/html_extract.h"
+#include "indexer/index_writer.h"
+#include "indexer/page_record.h"
+#include "indexer/run_store.h"
+#include "indexer/site_plan.h"
+#include "indexer/url_rule_duplicates.h"
+#include "store/page_store.h"
+
+namespace canon::indexer::detail {
+
+/// A page file as parsed, with its size and modification time as it was read.
+struct ParsedFile {
+  html::ExtractedPage page;
+  FileStamp stamp;
+  std::int64_t mtime_ns = 0;
+  std::uint64_t content_hash = 0;  ///< of the bytes parsed
+};
+
+/// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
+Result<ParsedFile> read_page(const std::filesystem::path& file, const std::string& url, const html::PageLimits& limits);
+
+/// What the near-duplicate detector sees of a page: views into `page` and `url`.
+dedup::DedupDocument dedup_document(const html::ExtractedPage& page, const std::string& url);
+
+/// Where the parse writes its documents: one Xapian database per chunk of consecutive files.
+struct ChunkLayout {
+  std::filesystem::path dir;
+  std::size_t files = 0;
+  std::size_t files_per_chunk = 1;
+  std::size_t count() const { return (files + files_per_chunk - 1) / files_per_chunk; }
+  /// The chunk's Xapian database.
+  std::string path(std::size_t chunk) const { return (dir / std::to_string(chunk)).string(); }
+  /// [first, end) of the files of `chunk`.
+  std::size_t first(std::size_t chunk) const { return chunk * files_per_chunk; }
+  std::size_t end(std::size_t chunk) const { return std::min(files, (chunk + 1) * files_per_chunk); }
+};
+
+/// The chunks of the run's `files` files under `work_dir`: `chunk_files` files each, or as many
+/// as chunk_size() gives for `threads` when it is 0.
+ChunkLayout chunk_layout(const std::filesystem::path& work_dir, std::size_t files, std::size_t chunk_files,
+                         unsigned threads);
+
+/// Which process of a partitioned build parses chunk `chunk` of `chunks`: contiguous runs of
+/// chunks, as even as the count allows (docs/partitioned-build.md). One process parses them all.
+unsigned chunk_owner(std::size_t chunk, std::size_t chunks, unsigned processes);
+
+/// The first status that is not ok, or ok.
+Status first_error(const std::vector<Status>& statuses);
+
+/// The pages of the site sample (dedup::site_sample), parsed once for Detector::learn_site and
+/// taken from here by the parse instead of being read again.
+class SamplePages {
+public:
+  /// Parses the sample's pages that serve their URL on `threads` threads; those `reuse` has
+  /// unchanged are read from `stored` instead.
+  SamplePages(const SitePlan& plan, const html::PageLimits& limits, unsigned threads, const Reuse& reuse,
+              const StoredPages& stored)
+      : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()),
+        stored_pages_(files_.size()), stored_status_(files_.size(), Status::ok_status()) {
+    parallel_for(files_.size(), threads, [&](std::size_t s, std::size_t) {
+      const std::uint32_t i = files_[s];
+      if (!plan.serves_url(i)) return;
+      if (const store::CatalogEntry* entry = reuse.entry(i)) {
+        if (!entry->stored) return;  // a redirect or noindex page: not learnt from
+        auto page = stored.read(reuse.location(*entry));
+        if (page.ok()) stored_pages_[s] = std::move(page).value();
+        else stored_status_[s] = page.status();
+        return;
+      }
+      pages_[s] = read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
+    });
+  }
+  /// The first stored page that could not be read (a damaged store), or ok.
+  Status failed() const { return first_error(stored_status_); }
+  /// What the detector learns the site's repeated text from: the sample's parsed pages that
+  /// are neither redirects nor marked noindex.
+  std::vector<dedup::DedupDocument> documents(const SitePlan& plan) const {
+    std::vector<dedup::DedupDocument> docs;
+    for (std::size_t s = 0; s < files_.size(); ++s) {
+      if (stored_pages_[s]) {
+        docs.push_back(stored_pages_[s]->dedup_view(plan.urls[files_[s]].value()));
+        continue;
+      }
+      const auto& page = pages_[s];
+      if (!page || !page->ok() || (*page)->page.refresh_url || (*page)->page.robots_noindex) continue;
+      docs.push_back(dedup_document(page->value().page, plan.urls[files_[s]].value()));
+    }
+    return docs;
+  }
+  /// File i's page, moved out when the sample parsed it (each is taken once, by the thread
+  /// parsing file i), else read and parsed now.
+  Result<ParsedFile> take(const SitePlan& plan, std::size_t i) {
+    const auto at = std::lower_bound(files_.begin(), files_.end(), i);
+    if (at != files_.end() && *at == i && pages_[at - files_.begin()]) {
+      Result<ParsedFile> page = std::move(*pages_[at - files_.begin()]);
+      pages_[at - files_.begin()].reset();
+      return page;
+    }
+    return read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
+  }
+  /// Drops the pages read from the store (after learn_site).
+  void drop_stored() { stored_pages_ = {}; }
+
+private:
+  const html::PageLimits& limits_;
+  std::vector<std::uint32_t> files_;
+  std::vector<std::optional<Result<ParsedFile>>> pages_;
+  std::vector<std::optional<store::StoredPage>> stored_pages_;
+  std::vector<Status> stored_status_;
+};
+
+/// What stage 2 works with for every file.
+struct ParseContext {
+  const SitePlan& plan;
+  const UrlRuleDuplicates& by_rule;
+  const Reuse& reuse;
+  SamplePages& sample;
+  dedup::Detector& detector;
+  const StoredPages& stored;
+  UrlIds& url_ids;
+  AnchorIds& anchor_ids;
+};
+
+/// File i into `r`: what the walk says of it, then recorded by the URL rules, taken over from its
+/// catalog entry in `run.reuse` (recorded as unreadable when the entry says so), or parsed into
+/// `store` (segment `segment`; null when nothing is to be parsed or written).
+Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* store, std::uint32_t segment,
+                   PageRecord& r);
+
+/// Stage 2: every file parsed, or taken over from the previous build, on all threads. Each
+/// chunk of consecutive files is done by one thread, which keeps the pages it parses in the
+/// chunk's new segment of the store (their texts and prepared documents) and hands every page
+/// to the detector. The walk's skipped paths are recorded after the files.
+Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
+                                           const std::string& base_url, unsigned threads, const std::string& stage,
+                                           const Collective& processes, Progress& progress);
+
+}  // namespace canon::indexer::detail

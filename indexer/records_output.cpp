@@ -1,0 +1,148 @@
+/// @file records_output.cpp
+/// @brief The records beside the index, written line by line, and the run's summary as JSON.
+#include "indexer/records_output.h"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <span>
+
+#include <nlohmann/json.hpp>
+
+#include "format/index_format.h"
+#include "indexer/page_lines.h"
+#include "ranking/link_graph.h"
+
+namespace canon::indexer::detail {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// pages.jsonl's line for record `r`.
+PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, bool index_duplicates) {
+  PageLine line;
+  line.path = r.path;
+  line.url = r.url;
+  line.status = r.status;
+  line.reason = r.reason;
+  if (r.parsed && !r.url_rule) line.title = r.title;
+  line.heading = r.heading;
+  if (r.node) line.pagerank = r.pagerank;
+  if (r.cluster) {
+    line.cluster = *r.cluster;
+    line.cluster_pagerank = r.cluster_pagerank;
+    line.authoritative = records[r.authoritative].url;
+    line.authority_reason = r.authority_reason;
+  }
+  line.similarity = r.similarity;
+  line.redirect_to = r.redirect_to;
+  line.canonical = r.canonical_url;
+  line.url_rule = r.url_rule;
+  line.cut = r.cuts;
+  line.indexed_for_query_time_collapse = index_duplicates && r.status == PageStatus::kDuplicate;
+  return line;
+}
+
+}  // namespace
+
+nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
+  nlohmann::json stages = nlohmann::json::object();
+  for (const auto& [stage, seconds] : s.stage_seconds) stages[stage] = seconds;
+  nlohmann::json exchanged = nlohmann::json::object();
+  for (const auto& [stage, bytes] : s.stage_exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
+  return {
+      {"input_files", s.input_files},
+      {"status_counts", s.status_counts},
+      {"graph", {{"nodes", s.graph_nodes}, {"edges", s.graph_edges}}},
+      {"duplicate_clusters", s.duplicate_clusters},
+      {"candidates_examined", s.candidates_examined},
+      {"near_duplicate_pairs", s.near_duplicate_pairs},
+      {"split_off", s.split_off},
+      {"split_for_definitions", s.split_for_definitions},
+      {"pagerank", {{"iterations", s.pagerank_iterations}, {"converged", s.pagerank_converged}}},
+      {"url_rules", {{"rules", s.url_rules}, {"pages_not_parsed", s.url_rule_duplicates}}},
+      {"parameters",
+       {{"base_url", o.base_url},
+        {"detector", o.detector},
+        {"shingle_size", o.dedup.shingle_size},
+        {"num_hashes", o.dedup.num_hashes},
+        {"threshold", o.dedup.threshold},
+        {"title_rule", o.dedup.title_rule},
+        {"related_title_threshold", o.dedup.related_title_threshold},
+        {"renamed_threshold", o.dedup.renamed_threshold},
+        {"moved_threshold", o.dedup.moved_threshold},
+        {"copy_threshold", o.dedup.copy_threshold},
+        {"parallel_threshold", o.dedup.parallel_threshold},
+        {"discount_boilerplate", o.dedup.discount_boilerplate},
+        {"split_chains", o.split_chains},
+        {"seed", o.dedup.seed},
+        {"damping", o.pagerank.damping},
+        {"tolerance", o.pagerank.tolerance},
+        {"max_iterations", o.pagerank.max_iterations},
+        {"honour_canonical", o.honour_canonical},
+        {"collapse", index_format::to_string(o.collapse)},
+        {"url_rules_digest", o.url_rules_digest}}},
+      {"reindex",
+       {{"full_because", s.reindex.full_because},
+        {"files", {{"new", s.reindex.added}, {"changed", s.reindex.changed}, {"deleted", s.reindex.deleted}, {"retried", s.reindex.retried},
+                   {"unchanged", s.reindex.unchanged}, {"restamped", s.reindex.restamped}}},
+        {"index_rewritten_because", s.reindex.index_rewritten_because},
+        {"documents",
+         {{"added", s.reindex.documents_added}, {"rewritten", s.reindex.documents_rewritten},
+          {"updated", s.reindex.documents_updated}, {"removed", s.reindex.documents_removed},
+          {"kept", s.reindex.documents_kept}}}}},
+      {"seconds", stages},
+      {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
+  };
+}
+
+namespace {
+
+/// Stage 7: the records beside the index: graph.tsv, pairs.tsv (the detector's verified pairs,
+/// before union-find, for `canon eval dedup`) and pages.jsonl (in path order); counts the
+/// statuses into `summary`.
+Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
+                     std::span<const dedup::SimilarPair> pairs, bool index_duplicates, IndexSummary& summary) {
+  const index_format::IndexLayout index{work_dir};
+  std::string line;
+  LineWriter graph_tsv(index.graph());
+  for (const ranking::Edge& e : site.graph.edges()) {
+    line.assign(records[site.node_records[e.source]].url).append(1, '\t').append(records[site.node_records[e.target]].url);
+    graph_tsv.write(line);
+  }
+  if (Status s = graph_tsv.close(); !s.ok()) return s;
+  LineWriter pairs_tsv(index.pairs());
+  for (const dedup::SimilarPair& pair : pairs) {
+    char similarity[32];
+    const auto end = std::to_chars(similarity, similarity + sizeof similarity, pair.similarity).ptr;
+    line.assign(records[pair.a].url).append(1, '\t').append(records[pair.b].url).append(1, '\t');
+    pairs_tsv.write(line.append(similarity, end));
+  }
+  if (Status s = pairs_tsv.close(); !s.ok()) return s;
+  std::vector<std::uint32_t> by_path(records.size());
+  std::iota(by_path.begin(), by_path.end(), 0u);
+  std::sort(by_path.begin(), by_path.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return records[a].path < records[b].path; });
+  LineWriter pages_jsonl(index.pages());
+  for (const std::uint32_t i : by_path) {
+    const PageRecord& r = records[i];
+    ++summary.status_counts[std::string(to_string(r.status))];
+    pages_jsonl.write(encode_page_line(page_line(r, records, index_duplicates)));
+  }
+  return pages_jsonl.close();
+}
+
+}  // namespace
+
+Status write_records_and_catalog(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
+                                 const dedup::Clusters& clusters, const IndexOptions& options, const RunStore& store,
+                                 const SitePlan& plan, const ParsedLinks& links,
+                                 const std::vector<std::pair<std::string, std::string>>& fingerprint,
+                                 std::int64_t run_started_ns, IndexSummary& summary) {
+  Status written = write_records(work_dir, records, site, clusters.pairs, options.collapse == CollapseMode::kQueryTime,
+                                 summary);
+  if (written.ok()) written = write_catalog(store, plan, records, links, fingerprint, run_started_ns);
+  return written;
+}
+
+}  // namespace canon::indexer::detail

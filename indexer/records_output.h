@@ -1,0 +1,57 @@
+/// @file records_output.h
+/// @brief Stage 7 of `canon index`: pages.jsonl, graph.tsv, pairs.tsv and summary.json beside the index.
+#pragma once
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "common/status.h"
+#include "dedup/detector.h"
+#include "indexer/page_record.h"
+#include "indexer/pipeline.h"
+#include "indexer/run_store.h"
+#include "indexer/site_links.h"
+#include "indexer/site_plan.h"
+
+namespace canon::indexer::detail {
+
+/// Writes the text file `path` line by line, so that a record file of a million pages is never
+/// a string in memory (graph.tsv alone is ~1 GB there); write(line) appends a line and its
+/// newline.
+class LineWriter {
+ public:
+  explicit LineWriter(const std::filesystem::path& path) : path_(path), out_(path, std::ios::binary | std::ios::trunc) {}
+  void write(std::string_view line) { out_.write(line.data(), static_cast<std::streamsize>(line.size())).put('\n'); }
+  /// Flushes and closes; an error if any write failed.
+  Status close() {
+    out_.close();
+    if (!out_) return Status::io_error("cannot write '" + path_.string() + "': " + std::strerror(errno));
+    return Status::ok_status();
+  }
+
+ private:
+  std::filesystem::path path_;
+  std::ofstream out_;
+};
+
+/// summary.json's object: the counts, re-use and stage times of `s`, and the parameters of `o`.
+nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o);
+
+/// Stage 7: pages.jsonl, graph.tsv and pairs.tsv beside the index (write_records), and the page
+/// store's catalog for the next run (write_catalog).
+Status write_records_and_catalog(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
+                                 const SiteGraph& site, const dedup::Clusters& clusters, const IndexOptions& options,
+                                 const RunStore& store, const SitePlan& plan, const ParsedLinks& links,
+                                 const std::vector<std::pair<std::string, std::string>>& fingerprint,
+                                 std::int64_t run_started_ns, IndexSummary& summary);
+
+}  // namespace canon::indexer::detail

@@ -1,0 +1,152 @@
+/// @file run_store.h
+/// @brief The run's page store: what it re-uses of the previous build, its segments read back, its catalog.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "dedup/detector.h"
+#include "indexer/page_record.h"
+#include "indexer/previous_build.h"
+#include "indexer/site_plan.h"
+#include "store/page_store.h"
+#include "store/store_catalog.h"
+
+namespace canon::indexer::detail {
+
+/// What a run takes over from the index it replaces (previous_build.h); empty for a full build.
+struct Reuse {
+  const PreviousBuild* previous = nullptr;
+  /// Per file: its catalog entry when it is unchanged, else kNoEntry (the file is parsed).
+  std::vector<std::uint32_t> unchanged_entry;
+  /// Per file re-used: its new stamp when it moved (FileChanges::restamped).
+  std::vector<std::optional<NewStamp>> restamped;
+  /// The run's segment number of each previous segment that unchanged pages are in.
+  std::vector<std::uint32_t> segment_of_old;
+  /// Per previous segment: whether its pages are copied into the run's new segments (it is
+  /// mostly dead: start_store) rather than the segment kept.
+  std::vector<bool> compact_old;
+
+  /// File i's catalog entry, when the run re-uses it.
+  const store::CatalogEntry* entry(std::size_t i) const {
+    return previous != nullptr && unchanged_entry[i] != kNoEntry ? &previous->catalog.files[unchanged_entry[i]] : nullptr;
+  }
+  /// Where the stored page of entry `e` is in the run's store. REQUIRES: e.stored.
+  store::StoreLocation location(const store::CatalogEntry& e) const { return {segment_of_old[e.stored->segment], e.stored->offset}; }
+};
+
+/// The run's page store, in the new index's store/ directory: first the previous store's
+/// segments that unchanged pages are in (hard links: segments are never written once
+/// finished), then one new segment per chunk of the site for the pages this run parses.
+struct RunStore {
+  std::filesystem::path dir;
+  /// Segment file names, by store::StoreLocation::segment.
+  std::vector<std::string> names;
+  /// The segment of chunk 0.
+  std::uint32_t first_new = 0;
+  /// The number in the next segment's name (after this run's).
+  std::uint64_t next_number = 0;
+
+  std::filesystem::path path(std::uint32_t segment) const { return dir / names[segment]; }
+  std::uint32_t segment_of_chunk(std::size_t chunk) const { return first_new + static_cast<std::uint32_t>(chunk); }
+};
+
+/// Creates the run's store in `store_dir` with the previous segments `reuse` needs (filling
+/// reuse.segment_of_old) and names for `chunks` new ones. `link`: put the previous segments in
+/// place (false: only name them, another process of a partitioned build puts them there).
+Result<RunStore> start_store(const std::filesystem::path& store_dir, Reuse& reuse, std::size_t chunks, bool link);
+
+/// The run's page store open for reading: a page is read back from here, never from its file
+/// again (so the index and the duplicate decisions are made from the same text, even when a
+/// file changes during the run). Segments are opened as they are finished. Thread-safe.
+class StoredPages {
+public:
+  explicit StoredPages(const RunStore& store) : store_(store), readers_(store.names.size()) {}
+  /// Opens the segments the run keeps from the previous build (before the parse).
+  Status open_kept() { return open(0, store_.first_new); }
+  /// Opens the segments the parse wrote (after it).
+  Status open_new() { return open(store_.first_new, static_cast<std::uint32_t>(store_.names.size())); }
+
+  /// The page at `at`. REQUIRES: its segment is open.
+  Result<store::StoredPage> read(const store::StoreLocation& at) const { return readers_[at.segment]->read(at.offset); }
+  /// A DocumentLoader over the stored pages; it refers to this object, which must stay where it
+  /// is while the loader is used. A page that cannot be read (a damaged store: the disk) is
+  /// given as a page without words, which nothing is merged with, and its error kept for
+  /// failed().
+  dedup::DocumentLoader loader(const std::vector<PageRecord>& records) {
+    return [this, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
+      const PageRecord& r = records[i];
+      auto page = read(r.stored);
+      if (!page.ok()) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (failure_.ok()) failure_ = page.status();
+        use(dedup::DedupDocument{r.url, r.title, {}});
+        return;
+      }
+      use(page->dedup_view(r.url));
+    };
+  }
+  /// The first read the loader could not make, or ok.
+  Status failed() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return failure_;
+  }
+
+private:
+  /// Opens segments [first, end).
+  Status open(std::uint32_t first, std::uint32_t end) {
+    for (std::uint32_t s = first; s < end; ++s) {
+      auto reader = store::PageStoreReader::open(store_.path(s));
+      if (!reader.ok()) return reader.status();
+      readers_[s] = std::move(reader).value();
+    }
+    return Status::ok_status();
+  }
+
+  const RunStore& store_;
+  std::vector<std::unique_ptr<store::PageStoreReader>> readers_;
+  mutable std::mutex mutex_;
+  Status failure_ = Status::ok_status();
+};
+
+/// Each file's followed links and their texts as parsed (PageRecord::links and link_anchors),
+/// kept for the store's catalog: link_pages releases the records' own.
+struct ParsedLinks {
+  const UrlIds& urls;
+  /// The link texts, by AnchorIds id.
+  const std::vector<std::string>& anchor_texts;
+  std::vector<std::vector<std::uint32_t>> targets;
+  std::vector<std::vector<std::uint32_t>> texts;
+
+  ParsedLinks(const std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts)
+      : urls(urls), anchor_texts(anchor_texts), targets(records.size()), texts(records.size()) {
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      targets[i] = records[i].links;
+      texts[i] = records[i].link_anchors;
+    }
+  }
+};
+
+/// File record `r`'s catalog entry, with its links `targets` and their `texts` (PageRecord::links
+/// and link_anchors as parsed) and its stored page's segment renumbered by `segment_number`.
+store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::uint32_t>& targets,
+                                  const std::vector<std::uint32_t>& texts,
+                                  const std::vector<std::uint32_t>& segment_number);
+
+/// The page store's catalog for the next run (store_catalog.h): every file this run parsed
+/// or took over, with its links as parsed. Drops the segments no page is in (new ones no page
+/// went into, previous ones whose pages were copied).
+Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vector<PageRecord>& records,
+                     const ParsedLinks& links, const std::vector<std::pair<std::string, std::string>>& fingerprint,
+                     std::int64_t run_started_ns);
+
+}  // namespace canon::indexer::detail

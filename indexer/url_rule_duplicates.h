@@ -1,0 +1,33 @@
+/// @file url_rule_duplicates.h
+/// @brief The files URL rules record as duplicates without reading them (IndexOptions::url_rules).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "indexer/page_record.h"
+#include "indexer/site_links.h"
+#include "indexer/site_plan.h"
+#include "urls/url_rules.h"
+
+namespace canon::indexer::detail {
+
+/// The files URL rules record as duplicates without reading them (IndexOptions::url_rules):
+/// per file, the URL the rules give (another file of the site serves it) and the rules applied.
+struct UrlRuleDuplicates {
+  std::vector<bool> marked;
+  std::vector<std::string> target, rules;
+  std::size_t count = 0;
+};
+
+/// Stage 1b: each file whose URL `rules` rewrite, to a fixed point, into the URL another file of
+/// the site serves.
+UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::RuleSet* rules);
+
+/// Stage 5b: each page recorded by URL rules joins the cluster of the page its redirect leads to
+/// (a duplicate of that cluster's authoritative page), or is skipped, with the reason, when that
+/// page is not indexed.
+void place_url_rule_duplicates(std::vector<PageRecord>& records, const RedirectResolver& resolver);
+
+}  // namespace canon::indexer::detail
