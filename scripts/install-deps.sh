@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libxapian-dev libgumbo-dev libboost-dev libboost-graph-dev nlohmann-json3-dev libcli11-dev
-  liburiparser-dev libre2-dev libxxhash-dev libcpp-httplib-dev doctest-dev wordnet-base
+  liburiparser-dev libre2-dev libxxhash-dev libicu-dev libcpp-httplib-dev doctest-dev wordnet-base
   chromium chromium-driver python3
   xapian-omega xapian-tools
   clang-14 libfuzzer-14-dev wrk
