@@ -25,6 +25,7 @@
 #include "eval/synth.h"
 #include "eval/truth.h"
 #include "common/file_io.h"
+#include "html/page_encoding.h"
 #include "common/utf8.h"
 #include "html/html_extract.h"
 #include "format/index_format.h"
@@ -414,8 +415,9 @@ Result<std::vector<std::string>> sample_queries(const fs::path& index_dir, const
                              "' (is it the site the index was built from?)");
       }
       if (!html::check_page_bytes(html.value()).ok()) continue;
-      for (const std::string& heading : html::extract_page(html.value(), url).headings)
-        add(heading);
+      auto decoded = html::decode_page(std::move(html.value()));
+      if (!decoded.ok()) continue;
+      for (const std::string& heading : html::extract_page(decoded->utf8, url).headings) add(heading);
     }
   }
   if (phrases.empty()) {

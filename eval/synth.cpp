@@ -28,6 +28,7 @@
 #include "common/file_io.h"
 #include "common/html_escape.h"
 #include "common/percent_encoding.h"
+#include "common/utf8.h"
 #include "eval/truth.h"
 #include "html/html_extract.h"
 #include "html/html_rules.h"
@@ -489,7 +490,11 @@ std::vector<std::size_t> eligible_pages(std::vector<SourcePage>& pages) {
   for (std::size_t i = 0; i < pages.size(); ++i) {
     SourcePage& page = pages[i];
     if (probe_urls[i].empty() || url_owner.at(probe_urls[i]) != i) continue;
-    if (page.bytes.size() > html::PageLimits{}.max_page_bytes || !html::check_page_bytes(page.bytes).ok()) continue;
+    // Synth writes words into a page's own bytes: UTF-8 pages only.
+    if (page.bytes.size() > html::PageLimits{}.max_page_bytes || !html::check_page_bytes(page.bytes).ok() ||
+        !is_valid_utf8(page.bytes)) {
+      continue;
+    }
     const html::ExtractedPage extracted = html::extract_page(page.bytes, probe_urls[i]);
     // A page the indexer cuts (past a limit) is no original: synth edits the page's own bytes,
     // which the indexer would not read as they are.

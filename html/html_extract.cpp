@@ -416,11 +416,10 @@ Status check_page_bytes(std::string_view bytes) {
   if (std::all_of(content.begin(), content.end(), [](char c) { return is_html_space(c); })) {
     return Status::error("empty file");
   }
-  if (const std::size_t nul = bytes.find('\0'); nul != std::string_view::npos) {
+  // UTF-16 writes NUL bytes in every ASCII character; its byte order mark says it is text.
+  const bool utf16 = bytes.starts_with("\xFF\xFE") || bytes.starts_with("\xFE\xFF");
+  if (const std::size_t nul = bytes.find('\0'); nul != std::string_view::npos && !utf16) {
     return Status::error("binary content (NUL byte at offset " + std::to_string(nul) + ")");
-  }
-  if (const std::size_t bad = first_invalid_utf8(bytes); bad != std::string_view::npos) {
-    return Status::error("not valid UTF-8 (at byte offset " + std::to_string(bad) + ")");
   }
   return Status::ok_status();
 }

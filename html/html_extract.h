@@ -97,12 +97,13 @@ struct ExtractedPage {
   std::vector<std::string> cuts;
 };
 
-/// Why a file is not a page canon can read; the message goes into pages.jsonl as `reason`.
-/// Checks, in order: empty (or only white space), binary (a NUL byte), not valid UTF-8.
-/// Returns ok() for a readable page. A leading UTF-8 byte-order mark is allowed.
+/// Why a file is not a page canon can read, from its bytes as read (before decode_page of
+/// html/page_encoding.h); the message goes into pages.jsonl as `reason`. Checks, in order:
+/// empty (or only white space), binary (a NUL byte, unless a UTF-16 byte order mark starts the
+/// bytes). Returns ok() for bytes to decode. A leading UTF-8 byte-order mark is allowed.
 Status check_page_bytes(std::string_view bytes);
 
-/// Parses `html` (which must pass check_page_bytes) fetched from the absolute URL `page_url`,
+/// Parses `html` (UTF-8: decode_page's, after check_page_bytes) fetched from the absolute URL `page_url`,
 /// within `limits` (all but max_page_bytes, which applies to reading the file). Never fails on
 /// markup: gumbo repairs broken HTML as browsers do. Time and memory are linear in the page's
 /// size (the depth gumbo builds is bounded by limits.max_nesting).

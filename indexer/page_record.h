@@ -83,6 +83,9 @@ struct PageRecord {
   std::string authority_reason;
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
   std::vector<std::string> cuts;           ///< what the page limits cut (html::ExtractedPage::cuts)
+  /// The encoding the page was read in (html::DecodedPage::encoding) and how it was decided
+  /// (html::encoding_source_name); both empty for UTF-8.
+  std::string encoding, encoding_source;
   // The file as parsed, for the store's catalog (store_catalog.h).
   std::uint64_t file_size = 0;
   std::int64_t mtime_ns = 0;

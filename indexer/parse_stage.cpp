@@ -7,6 +7,7 @@
 
 #include "common/file_io.h"
 #include "dedup/authoritative_pages.h"
+#include "html/page_encoding.h"
 #include "indexer/previous_build.h"
 #include "store/store_catalog.h"
 #include "urls/url.h"
@@ -25,12 +26,23 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
   auto read = read_page_bytes(file, limits);
   if (!read.ok()) return Status::error("cannot read file: " + read.status().message());
   FilePrefix& file_bytes = read.value();
+  const std::uint64_t read_hash = content_hash(file_bytes.bytes);
+  const std::size_t read_bytes = file_bytes.bytes.size();
+  const bool cut = file_bytes.cut();
   if (Status readable = html::check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
-  ParsedFile parsed{html::extract_page(file_bytes.bytes, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
-                    file_bytes.mtime_ns, content_hash(file_bytes.bytes)};
-  if (file_bytes.cut()) {
+  // The page as a browser reads it (its encoding declared or detected), then what it holds.
+  auto decoded = html::decode_page(std::move(file_bytes.bytes));
+  if (!decoded.ok()) return decoded.status();
+  if (decoded->utf8.find('\0') != std::string::npos) return Status::error("binary content (a NUL character)");
+  ParsedFile parsed{html::extract_page(decoded->utf8, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
+                    file_bytes.mtime_ns, read_hash, {}, {}};
+  if (decoded->encoding != "UTF-8") {
+    parsed.encoding = decoded->encoding;
+    parsed.encoding_source = html::encoding_source_name(decoded->source);
+  }
+  if (cut) {
     parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
-                                                          std::to_string(file_bytes.bytes.size()) + " read");
+                                                          std::to_string(read_bytes) + " read");
   }
   return parsed;
 }
@@ -131,6 +143,8 @@ Status parse_file(ParseContext& run, std::size_t i, store::PageStoreWriter& stor
   r.mtime_ns = file->mtime_ns;
   r.content_hash = file->content_hash;
   r.cuts = page->cuts;
+  r.encoding = std::move(file->encoding);
+  r.encoding_source = std::move(file->encoding_source);
   r.title = page->title;
   r.heading = page->main_heading;
   r.defined = dedup::defined_terms(page->definition_ids);
@@ -172,6 +186,8 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
   r.mtime_ns = new_stamp ? new_stamp->mtime_ns : e.mtime_ns;
   r.content_hash = e.content_hash;
   r.cuts = e.cuts;
+  r.encoding = e.encoding;
+  r.encoding_source = e.encoding_source;
   r.title = e.title;
   r.heading = e.heading;
   r.defined = e.defined;

@@ -32,7 +32,10 @@ struct ParsedFile {
   html::ExtractedPage page;
   FileStamp stamp;
   std::int64_t mtime_ns = 0;
-  std::uint64_t content_hash = 0;  ///< of the bytes parsed
+  std::uint64_t content_hash = 0;  ///< of the bytes read (before decoding)
+  /// The encoding the bytes were read in (html::decode_page) and how it was decided; both
+  /// empty for UTF-8.
+  std::string encoding, encoding_source;
 };
 
 /// Reads and parses one page file within `limits`; an error is the reason the page is skipped.

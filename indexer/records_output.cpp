@@ -39,6 +39,8 @@ PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, 
   line.canonical = r.canonical_url;
   line.url_rule = r.url_rule;
   line.cut = r.cuts;
+  line.encoding = r.encoding;
+  line.encoding_source = r.encoding_source;
   line.indexed_for_query_time_collapse = index_duplicates && r.status == PageStatus::kDuplicate;
   return line;
 }

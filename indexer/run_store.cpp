@@ -66,6 +66,8 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
   e.mtime_ns = r.mtime_ns;
   e.content_hash = r.content_hash;
   e.cuts = r.cuts;
+  e.encoding = r.encoding;
+  e.encoding_source = r.encoding_source;
   e.title = r.title;
   e.heading = r.heading;
   e.defined = r.defined;

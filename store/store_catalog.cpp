@@ -35,6 +35,8 @@ void put_entry(std::string& out, const CatalogEntry& e) {
   put_fixed(out, static_cast<std::uint64_t>(e.mtime_ns), 8);
   put_fixed(out, e.content_hash, 8);
   put_list(out, e.cuts);
+  put_string(out, e.encoding);
+  put_string(out, e.encoding_source);
   put_string(out, e.title);
   put_string(out, e.heading);
   put_list(out, e.defined);
@@ -71,6 +73,8 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
   e.mtime_ns = static_cast<std::int64_t>(in.fixed(8));
   e.content_hash = in.fixed(8);
   e.cuts = in.list();
+  e.encoding = in.string();
+  e.encoding_source = in.string();
   e.title = in.string();
   e.heading = in.string();
   e.defined = in.list();

@@ -19,7 +19,7 @@
 namespace canon::store {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
-inline constexpr std::uint32_t kStoreCatalogVersion = 5;
+inline constexpr std::uint32_t kStoreCatalogVersion = 6;
 
 /// One input file as a run parsed it, or tried to.
 struct CatalogEntry {
@@ -33,6 +33,7 @@ struct CatalogEntry {
   std::uint64_t content_hash = 0;  ///< XXH3-64 of the bytes parsed
   // What the parse made of the file (PageRecord's fields of the same names).
   std::vector<std::string> cuts;
+  std::string encoding, encoding_source;
   std::string title;
   std::string heading;
   std::vector<std::string> defined;

@@ -623,3 +623,44 @@ TEST_CASE("real copies collapse though their titles differ: a re-export and a re
     CHECK(cluster_of("docs/1.2/" + name + ".html") != cluster_of("docs/1.2/Buffer.html"));
   }
 }
+
+TEST_CASE("pages in other encodings are read as browsers read them, recorded in pages.jsonl and found") {
+  canon::testing::TempDir dir;
+  const std::string body = " words of a page of its own, number ";
+  dir.write("site/latin1.html",
+            "<meta charset=\"iso-8859-1\"><title>Cr\xE8me br\xFBl\xE9""e</title><main>La cr\xE8me" + body + "one.</main>");
+  dir.write("site/cp1252.html",
+            "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\"><title>Quotes</title>"
+            "<main>\x93""cr\xE8me\x94 costs 5\x80" + body + "two.</main>");
+  std::string utf16 = "\xFF\xFE";  // UTF-16LE with its byte order mark
+  const std::u16string text = u"<title>Wide</title><main>A wide cr\u00E8me page words of a page of its own, number three.</main>";
+  for (const char16_t unit : text) {
+    utf16 += static_cast<char>(unit & 0xFF);
+    utf16 += static_cast<char>(unit >> 8);
+  }
+  dir.write("site/utf16.html", utf16);
+  dir.write("site/plain.html", "<title>Plain</title><main>Cr\xC3\xA8me in UTF-8" + body + "four.</main>");
+  dir.write("site/binary.html", std::string("<title>x</title>\0\x01\x02", 19));
+  const fs::path out = dir.path() / "index";
+  auto summary = canon::indexer::index_site(options_for(dir.path() / "site", out));
+  REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
+  const auto pages = read_pages(out);
+  CHECK(pages.at("latin1.html")["title"] == "Cr\xC3\xA8me br\xC3\xBBl\xC3\xA9""e");
+  CHECK(pages.at("latin1.html")["encoding"] == "windows-1252");  // what browsers read ISO-8859-1 as
+  CHECK(pages.at("latin1.html")["encoding_source"] == "meta");
+  CHECK(pages.at("cp1252.html")["encoding"] == "windows-1252");
+  CHECK(pages.at("utf16.html")["encoding"] == "UTF-16LE");
+  CHECK(pages.at("utf16.html")["encoding_source"] == "bom");
+  CHECK(pages.at("utf16.html")["title"] == "Wide");
+  CHECK_FALSE(pages.at("plain.html").contains("encoding"));  // UTF-8: nothing to say
+  CHECK(pages.at("binary.html")["status"] == "skipped");   // still skipped, with its reason
+  CHECK(pages.at("binary.html")["reason"].get<std::string>().find("binary") != std::string::npos);
+  std::set<std::string> found;
+  for (const auto& hit : search_in(out, "cr\xC3\xA8me").hits) found.insert(hit.url);
+  CHECK(found == std::set<std::string>{url_of("latin1.html"), url_of("cp1252.html"), url_of("utf16.html"),
+                                       url_of("plain.html")});
+  // windows-1252's 0x80-0x9F are letters and signs, not controls: the quotes and the euro sign.
+  const auto costs = search_in(out, "costs").hits;
+  REQUIRE(costs.size() == 1);
+  CHECK(costs[0].snippet.find("\xE2\x80\x9C" "cr\xC3\xA8me\xE2\x80\x9D costs 5\xE2\x82\xAC") != std::string::npos);
+}

@@ -22,6 +22,7 @@
 #include "dedup/tokenizer.h"
 #include "eval/truth.h"
 #include "html/html_extract.h"
+#include "html/page_encoding.h"
 #include "indexer/site_walker.h"
 
 using namespace canon;
@@ -86,7 +87,9 @@ int main(int argc, char** argv) {
     for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, in)) > 0;) bytes.append(buf, got);
     std::fclose(in);
     if (!html::check_page_bytes(bytes).ok()) continue;
-    const html::ExtractedPage page = html::extract_page(bytes, "http://site/" + f.relative_path);
+    auto decoded = html::decode_page(std::move(bytes));
+    if (!decoded.ok()) continue;
+    const html::ExtractedPage page = html::extract_page(decoded->utf8, "http://site/" + f.relative_path);
     if (page.refresh_url || page.robots_noindex) continue;
     std::vector<std::string> title = dedup::tokenize(page.title);
     std::sort(title.begin(), title.end());
