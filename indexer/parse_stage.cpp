@@ -210,6 +210,11 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
   if (!set_parsed_status(r)) return Status::ok_status();
   if (!e.stored) return Status::corruption("the page store catalog has no stored page for " + e.path);
   r.stored = run.reuse.location(e);
+  r.stored_bytes = e.stored_bytes;
+  const bool moves = new_stamp || run.reuse.compact_old[e.stored->segment];  // a new record, in this run's segment
+  r.in_dedup = true;
+  r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
+  if (!moves && !run.add_taken_over) return Status::ok_status();  // nothing to read the page for
   auto page = run.stored.read(r.stored);
   if (!page.ok()) return page.status();
   if (new_stamp) {
@@ -217,17 +222,14 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
     if (!document.ok()) return document.status();
     page->document = std::move(document).value();
   }
-  r.stored_bytes = e.stored_bytes;
-  if (new_stamp || run.reuse.compact_old[e.stored->segment]) {  // a new record, in this run's segment
+  if (moves) {
     if (store == nullptr) return Status::error("no page store segment to write " + e.path + " to");
     auto offset = store->append(page.value());
     if (!offset.ok()) return offset.status();
     r.stored = store::StoreLocation{segment, offset.value()};
     r.stored_bytes = store->bytes() - offset.value();
   }
-  run.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(r.url));
-  r.in_dedup = true;
-  r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
+  if (run.add_taken_over) run.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(r.url));
   return Status::ok_status();
 }
 

@@ -141,6 +141,9 @@ struct ParseContext {
   const StoredPages& stored;
   UrlIds& url_ids;
   AnchorIds& anchor_ids;
+  /// False when the detector holds what it keeps of the files taken over already (another
+  /// process's part, Detector::add_encoded): their stored pages are then not read for it.
+  bool add_taken_over = true;
 };
 
 /// File i into `r`: what the walk says of it, then recorded by the URL rules, taken over from its

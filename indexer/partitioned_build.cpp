@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 #include "common/parallel.h"
@@ -54,13 +55,46 @@ Result<std::vector<store::StoreCatalog>> exchange_parsed_parts(const std::string
   return decoded;
 }
 
+/// The files of the chunks process `rank` parses: one run of consecutive files (chunk_owner()
+/// gives each process a contiguous run of chunks), empty when it has no chunk.
+std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes) {
+  std::size_t begin = 0, end = 0;
+  bool any = false;
+  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
+    if (chunk_owner(chunk, chunks.count(), processes) != rank) continue;
+    if (!any) begin = chunks.first(chunk);
+    end = chunks.end(chunk);
+    any = true;
+  }
+  return {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)};
+}
+
+/// What the detector kept of this process's own files, given to every process and the others'
+/// taken (Detector::encode_added, add_encoded), so that no process reads the others' pages to
+/// add them. False when the detector cannot (then take_over_parts adds them from the store);
+/// the same on every process (all run one detector).
+Result<bool> exchange_detector_state(dedup::Detector& detector, const ChunkLayout& chunks, const Collective& processes) {
+  const auto [begin, end] = files_of_process(chunks, processes.rank(), processes.size());
+  const std::optional<std::string> mine = detector.encode_added(begin, end);
+  if (!mine) return false;
+  const std::vector<std::string> states = processes.all_gather_bytes(*mine);
+  for (unsigned p = 0; p < states.size(); ++p) {
+    if (p == processes.rank()) continue;
+    if (Status taken = detector.add_encoded(states[p]); !taken.ok()) {
+      return Status::corruption("the detector state of process " + std::to_string(p) + ": " + taken.message());
+    }
+  }
+  return true;
+}
+
 /// Stage 2 of a partitioned build, second half: the files of the chunks the other processes
 /// parsed, taken over from their `parts` (exchange_parsed_parts) as a re-index takes over
 /// unchanged files: each record filled as the parse made it, its page read from the store for the
-/// detector. Nothing is written. REQUIRES: every segment of the run's store open in `run.stored`.
+/// detector unless `detector_has_them` (exchange_detector_state). Nothing is written.
+/// REQUIRES: every segment of the run's store open in `run.stored`.
 Status take_over_parts(const ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
-                       const Collective& processes, std::vector<store::StoreCatalog>&& parts, unsigned threads,
-                       std::vector<PageRecord>& records) {
+                       const Collective& processes, std::vector<store::StoreCatalog>&& parts, bool detector_has_them,
+                       unsigned threads, std::vector<PageRecord>& records) {
   const std::size_t files = run.plan.files.size();
   for (unsigned p = 0; p < parts.size(); ++p) {
     if (p == processes.rank()) continue;
@@ -80,7 +114,7 @@ Status take_over_parts(const ParseContext& run, const ChunkLayout& chunks, const
                                 std::to_string(part.catalog.files.size()) + " files, its chunks " + std::to_string(entry));
     }
     ParseContext from_part{run.plan, run.by_rule, reuse, run.sample, run.detector, run.stored, run.url_ids,
-                           run.anchor_ids};
+                           run.anchor_ids, !detector_has_them};
     std::vector<Status> chunk_status(owned.size(), Status::ok_status());
     parallel_for(owned.size(), threads, [&](std::size_t k, std::size_t) {
       for (std::size_t i = chunks.first(owned[k]); i < chunks.end(owned[k]) && chunk_status[k].ok(); ++i) {
@@ -124,7 +158,9 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
       encode_parsed_part(store, chunks, processes, records, parse.url_ids, parse.anchor_ids), processes);
   if (!parts.ok()) return parts.status();
   if (Status opened = stored.open_new(); !opened.ok()) return opened;
-  return take_over_parts(parse, chunks, store, processes, std::move(parts).value(), threads, records);
+  auto shared = exchange_detector_state(parse.detector, chunks, processes);
+  if (!shared.ok()) return shared.status();
+  return take_over_parts(parse, chunks, store, processes, std::move(parts).value(), shared.value(), threads, records);
 }
 
 Result<SharedBuildDirectory> start_build_directory(const fs::path& out_dir, const Collective& processes) {

@@ -27,8 +27,9 @@ Result<RunStore> start_shared_store(const std::filesystem::path& store_dir, Reus
                                     const Collective& processes);
 
 /// Stage 2's end: the new segments opened, and in a partitioned build the files the other
-/// processes parsed taken over from their parts (encode_parsed_part, take_over_parts), so that
-/// `records` and the detector hold the whole site on every process.
+/// processes parsed taken over from their parts (encode_parsed_part, take_over_parts) and what
+/// the detector kept of them from theirs (Detector::encode_added; read from the store when the
+/// detector cannot), so that `records` and the detector hold the whole site on every process.
 Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
                     const Collective& processes, unsigned threads, StoredPages& stored,
                     std::vector<PageRecord>& records);
