@@ -77,12 +77,13 @@ Result<bool> exchange_detector_state(dedup::Detector& detector, const ChunkLayou
   const auto [begin, end] = files_of_process(chunks, processes.rank(), processes.size());
   const std::optional<std::string> mine = detector.encode_added(begin, end);
   if (!mine) return false;
-  const std::vector<std::string> states = processes.all_gather_bytes(*mine);
+  std::vector<std::string> states = processes.all_gather_bytes(*mine);
   for (unsigned p = 0; p < states.size(); ++p) {
     if (p == processes.rank()) continue;
     if (Status taken = detector.add_encoded(states[p]); !taken.ok()) {
       return Status::corruption("the detector state of process " + std::to_string(p) + ": " + taken.message());
     }
+    std::string().swap(states[p]);  // taken: its bytes are not held while the next part is
   }
   return true;
 }
