@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libxapian-dev libgumbo-dev libboost-dev libboost-graph-dev nlohmann-json3-dev libcli11-dev
-  liburiparser-dev libre2-dev libxxhash-dev libicu-dev libcpp-httplib-dev doctest-dev wordnet-base
-  chromium chromium-driver python3
+  liburiparser-dev libre2-dev libxxhash-dev libicu-dev zlib1g-dev libcpp-httplib-dev doctest-dev wordnet-base
+  chromium chromium-driver python3 wget
   xapian-omega xapian-tools
   clang-14 libfuzzer-14-dev wrk
   python3.11-doc cppreference-doc-en-html

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_html fuzz_page_encoding fuzz_url fuzz_url_rules fuzz_readers fuzz_query fuzz_web)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_html fuzz_page_encoding fuzz_warc fuzz_url fuzz_url_rules fuzz_readers fuzz_query fuzz_web)
 command -v clang++-14 >/dev/null || { echo "fuzz: needs clang-14 and libfuzzer-14-dev (apt-get install clang-14 libfuzzer-14-dev)" >&2; exit 1; }
 
 # Only the targets (and the libraries they link), not the canon executable.
@@ -35,6 +35,7 @@ for target in "${targets[@]}"; do
   max_len=65536
   [ "$target" = fuzz_url ] && max_len=4096
   [ "$target" = fuzz_page_encoding ] && max_len=8192
+  [ "$target" = fuzz_warc ] && max_len=16384
   [ "$target" = fuzz_query ] && max_len=1024
   runs=()
   [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
