@@ -146,33 +146,28 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   return Status::ok_status();
 }
 
-Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
+std::vector<SimilarPair> MinhashDetector::identical_pairs(std::span<bool> skip) const {
   const auto n = static_cast<std::uint32_t>(sizes_.size());
-  names_ = SiteNames(page_names_);
-  page_names_ = {};
-  // Pages with the same word sequence are merged at once, each with the first of its group;
-  // only that first page takes part in LSH (a thousand identical pages would otherwise be half
-  // a million candidate pairs). Pages without own shingles take no part either.
   std::vector<SimilarPair> pairs;
-  const auto skip = std::make_unique<bool[]>(n);
-  {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> by_text;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (text_hashes_[i] != 0) by_text.emplace_back(text_hashes_[i], i);
-    }
-    std::sort(by_text.begin(), by_text.end());
-    for (std::uint32_t i = 0; i < n; ++i) skip[i] = sizes_[i] == 0;
-    for (std::size_t g = 0, end = 0; g < by_text.size(); g = end) {
-      while (end < by_text.size() && by_text[end].first == by_text[g].first) ++end;
-      for (std::size_t m = g + 1; m < end; ++m) {
-        pairs.push_back({by_text[g].second, by_text[m].second, 1.0});
-        skip[by_text[m].second] = true;
-      }
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_text;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (text_hashes_[i] != 0) by_text.emplace_back(text_hashes_[i], i);
+  }
+  std::sort(by_text.begin(), by_text.end());
+  for (std::uint32_t i = 0; i < n; ++i) skip[i] = sizes_[i] == 0;
+  for (std::size_t g = 0, end = 0; g < by_text.size(); g = end) {
+    while (end < by_text.size() && by_text[end].first == by_text[g].first) ++end;
+    for (std::size_t m = g + 1; m < end; ++m) {
+      pairs.push_back({by_text[g].second, by_text[m].second, 1.0});
+      skip[by_text[m].second] = true;
     }
   }
+  return pairs;
+}
+
+std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<const bool> skip) const {
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
-  std::vector<Pair> candidates =
-      lsh_candidates(sketches_, width_, banding, std::span(skip.get(), n), options_.threads);
+  std::vector<Pair> candidates = lsh_candidates(sketches_, width_, banding, skip, options_.threads);
   // Pages of one name at mirrored paths need only copy_threshold, below what the banding is
   // tuned to: they are candidates whatever their sketches say.
   // So are moved pages (the same item at a parallel path), measured by containment, which a
@@ -189,6 +184,19 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
       candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     }
   }
+  return candidates;
+}
+
+Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
+  const auto n = static_cast<std::uint32_t>(sizes_.size());
+  names_ = SiteNames(page_names_);
+  page_names_ = {};
+  // Pages with the same word sequence are merged at once, each with the first of its group;
+  // only that first page takes part in LSH (a thousand identical pages would otherwise be half
+  // a million candidate pairs). Pages without own shingles take no part either.
+  const auto skip = std::make_unique<bool[]>(n);
+  std::vector<SimilarPair> pairs = identical_pairs(std::span(skip.get(), n));
+  const std::vector<Pair> candidates = candidate_pairs(std::span<const bool>(skip.get(), n));
 
   // LSH only proposes. A candidate whose similarity could reach what its names require only if
   // its estimate were several standard deviations too low is dropped unread. The rest are
@@ -299,8 +307,11 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
   });
 }
 
-void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
-                                        const DocumentLoader& load, std::vector<Measured>& out) const {
+namespace {
+
+/// The documents of the pairs `component` of `pairs`, sorted, once each.
+std::vector<std::uint32_t> component_members(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                             std::span<const std::size_t> component) {
   std::vector<std::uint32_t> members;
   for (const std::size_t p : component) {
     members.push_back(pairs[p].first);
@@ -308,21 +319,38 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
   }
   std::sort(members.begin(), members.end());
   members.erase(std::unique(members.begin(), members.end()), members.end());
-  // Blocks of members, each with at most half the budget of shingles: a component larger than
-  // the budget (thousands of releases of one page) is measured block against block, so what a
-  // worker holds does not grow with the component; its documents are then loaded once per
-  // block they are measured against, instead of once.
+  return members;
+}
+
+/// The block of each of `members`: consecutive members, each block holding at most `budget`
+/// shingles (a member counts its own shingle count in `sizes`, at least 1; a member larger
+/// than the budget is a block of its own).
+std::vector<std::size_t> member_blocks(std::span<const std::uint32_t> members, std::span<const std::uint32_t> sizes,
+                                       std::size_t budget) {
   std::vector<std::size_t> block_of(members.size());
   std::size_t blocks = 0;
   for (std::size_t m = 0, held = 0; m < members.size(); ++m) {
-    const std::size_t size = std::max<std::size_t>(sizes_[members[m]], 1);
-    if (m == 0 || held + size > options_.measure_budget_shingles / 2) {
+    const std::size_t size = std::max<std::size_t>(sizes[members[m]], 1);
+    if (m == 0 || held + size > budget) {
       ++blocks;
       held = 0;
     }
     held += size;
     block_of[m] = blocks - 1;
   }
+  return block_of;
+}
+
+}  // namespace
+
+void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
+                                        const DocumentLoader& load, std::vector<Measured>& out) const {
+  const std::vector<std::uint32_t> members = component_members(pairs, component);
+  // Blocks of members, each with at most half the budget of shingles: a component larger than
+  // the budget (thousands of releases of one page) is measured block against block, so what a
+  // worker holds does not grow with the component; its documents are then loaded once per
+  // block they are measured against, instead of once.
+  const std::vector<std::size_t> block_of = member_blocks(members, sizes_, options_.measure_budget_shingles / 2);
   const auto member_index = [&](std::uint32_t d) {
     return static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), d) - members.begin());
   };

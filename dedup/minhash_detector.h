@@ -82,6 +82,14 @@ private:
     double backward = 0.0;
     double larger() const { return std::max(forward, backward); }
   };
+  /// Pairs of documents with the same word sequence (similarity 1), each with the first of its
+  /// group; `skip` (one per document) marks those later ones and the documents without own
+  /// shingles, which take no part in LSH.
+  std::vector<SimilarPair> identical_pairs(std::span<bool> skip) const;
+  /// LSH's candidate pairs among the documents `skip` leaves in, with the pairs the name rule
+  /// makes candidates whatever their sketches (same_name_pairs, moved_pairs); sorted, unique.
+  /// REQUIRES: names_ made (find_clusters()).
+  std::vector<Pair> candidate_pairs(std::span<const bool> skip) const;
   /// The Measured of each of `pairs` (both documents non-empty) whose `needed` flag is set, into
   /// out[index]: the documents are loaded once per connected component of those pairs, or once
   /// per block of it measured against theirs when the component holds more than

@@ -270,16 +270,13 @@ PageName page_name(const DedupDocument& doc) {
 }
 
 SiteNames::SiteNames(std::span<const PageName> pages) {
-  // Titles many pages share say nothing of their own: those pages are named by title and
-  // heading together.
-  std::unordered_map<std::uint64_t, std::size_t> title_pages;
-  for (const PageName& page : pages) {
-    if (page.title_text != 0) ++title_pages[page.title_text];
-  }
-  const auto generic = [&](const PageName& page) {
-    return page.title_text != 0 && title_pages[page.title_text] >= kMinSitePages;
-  };
-  names_.reserve(pages.size());
+  add_paths(pages);
+  count_parallel_paths();
+  const std::vector<std::vector<std::uint32_t>> sequences = add_names(pages);
+  add_subjects(pages, sequences);
+}
+
+void SiteNames::add_paths(std::span<const PageName> pages) {
   urls_.reserve(pages.size());
   for (const PageName& page : pages) {
     urls_.push_back({page.path, page.stem, suffixes_.size(), suffixes_.size() + page.path_suffixes.size(),
@@ -291,7 +288,19 @@ SiteNames::SiteNames(std::span<const PageName> pages) {
     }
     segment_words_.insert(segment_words_.end(), page.segment_words.begin(), page.segment_words.end());
   }
-  count_parallel_paths();
+}
+
+std::vector<std::vector<std::uint32_t>> SiteNames::add_names(std::span<const PageName> pages) {
+  // Titles many pages share say nothing of their own: those pages are named by title and
+  // heading together.
+  std::unordered_map<std::uint64_t, std::size_t> title_pages;
+  for (const PageName& page : pages) {
+    if (page.title_text != 0) ++title_pages[page.title_text];
+  }
+  const auto generic = [&](const PageName& page) {
+    return page.title_text != 0 && title_pages[page.title_text] >= kMinSitePages;
+  };
+  names_.reserve(pages.size());
   // Each name's words in order (kept for its subject), then as a sorted set (for the rest).
   std::vector<std::vector<std::uint32_t>> sequences;
   sequences.reserve(pages.size());
@@ -314,6 +323,10 @@ SiteNames::SiteNames(std::span<const PageName> pages) {
     n.words_end = words_.size();
     names_.push_back(n);
   }
+  return sequences;
+}
+
+void SiteNames::add_subjects(std::span<const PageName> pages, const std::vector<std::vector<std::uint32_t>>& sequences) {
   // Common words: in the names of many pages.
   std::unordered_map<std::uint32_t, std::size_t> word_pages;
   std::size_t named = 0;

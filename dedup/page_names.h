@@ -260,6 +260,12 @@ private:
   std::unordered_map<std::uint64_t, std::uint32_t> parallel_paths_;
   static std::uint64_t directory_pair_key(std::uint64_t x, std::uint64_t y);
   void count_parallel_paths();
+  /// The constructor's steps: each page's path (urls_, its segments and their words); each
+  /// page's name (names_: its words as a set), returning each name's words in order; each
+  /// name's subject (its words neither common on the site nor numbers, in order).
+  void add_paths(std::span<const PageName> pages);
+  std::vector<std::vector<std::uint32_t>> add_names(std::span<const PageName> pages);
+  void add_subjects(std::span<const PageName> pages, const std::vector<std::vector<std::uint32_t>>& sequences);
   /// The hash of the path of the page at `url` through its segment `i`.
   std::uint64_t prefix_hash(const Url& url, std::size_t i) const;
   std::vector<Url> urls_;
