@@ -73,7 +73,9 @@ void add_search_command(CLI::App& app) {
     auto results = searcher.value()->search(request);
     if (!results.ok()) fail(results.status());
     if (args->json) {
-      std::cout << query::to_json(results.value()).dump(2) << "\n";
+      // Invalid UTF-8 (none is expected: pages are decoded and snippets cut at characters)
+      // is written as U+FFFD rather than stopping the output.
+      std::cout << query::to_json(results.value()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << query::render_text(results.value());
     }

@@ -109,6 +109,16 @@ bool is_word_byte(char c) {
   return u >= 0x80 || std::isalnum(u) || c == '_';
 }
 
+/// Whether `word` starts with a Chinese, Japanese or Korean character: its words are not cut
+/// apart by spaces, and the index has every character of a run as a term of its own
+/// (IndexWriter's n-gram mode), so such a needle may start anywhere in a run.
+bool starts_cjk(std::string_view word) {
+  if (word.empty()) return false;
+  const char32_t c = decode_utf8(word, 0).code_point;
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
+         (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x20000 && c <= 0x3FFFF);
+}
+
 /// Lower-case words whose occurrences in a page's text show where it matches `query`: each
 /// text term without its field prefix (a stem is nearly always a prefix of its words) and the
 /// words the user typed for it. Boolean filter terms (site:, path:...) are not in the text.
@@ -138,7 +148,8 @@ std::vector<std::string> snippet_needles(const Xapian::Query& query,
 
 /// [begin, end) of the part of `text` around the kSnippetLength bytes holding the most
 /// different needles (then the most occurrences, then the earliest), or nothing when no
-/// needle starts a word of the text. ASCII case is ignored.
+/// needle starts a word of the text (a CJK needle may start anywhere). ASCII case is ignored.
+/// Both ends are character boundaries.
 std::optional<std::pair<std::size_t, std::size_t>> snippet_region(
     const std::string& text, const std::vector<std::string>& needles) {
   std::string lower = text;
@@ -146,10 +157,11 @@ std::optional<std::pair<std::size_t, std::size_t>> snippet_region(
   std::vector<std::pair<std::size_t, std::size_t>> hits;  // (offset, needle)
   for (std::size_t n = 0; n < needles.size(); ++n) {
     std::size_t found = 0;
+    const bool anywhere = starts_cjk(needles[n]);
     for (std::size_t pos = lower.find(needles[n]);
          pos != std::string::npos && found < kMaxNeedleHits;
          pos = lower.find(needles[n], pos + 1)) {
-      if (pos > 0 && is_word_byte(lower[pos - 1])) continue;
+      if (pos > 0 && is_word_byte(lower[pos - 1]) && !anywhere) continue;
       hits.emplace_back(pos, n);
       ++found;
     }
@@ -204,8 +216,9 @@ std::string make_snippet(const Xapian::MSet& mset, const std::string& text,
   // may still find a match at the start of the text.
   const auto [begin, end] =
       snippet_region(text, needles)
-          .value_or(std::make_pair(std::size_t{0}, std::min(text.size(), kSnippetRegion)));
-  constexpr unsigned kFlags = Xapian::MSet::SNIPPET_EXHAUSTIVE | Xapian::MSet::SNIPPET_EMPTY_WITHOUT_MATCH;
+          .value_or(std::make_pair(std::size_t{0}, utf8_char_start(text, std::min(text.size(), kSnippetRegion))));
+  constexpr unsigned kFlags =
+      Xapian::MSet::SNIPPET_EXHAUSTIVE | Xapian::MSet::SNIPPET_EMPTY_WITHOUT_MATCH | Xapian::MSet::SNIPPET_CJK_NGRAM;
   std::string snippet =
       unescape_snippet(mset.snippet(text.substr(begin, end - begin), kSnippetLength, stemmer,
                                     kFlags, request.highlight_start, request.highlight_end, "..."));
@@ -480,8 +493,9 @@ std::size_t Searcher::document_count() const { return rep_->db().get_doccount();
 bool Searcher::collapses_at_query_time() const { return rep_->query_time_collapse; }
 
 Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
+  // CJK runs as the index has them: single characters and pairs (IndexWriter's term generator).
   const unsigned flags = Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_WILDCARD |
-                         Xapian::QueryParser::FLAG_PURE_NOT;
+                         Xapian::QueryParser::FLAG_PURE_NOT | Xapian::QueryParser::FLAG_CJK_NGRAM;
   Xapian::Query query = parser.parse_query(rewrite_wildcards(request.query), flags);
   if (query.empty())
     return Status::error("the query has no searchable words: '" + request.query + "'");

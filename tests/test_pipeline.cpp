@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/utf8.h"
 #include "indexer/pipeline.h"
 #include "query/searcher.h"
 #include "support/site_files.h"
@@ -663,4 +664,63 @@ TEST_CASE("pages in other encodings are read as browsers read them, recorded in 
   const auto costs = search_in(out, "costs").hits;
   REQUIRE(costs.size() == 1);
   CHECK(costs[0].snippet.find("\xE2\x80\x9C" "cr\xC3\xA8me\xE2\x80\x9D costs 5\xE2\x82\xAC") != std::string::npos);
+}
+
+TEST_CASE("Chinese and Japanese are searchable by the words inside longer runs (table)") {
+  // Written without spaces: a word inside a run of CJK characters is a term only because the
+  // index and the queries split CJK runs into characters and pairs (Xapian's n-gram mode).
+  canon::testing::TempDir dir;
+  const std::string tail = " and some English words of page number ";
+  dir.write("site/ja.html", "<title>\xE5\x85\xA5\xE9\x96\x80</title><main>"  // 入門
+                            "\xE3\x82\xB3\xE3\x83\xB3\xE3\x83\x94\xE3\x83\xA5\xE3\x83\xBC\xE3\x82\xBF"    // コンピュータ
+                            "\xE3\x83\x97\xE3\x83\xAD\xE3\x82\xB0\xE3\x83\xA9\xE3\x83\x9F\xE3\x83\xB3\xE3\x82\xB0"  // プログラミング
+                            "\xE3\x81\xAE\xE5\x85\xA5\xE9\x96\x80\xE6\x9B\xB8\xE3\x81\xA7\xE3\x81\x99"  // の入門書です
+                            + tail + "one.</main>");
+  dir.write("site/zh.html", "<title>\xE5\xAD\xA6\xE4\xB9\xA0</title><main>"  // 学习
+                            "\xE6\x88\x91\xE4\xBB\xAC\xE5\x9C\xA8\xE5\x8C\x97\xE4\xBA\xAC\xE5\xA4\xA7\xE5\xAD\xA6"  // 我们在北京大学
+                            "\xE5\xAD\xA6\xE4\xB9\xA0\xE8\xAE\xA1\xE7\xAE\x97\xE6\x9C\xBA\xE7\xA7\x91\xE5\xAD\xA6"  // 学习计算机科学
+                            + tail + "two.</main>");
+  // A long run of three-byte characters with the word far into it: the snippet is cut at
+  // characters, and shows the word.
+  std::string run;
+  for (int i = 0; i < 400; ++i) run += "\xE6\xBC\xA2";  // 漢
+  dir.write("site/long.html", "<title>Long</title><main>" + run + "\xE7\xA7\x91\xE5\xAD\xA6" + run + tail +  // 科学
+                                  "three.</main>");
+  const fs::path out = dir.path() / "index";
+  auto summary = canon::indexer::index_site(options_for(dir.path() / "site", out));
+  REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
+  struct Case {
+    const char* comment;
+    std::string query;
+    std::set<std::string> found;
+  };
+  const Case cases[] = {
+      {"katakana inside a longer run", "\xE3\x83\x97\xE3\x83\xAD\xE3\x82\xB0\xE3\x83\xA9\xE3\x83\x9F\xE3\x83\xB3\xE3\x82\xB0",
+       {"ja.html"}},
+      {"a kanji pair inside a run", "\xE5\x85\xA5\xE9\x96\x80", {"ja.html"}},
+      {"Chinese: a place name inside a sentence", "\xE5\x8C\x97\xE4\xBA\xAC", {"zh.html"}},
+      {"Chinese: three characters", "\xE8\xAE\xA1\xE7\xAE\x97\xE6\x9C\xBA", {"zh.html"}},
+      {"Chinese: in the title and the text", "\xE5\xAD\xA6\xE4\xB9\xA0", {"zh.html"}},
+      {"a word neither page has", "\xE6\x9D\xB1\xE4\xBA\xAC", {}},  // 東京
+      {"English words as before", "English", {"ja.html", "zh.html", "long.html"}},
+      {"a word deep in a long run", "\xE7\xA7\x91\xE5\xAD\xA6", {"zh.html", "long.html"}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    auto searcher = canon::query::Searcher::open(out);
+    REQUIRE(searcher.ok());
+    canon::query::SearchRequest request;
+    request.query = c.query;
+    auto results = searcher.value()->search(request);
+    REQUIRE_MESSAGE(results.ok(), results.status().message());
+    std::set<std::string> found;
+    for (const auto& hit : results.value().hits) {
+      found.insert(hit.url.substr(std::string("http://localhost/").size()));
+      CHECK(canon::is_valid_utf8(hit.snippet));
+      if (hit.url.ends_with("long.html") && c.query.starts_with("\xE7")) {
+        CHECK(hit.snippet.find("\xE7\xA7\x91\xE5\xAD\xA6") != std::string::npos);
+      }
+    }
+    CHECK(found == c.found);
+  }
 }
