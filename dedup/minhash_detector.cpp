@@ -52,6 +52,8 @@ void MinhashDetector::reset(std::uint32_t n) {
   sizes_.shrink_to_fit();
   text_hashes_.assign(n, 0);
   text_hashes_.shrink_to_fit();
+  repeated_only_.assign(n, 0);
+  repeated_only_.shrink_to_fit();
   page_names_.assign(n, PageName{});
   page_names_.shrink_to_fit();
   names_ = SiteNames();
@@ -75,10 +77,14 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
   text_hashes_[i] = hash_all_words(words) | 1;  // never 0, which means "no words"
   page_names_[i] = page_name(doc);
   shingle_hashes(words, options_.shingle_size, shingles);
+  const bool has_shingles = !shingles.empty();
   boilerplate_.remove_from(shingles);
   sizes_[i] = static_cast<std::uint32_t>(std::min<std::size_t>(
       count_distinct(shingles, scratch), std::numeric_limits<std::uint32_t>::max()));
-  if (shingles.empty()) return;
+  if (shingles.empty()) {
+    repeated_only_[i] = has_shingles ? 1 : 0;
+    return;
+  }
   hasher_.sketch32(shingles, std::span(sketches_).subspan(std::size_t{i} * width_, width_));
 }
 
@@ -108,6 +114,7 @@ std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, st
   for (std::uint32_t d = begin; d < end; ++d) {
     codec::put_varint(out, sizes_[d]);
     codec::put_fixed(out, text_hashes_[d], 8);
+    out.push_back(static_cast<char>(repeated_only_[d]));
     if (sizes_[d] > 0) {
       for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(out, value, 4);
     }
@@ -127,12 +134,16 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   const std::size_t count = end - begin;
   std::vector<std::uint32_t> sizes(count), sketches(count * width_, 0);
   std::vector<std::uint64_t> text_hashes(count);
+  std::vector<char> repeated_only(count, 0);
   std::vector<PageName> names(count);
   for (std::size_t k = 0; k < count && in.ok(); ++k) {
     const std::uint64_t size = in.varint();
     if (size > std::numeric_limits<std::uint32_t>::max()) in.mark_bad();
     sizes[k] = static_cast<std::uint32_t>(size);
     text_hashes[k] = in.fixed(8);
+    const std::uint64_t repeated = in.fixed(1);
+    if (repeated > 1 || (repeated == 1 && sizes[k] > 0)) in.mark_bad();
+    repeated_only[k] = static_cast<char>(repeated);
     if (sizes[k] > 0) {
       for (std::size_t h = 0; h < width_; ++h) sketches[k * width_ + h] = static_cast<std::uint32_t>(in.fixed(4));
     }
@@ -141,6 +152,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   if (!in.ok() || !in.at_end()) return Status::corruption("encoded minhash documents cut short or damaged");
   std::copy(sizes.begin(), sizes.end(), sizes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(text_hashes.begin(), text_hashes.end(), text_hashes_.begin() + static_cast<std::ptrdiff_t>(begin));
+  std::copy(repeated_only.begin(), repeated_only.end(), repeated_only_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
   std::move(names.begin(), names.end(), page_names_.begin() + static_cast<std::ptrdiff_t>(begin));
   return Status::ok_status();
@@ -178,7 +190,7 @@ std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<co
       // A page left out of LSH as identical to another still has its own copies at mirrored
       // paths (a copy of `en/Main_Page.html`, which is `en/index.html` saved again).
       for (const Pair& p : forced) {  // sorted, as LSH's are
-        if (sizes_[p.first] != 0 && sizes_[p.second] != 0) candidates.push_back(p);
+        if (takes_part(p.first) && takes_part(p.second)) candidates.push_back(p);
       }
       std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());
       candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
@@ -208,7 +220,8 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
     const auto [a, b] = candidates[c];
     required_of[c] = required(a, b);
-    if (moved(a, b)) {  // masked containment: no bound from the sketches of the own shingles
+    // Masked containment, or all shingles: no bound from the sketches of the own shingles.
+    if (moved(a, b) || repeated_only_[a] || repeated_only_[b]) {
       similarity[c] = -1.0;
       return;
     }
@@ -251,7 +264,7 @@ std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
       measured[p] = {1.0, 1.0};
       continue;
     }
-    if (sizes_[a] == 0 || sizes_[b] == 0) continue;
+    if (!takes_part(a) || !takes_part(b)) continue;
     const std::uint64_t key = pair_key(ordered[p].first, ordered[p].second);
     const auto it = std::lower_bound(measured_.begin(), measured_.end(), key,
                                      [](const auto& x, std::uint64_t k) { return x.first < k; });
@@ -361,12 +374,14 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
   }
   std::sort(by_blocks.begin(), by_blocks.end());
   // Per member: its own shingles, and for members of moved pairs its words (masked per pair).
-  std::vector<ShingleSet> shingles(members.size());
+  // Members of pairs with a page all of whose text the site repeats: all their shingles too.
+  std::vector<ShingleSet> shingles(members.size()), all_shingles(members.size());
   std::vector<JoinedWords> texts(members.size());
-  std::vector<char> in_moved(members.size(), 0), in_plain(members.size(), 0);
+  std::vector<char> in_moved(members.size(), 0), in_plain(members.size(), 0), in_whole(members.size(), 0);
   for (const std::size_t p : component) {
-    const bool m = moved(pairs[p].first, pairs[p].second);
-    for (const std::uint32_t d : {pairs[p].first, pairs[p].second}) (m ? in_moved : in_plain)[member_index(d)] = 1;
+    const auto [a, b] = pairs[p];
+    std::vector<char>& in = moved(a, b) ? in_moved : repeated_only_[a] || repeated_only_[b] ? in_whole : in_plain;
+    for (const std::uint32_t d : {a, b}) in[member_index(d)] = 1;
   }
   const auto load_block = [&](std::size_t block) {
     const auto first = std::lower_bound(block_of.begin(), block_of.end(), block) - block_of.begin();
@@ -380,6 +395,7 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
           shingle_set(words, options_.shingle_size, shingles[m]);
           boilerplate_.remove_from(shingles[m]);  // the set stays sorted
         }
+        if (in_whole[m]) shingle_set(words, options_.shingle_size, all_shingles[m]);
       });
     }
   };
@@ -387,6 +403,7 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
     for (std::size_t m = 0; m < members.size(); ++m) {
       if (block_of[m] == block) {
         ShingleSet().swap(shingles[m]);
+        ShingleSet().swap(all_shingles[m]);
         texts[m] = JoinedWords();
       }
     }
@@ -412,7 +429,9 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
       out[p] = {forward, backward};
       continue;
     }
-    const ShingleSet &x = shingles[member_index(a)], &y = shingles[member_index(b)];
+    const bool whole = repeated_only_[a] || repeated_only_[b];
+    const ShingleSet &x = (whole ? all_shingles : shingles)[member_index(a)],
+                     &y = (whole ? all_shingles : shingles)[member_index(b)];
     const double jaccard = x.empty() || y.empty() ? 0.0 : measure(intersection_size<std::uint64_t>(x, y), x.size(), y.size());
     out[p] = {jaccard, jaccard};
   }

@@ -50,9 +50,9 @@ public:
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                   const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
-  /// Per document: its own shingle count, word-sequence hash, sketch (when it has own
-  /// shingles) and PageName (encode_page_name()), after a header naming the detector, the
-  /// sketch width and the range.
+  /// Per document: its own shingle count, word-sequence hash, whether its shingles are all
+  /// the site's repeated text, sketch (when it has own shingles) and PageName
+  /// (encode_page_name()), after a header naming the detector, the sketch width and the range.
   std::optional<std::string> encode_added(std::uint32_t begin, std::uint32_t end) const override;
   Status add_encoded(std::string_view bytes) override;
 
@@ -69,6 +69,9 @@ private:
   /// Whether documents a and b are the same item at a parallel path (SiteNames::moved()),
   /// measured by masked containment instead of Jaccard. REQUIRES: find_clusters() ran.
   bool moved(std::uint32_t a, std::uint32_t b) const { return options_.title_rule && names_.moved(a, b); }
+  /// Whether document d is compared with others: it has own shingles, or all its shingles are
+  /// the site's repeated text (repeated_only_).
+  bool takes_part(std::uint32_t d) const { return sizes_[d] != 0 || repeated_only_[d] != 0; }
   /// Whether documents a and b have the same word sequence (so the same shingles).
   bool identical(std::uint32_t a, std::uint32_t b) const {
     return text_hashes_[a] != 0 && text_hashes_[a] == text_hashes_[b];
@@ -112,6 +115,10 @@ private:
   std::vector<std::uint32_t> sketches_;
   std::vector<std::uint32_t> sizes_;
   std::vector<std::uint64_t> text_hashes_;
+  /// Per document: 1 when it has shingles but every one is the site's repeated text (an
+  /// include rendered as a page of its own): it takes no part in LSH, and is measured on all
+  /// its shingles against the pages the name rule makes its candidates (same_name_pairs).
+  std::vector<char> repeated_only_;
   /// The site's boilerplate shingles (learn_site()), left out of every page's set.
   Boilerplate boilerplate_;
   /// page_name() of each document until find_clusters() makes names_ from them.

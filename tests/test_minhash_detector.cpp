@@ -414,3 +414,44 @@ TEST_CASE("moved pages need moved_threshold of coverage, apart from renamed_thre
     }
   }
 }
+
+TEST_CASE("a page whose whole text the site repeats is compared on all its shingles with its copies") {
+  // An include rendered as a page of its own (Sphinx's `includes/wasm-notavail.html`): its one
+  // sentence is on twenty module pages, so every shingle of it is the site's boilerplate and it
+  // has no text of its own. A copy of it below a prefix, two words inserted, is still its copy;
+  // a page of the same name there whose text is another repeated sentence is not.
+  const std::string notice = "availability this module does not work or is not available on these platforms ";
+  const std::string other = "deprecated since version two this module is kept only for old programs to run ";
+  std::vector<std::string> texts, titles, urls;
+  for (int m = 0; m < 20; ++m) {
+    texts.push_back(canon::testing::words(100 * m, 100 * m + 60, "m") + notice + other);
+    titles.push_back("Module " + std::to_string(m));
+    urls.push_back("http://h/lib/mod" + std::to_string(m) + ".html");
+  }
+  const std::uint32_t stub = 20, copy = 21, different = 22;
+  texts.push_back(notice);
+  texts.push_back("availability this module does not work extra words or is not available on these platforms ");
+  texts.push_back(other);
+  for (int i = 0; i < 3; ++i) titles.push_back("Notice");
+  urls.push_back("http://h/includes/notice.html");
+  urls.push_back("http://h/mirror/includes/notice.html");
+  urls.push_back("http://h/print/includes/notice.html");
+  std::vector<DedupDocument> docs;
+  for (std::size_t d = 0; d < texts.size(); ++d) docs.push_back({urls[d], titles[d], texts[d]});
+  MinhashDetector detector{DedupOptions{}};
+  const Clusters got = find_clusters(detector, docs);
+  CHECK(got.cluster_of[copy] == got.cluster_of[stub]);
+  CHECK(got.cluster_of[different] != got.cluster_of[stub]);
+  const SimilarPair* pair = find_pair(got, stub, copy);
+  REQUIRE(pair != nullptr);
+  CHECK(pair->similarity > 0.5);  // on all shingles, the inserted words costing a few
+  CHECK(pair->similarity < 1.0);
+  // compare() measures the same way.
+  const Comparison again = canon::testing::comparison(detector, docs, copy, stub);
+  CHECK(again.near_duplicate);
+  CHECK(again.similarity == doctest::Approx(pair->similarity));
+  // Without the site's boilerplate left out, nothing changes for them: the pair as it is.
+  DedupOptions keep;
+  keep.discount_boilerplate = false;
+  CHECK(clusters_of(MinhashDetector(keep), docs).cluster_of[copy] == stub);
+}
