@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/utf8.h"
+#include "html/html_rules.h"
 
 namespace canon::html {
 namespace {
@@ -36,6 +37,9 @@ struct Encoding {
 /// nearest converter: GBK with gb18030's decoder and EUC-KR as windows-949 (both as the
 /// standard says), Shift_JIS as windows-31j, Big5 as Big5-HKSCS. Left out, so that their labels
 /// are unknown: "replacement" (ISO-2022-KR, ISO-2022-CN, HZ-GB-2312) and x-user-defined.
+/// Written out here because ICU's alias tables are not the standard's: Debian's ICU 72 has no
+/// "HTML" alias standard, and its own aliases read "iso-8859-1" and "us-ascii" as Latin-1 and
+/// ASCII, where browsers read windows-1252.
 constexpr std::array<Encoding, 38> kEncodings{{
     {"UTF-8", "UTF-8", "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8"},
     {"windows-1252", "windows-1252",
@@ -106,7 +110,6 @@ constexpr std::size_t kDetectionSampleBytes = 64 * 1024;
 /// Russian: 19-56, a line of French or German: 40-98); 10 is every recognizer's "no evidence".
 constexpr std::int32_t kMinConfidence = 20;
 
-bool is_ascii_space(char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }
 bool is_ascii_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_ascii_alpha(char c) { return is_ascii_upper(c) || (c >= 'a' && c <= 'z'); }
 char ascii_lower(char c) { return is_ascii_upper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -134,8 +137,8 @@ bool is_ascii_compatible(const Encoding* encoding) {
 /// The Encoding Standard's "get an encoding": the encoding `label` names (trimmed of ASCII white
 /// space, case-insensitive), or nullptr for an unknown label.
 const Encoding* get_encoding(std::string_view label) {
-  while (!label.empty() && is_ascii_space(label.front())) label.remove_prefix(1);
-  while (!label.empty() && is_ascii_space(label.back())) label.remove_suffix(1);
+  while (!label.empty() && is_html_space(label.front())) label.remove_prefix(1);
+  while (!label.empty() && is_html_space(label.back())) label.remove_suffix(1);
   if (label.empty()) return nullptr;
   for (const Encoding& encoding : kEncodings) {
     for (std::string_view labels = encoding.labels; !labels.empty();) {
@@ -162,7 +165,7 @@ const Encoding* charset_of_content_type(std::string_view header) {
   std::size_t pos = header.find(';');
   while (pos < header.size()) {
     ++pos;  // past the ';'
-    while (pos < header.size() && is_ascii_space(header[pos])) ++pos;
+    while (pos < header.size() && is_html_space(header[pos])) ++pos;
     const std::size_t name_end = header.find_first_of(";=", pos);
     if (name_end == std::string_view::npos) return nullptr;
     const std::string_view name = header.substr(pos, name_end - pos);
@@ -191,10 +194,10 @@ const Encoding* charset_of_content_type(std::string_view header) {
 const Encoding* charset_of_meta_content(std::string_view content) {
   for (std::size_t pos = 0; (pos = content.find("charset", pos)) != std::string_view::npos;) {
     pos += 7;
-    while (pos < content.size() && is_ascii_space(content[pos])) ++pos;
+    while (pos < content.size() && is_html_space(content[pos])) ++pos;
     if (pos >= content.size() || content[pos] != '=') continue;
     ++pos;
-    while (pos < content.size() && is_ascii_space(content[pos])) ++pos;
+    while (pos < content.size() && is_html_space(content[pos])) ++pos;
     if (pos >= content.size()) return nullptr;
     const char quote = content[pos];
     if (quote == '"' || quote == '\'') {
@@ -203,7 +206,7 @@ const Encoding* charset_of_meta_content(std::string_view content) {
       return get_encoding(content.substr(pos + 1, end - pos - 1));
     }
     std::size_t end = pos;
-    while (end < content.size() && !is_ascii_space(content[end]) && content[end] != ';') ++end;
+    while (end < content.size() && !is_html_space(content[end]) && content[end] != ';') ++end;
     return get_encoding(content.substr(pos, end - pos));
   }
   return nullptr;
@@ -225,13 +228,13 @@ public:
         const std::size_t end = in_.find("-->", pos_ + 2);
         if (end == std::string_view::npos) return nullptr;
         pos_ = end + 2;
-      } else if (at("<meta") && pos_ + 5 < in_.size() && (is_ascii_space(in_[pos_ + 5]) || in_[pos_ + 5] == '/')) {
+      } else if (at("<meta") && pos_ + 5 < in_.size() && (is_html_space(in_[pos_ + 5]) || in_[pos_ + 5] == '/')) {
         pos_ += 5;
         if (const Encoding* encoding = meta()) return encoding;
       } else if (at("<") && pos_ + 1 < in_.size() &&
                  (is_ascii_alpha(in_[pos_ + 1]) ||
                   (in_[pos_ + 1] == '/' && pos_ + 2 < in_.size() && is_ascii_alpha(in_[pos_ + 2])))) {
-        while (pos_ < in_.size() && !is_ascii_space(in_[pos_]) && in_[pos_] != '>') ++pos_;
+        while (pos_ < in_.size() && !is_html_space(in_[pos_]) && in_[pos_] != '>') ++pos_;
         while (attribute()) {
         }
       } else if (at("<!") || at("</") || at("<?")) {
@@ -285,15 +288,15 @@ private:
   /// The HTML standard's "get an attribute": the next attribute of a tag, its name and value
   /// lower case; nullopt at the tag's '>' (pos_ left on it) or at the end of the bytes.
   std::optional<Attribute> attribute() {
-    while (more() && (is_ascii_space(in_[pos_]) || in_[pos_] == '/')) ++pos_;
+    while (more() && (is_html_space(in_[pos_]) || in_[pos_] == '/')) ++pos_;
     if (!more() || in_[pos_] == '>') return std::nullopt;
     Attribute a;
     for (;; ++pos_) {  // the name
       if (!more()) return std::nullopt;
       const char c = in_[pos_];
       if (c == '=' && !a.name.empty()) break;
-      if (is_ascii_space(c)) {
-        while (more() && is_ascii_space(in_[pos_])) ++pos_;
+      if (is_html_space(c)) {
+        while (more() && is_html_space(in_[pos_])) ++pos_;
         if (!more()) return std::nullopt;
         if (in_[pos_] != '=') return a;
         break;
@@ -302,7 +305,7 @@ private:
       a.name += ascii_lower(c);
     }
     ++pos_;  // past the '='
-    while (more() && is_ascii_space(in_[pos_])) ++pos_;
+    while (more() && is_html_space(in_[pos_])) ++pos_;
     if (!more()) return std::nullopt;
     if (const char quote = in_[pos_]; quote == '"' || quote == '\'') {
       for (++pos_; more(); ++pos_) {
@@ -316,7 +319,7 @@ private:
     }
     if (in_[pos_] == '>') return a;
     for (; more(); ++pos_) {
-      if (is_ascii_space(in_[pos_]) || in_[pos_] == '>') return a;
+      if (is_html_space(in_[pos_]) || in_[pos_] == '>') return a;
       a.value += ascii_lower(in_[pos_]);
     }
     return std::nullopt;

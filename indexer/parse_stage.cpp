@@ -33,7 +33,11 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
   // The page as a browser reads it (its encoding declared or detected), then what it holds.
   auto decoded = html::decode_page(std::move(file_bytes.bytes));
   if (!decoded.ok()) return decoded.status();
-  if (decoded->utf8.find('\0') != std::string::npos) return Status::error("binary content (a NUL character)");
+  // check_page_bytes let NUL bytes through for UTF-16 alone (its ASCII holds them); only there
+  // can the text hold a NUL character.
+  if (decoded->encoding.starts_with("UTF-16") && decoded->utf8.find('\0') != std::string::npos) {
+    return Status::error("binary content (a NUL character)");
+  }
   ParsedFile parsed{html::extract_page(decoded->utf8, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
                     file_bytes.mtime_ns, read_hash, {}, {}};
   if (decoded->encoding != "UTF-8") {
