@@ -39,7 +39,12 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
     return Status::error("binary content (a NUL character)");
   }
   ParsedFile parsed{html::extract_page(decoded->utf8, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
-                    file_bytes.mtime_ns, read_hash, {}, {}};
+                    file_bytes.mtime_ns, read_hash, {}, {}, {}};
+  // What the page lists is all that is kept of its main content's hrefs: the site sample holds
+  // its pages until the parse takes them, and the hrefs were a sixth of what it held on
+  // python3.11-doc (docs/real-sites.md, "Where python3.11-doc's memory goes").
+  parsed.listed = dedup::listed_entries(parsed.page.main_link_targets);
+  parsed.page.main_link_targets = {};
   if (decoded->encoding != "UTF-8") {
     parsed.encoding = decoded->encoding;
     parsed.encoding_source = html::encoding_source_name(decoded->source);
@@ -152,7 +157,7 @@ Status parse_file(ParseContext& run, std::size_t i, store::PageStoreWriter& stor
   r.title = page->title;
   r.heading = page->main_heading;
   r.defined = dedup::defined_terms(page->definition_ids);
-  r.listed = dedup::listed_entries(page->main_link_targets);
+  r.listed = std::move(file->listed);
   r.robots_noindex = page->robots_noindex;
   r.canonical_url = page->canonical_url;
   r.refresh_url = page->refresh_url;

@@ -36,6 +36,9 @@ struct ParsedFile {
   /// The encoding the bytes were read in (html::decode_page) and how it was decided; both
   /// empty for UTF-8.
   std::string encoding, encoding_source;
+  /// What the page lists (dedup::listed_entries of its main content's hrefs, which are then
+  /// dropped from `page`).
+  std::vector<std::uint32_t> listed;
 };
 
 /// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
