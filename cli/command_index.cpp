@@ -1,7 +1,11 @@
 /// @file command_index.cpp
-/// @brief `canon index SITE_DIR --out INDEX_DIR`: the whole pipeline (indexer/pipeline.h).
+/// @brief `canon index SITE_DIR --out INDEX_DIR` (or web archives instead of SITE_DIR): the whole
+/// pipeline (indexer/pipeline.h).
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/option_groups.h"
@@ -66,16 +70,46 @@ void load_url_rules(const std::string& path, indexer::IndexOptions& options) {
   options.url_rules_digest = file->digest;
 }
 
+/// What was indexed: the site directory, or the archives.
+std::string input_name(const indexer::IndexOptions& options) {
+  if (options.archives.empty()) return options.site_dir.string();
+  if (options.archives.size() == 1) return options.archives.front().string();
+  return std::to_string(options.archives.size()) + " archives";
+}
+
+/// SITE_DIR or the web archives named on the command line (indexer::archive_inputs) into `options`.
+void take_inputs(const std::vector<std::filesystem::path>& inputs, bool base_url_given, indexer::IndexOptions& options) {
+  auto archives = indexer::archive_inputs(inputs);
+  if (!archives.ok()) fail(archives.status());
+  if (!archives.value()) {
+    options.site_dir = inputs.front();
+    return;
+  }
+  if (base_url_given) {
+    fail(Status::error("--base-url does not apply to web archives: their records give the URLs"));
+  }
+  options.archives = std::move(*archives.value());
+}
+
 /// What the run did, on stdout: the pages by status, the clusters, the URL rules' duplicates,
 /// and what a re-index re-used (or why the build was a full one).
 void print_summary(const indexer::IndexOptions& options, const indexer::IndexSummary& summary) {
-  std::cout << "Indexed " << options.site_dir.string() << " into " << options.out_dir.string() << ": ";
+  std::cout << "Indexed " << input_name(options) << " into " << options.out_dir.string() << ": ";
   const char* separator = "";
   for (const auto& [status, count] : summary.status_counts) {
     std::cout << separator << count << " " << status;
     separator = ", ";
   }
   std::cout << "; " << summary.duplicate_clusters << " near-duplicate clusters.\n";
+  if (summary.archives) {
+    const indexer::ArchiveCounts& a = *summary.archives;
+    std::cout << "Archives: " << a.pages << " pages and " << a.redirects << " redirects read (base URL "
+              << summary.base_url << "); " << a.older_captures << " older captures and " << a.skipped
+              << " other captures recorded as skipped.\n";
+    for (const std::string& problem : summary.archive_problems) {
+      std::cerr << "canon: warning: " << problem << " (the records before it are indexed)\n";
+    }
+  }
   if (options.url_rules) {
     std::cout << "URL rules: " << summary.url_rule_duplicates << " pages recorded as duplicates without being read ("
               << summary.url_rules << " rules).\n";
@@ -103,13 +137,17 @@ void add_index_command(CLI::App& app) {
     bool quiet = false;
     bool no_collapse = false;
     std::string url_rules;
+    std::vector<std::filesystem::path> inputs;
   };
   auto args = std::make_shared<Args>();
   indexer::IndexOptions& options = args->options;
   CLI::App* index = app.add_subcommand("index", "Index a saved site, collapsing near-duplicate pages");
-  index->add_option("SITE_DIR", options.site_dir, "Directory of saved HTML pages")->required();
+  index->add_option("SITE", args->inputs,
+                    "Directory of saved HTML pages, or web archives (.warc, .warc.gz files, or a directory of them)")
+      ->required();
   index->add_option("--out,-o", options.out_dir, "Index directory to write (replaced when complete)")->required();
-  index->add_option("--base-url", options.base_url, "URL the site is served at")->capture_default_str();
+  CLI::Option* base_url = index->add_option("--base-url", options.base_url, "URL the site is served at (not for archives)")
+                              ->capture_default_str();
   add_detector_options(*index, options);
   add_pagerank_options(*index, options.pagerank);
   index->add_flag("!--keep-chains", options.split_chains,
@@ -129,7 +167,8 @@ void add_index_command(CLI::App& app) {
   add_quiet_flag(*index, args->quiet, "No progress output");
   add_threads_option(*index, options.threads, "Parse and detection threads");
 
-  index->callback([args] {
+  index->callback([args, base_url] {
+    take_inputs(args->inputs, base_url->count() > 0, args->options);
     args->options.show_progress = !args->quiet;
     args->options.collapse =
         args->no_collapse ? indexer::CollapseMode::kQueryTime : indexer::CollapseMode::kIndexTime;

@@ -33,6 +33,7 @@ std::string encode_page_line(const PageLine& page) {
   if (page.url_rule) j["url_rule"] = *page.url_rule;
   if (page.indexed_for_query_time_collapse) j["indexed_for_query_time_collapse"] = true;
   if (!page.cut.empty()) j["cut"] = page.cut;
+  if (!page.record.empty()) j["record"] = page.record;
   if (!page.encoding.empty()) {
     j["encoding"] = page.encoding;
     j["encoding_source"] = page.encoding_source;
@@ -81,6 +82,7 @@ Result<PageLine> decode_page_line(std::string_view line) {
       if (item.is_string()) page.cut.push_back(item.get<std::string>());
     }
   }
+  page.record = text("record").value_or("");
   page.encoding = text("encoding").value_or("");
   page.encoding_source = text("encoding_source").value_or("");
   if ((page.status == PageStatus::kIndexed || page.status == PageStatus::kDuplicate) &&

@@ -37,6 +37,9 @@ struct PageLine {
   /// The encoding the page was read in and how it was decided ("meta", "http", "bom",
   /// "detected", "default"); absent for UTF-8.
   std::string encoding, encoding_source;
+  /// A crawl's page: the web archive record it was read from ("crawl.warc.gz@1234"); absent
+  /// for a site on disk.
+  std::string record;
 };
 
 /// The line (without its newline) for `page`: a JSON object, keys sorted.

@@ -45,7 +45,9 @@ struct InboundAnchor {
 /// Record i is file i of the site plan (and detector document i); the walk's skipped paths
 /// follow the files.
 struct PageRecord {
-  std::string path;  ///< relative to the site root
+  std::string path;  ///< relative to the site root (a crawl's page: its URL)
+  /// A crawl's page: the record read, "crawl.warc.gz@1234" (SiteFile::record); else empty.
+  std::string archive_record;
   std::string url;
   /// Skipped until the page is parsed; a parsed page is a redirect, skipped (robots noindex),
   /// or indexed until its cluster makes it a duplicate.

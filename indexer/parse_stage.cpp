@@ -22,8 +22,8 @@ Status first_error(const std::vector<Status>& statuses) {
   return Status::ok_status();
 }
 
-Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const html::PageLimits& limits) {
-  auto read = read_page_bytes(file, limits);
+Result<ParsedFile> read_page(const SiteFile& file, const std::string& url, const html::PageLimits& limits) {
+  auto read = read_page_bytes(file.absolute_path, limits);
   if (!read.ok()) return Status::error("cannot read file: " + read.status().message());
   FilePrefix& file_bytes = read.value();
   const std::uint64_t read_hash = content_hash(file_bytes.bytes);
@@ -31,7 +31,7 @@ Result<ParsedFile> read_page(const fs::path& file, const std::string& url, const
   const bool cut = file_bytes.cut();
   if (Status readable = html::check_page_bytes(file_bytes.bytes); !readable.ok()) return readable;
   // The page as a browser reads it (its encoding declared or detected), then what it holds.
-  auto decoded = html::decode_page(std::move(file_bytes.bytes));
+  auto decoded = html::decode_page(std::move(file_bytes.bytes), file.content_type);
   if (!decoded.ok()) return decoded.status();
   // check_page_bytes let NUL bytes through for UTF-16 alone (its ASCII holds them); only there
   // can the text hold a NUL character.
@@ -108,6 +108,7 @@ store::StoredPage stored_page(html::ExtractedPage&& page, const std::string& url
 /// its own: skipped).
 bool plan_record(const SitePlan& plan, std::size_t i, PageRecord& r) {
   r.path = plan.files[i].relative_path;
+  r.archive_record = plan.files[i].record;
   r.status = PageStatus::kSkipped;
   if (!plan.urls[i].ok()) {
     r.reason = "no URL for this path: " + plan.urls[i].status().message();
@@ -247,6 +248,13 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
 Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* store, std::uint32_t segment,
                    PageRecord& r) {
   if (!plan_record(run.plan, i, r)) return Status::ok_status();
+  if (const std::optional<std::string>& redirect = run.plan.files[i].redirect) {
+    // An HTTP redirect of a crawl: nothing to read.
+    r.parsed = true;
+    r.refresh_url = *redirect;
+    r.status = PageStatus::kRedirect;
+    return Status::ok_status();
+  }
   if (run.by_rule.marked[i]) {
     // Not read: a redirect to the URL the rules give, until its cluster is known.
     r.parsed = true;
@@ -302,7 +310,8 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
   for (const SkippedPath& skipped : run.plan.skipped) {
     PageRecord r;
     r.path = skipped.relative_path;
-    if (auto url = urls::file_url(base_url, r.path); url.ok()) r.url = url.value();
+    if (skipped.url) r.url = *skipped.url;
+    else if (auto url = urls::file_url(base_url, r.path); url.ok()) r.url = url.value();
     r.reason = skipped.reason;
     records.push_back(std::move(r));
   }

@@ -41,8 +41,9 @@ struct ParsedFile {
   std::vector<std::uint32_t> listed;
 };
 
-/// Reads and parses one page file within `limits`; an error is the reason the page is skipped.
-Result<ParsedFile> read_page(const std::filesystem::path& file, const std::string& url, const html::PageLimits& limits);
+/// Reads and parses one page file within `limits` (decoded by the charset of its Content-Type,
+/// when it has one); an error is the reason the page is skipped.
+Result<ParsedFile> read_page(const SiteFile& file, const std::string& url, const html::PageLimits& limits);
 
 /// What the near-duplicate detector sees of a page: views into `page` and `url`.
 dedup::DedupDocument dedup_document(const html::ExtractedPage& page, const std::string& url);
@@ -84,7 +85,7 @@ public:
         stored_pages_(files_.size()), stored_status_(files_.size(), Status::ok_status()) {
     parallel_for(files_.size(), threads, [&](std::size_t s, std::size_t) {
       const std::uint32_t i = files_[s];
-      if (!plan.serves_url(i)) return;
+      if (!plan.serves_url(i) || plan.files[i].redirect) return;
       if (const store::CatalogEntry* entry = reuse.entry(i)) {
         if (!entry->stored) return;  // a redirect or noindex page: not learnt from
         auto page = stored.read(reuse.location(*entry));
@@ -92,7 +93,7 @@ public:
         else stored_status_[s] = page.status();
         return;
       }
-      pages_[s] = read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
+      pages_[s] = read_page(plan.files[i], plan.urls[i].value(), limits_);
     });
   }
   /// The first stored page that could not be read (a damaged store), or ok.
@@ -121,7 +122,7 @@ public:
       pages_[at - files_.begin()].reset();
       return page;
     }
-    return read_page(plan.files[i].absolute_path, plan.urls[i].value(), limits_);
+    return read_page(plan.files[i], plan.urls[i].value(), limits_);
   }
   /// Drops the pages read from the store (after learn_site).
   void drop_stored() { stored_pages_ = {}; }

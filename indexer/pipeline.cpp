@@ -137,12 +137,13 @@ Result<FileChanges> compare_with_previous(const WalkedSite& walked, const Previo
   return changes;
 }
 
-/// Stage 1: the site's files and their URLs, and which are unchanged since `previous` (counted
-/// in `reindex`); the URL rules' duplicates counted in `summary`.
-Result<WalkedSite> walk_site(const IndexOptions& options, const std::string& base_url, const PreviousBuild* previous,
-                             unsigned threads, const Collective& processes, ReindexSummary& reindex,
-                             IndexSummary& summary) {
-  auto plan = plan_site(options.site_dir, base_url);
+/// Stage 1: the site's files and their URLs (`crawl`, the plan of web archives, or the walk of
+/// the site's directory), and which are unchanged since `previous` (counted in `reindex`); the
+/// URL rules' duplicates counted in `summary`.
+Result<WalkedSite> walk_site(const IndexOptions& options, const std::string& base_url, std::optional<SitePlan> crawl,
+                             const PreviousBuild* previous, unsigned threads, const Collective& processes,
+                             ReindexSummary& reindex, IndexSummary& summary) {
+  auto plan = crawl ? Result<SitePlan>(std::move(*crawl)) : plan_site(options.site_dir, base_url);
   if (!plan.ok()) return plan.status();
   WalkedSite walked{std::move(plan).value(), {}, {}};
   walked.by_rule = find_url_rule_duplicates(walked.plan, options.url_rules.get());
@@ -235,9 +236,10 @@ Result<std::unique_ptr<dedup::Detector>> make_run_detector(const IndexOptions& o
 }
 
 /// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
-/// directory the new index is built in; `previous`, when set, the index it replaces, re-used.
+/// directory the new index is built in; `crawl`, the plan of web archives read into it (else the
+/// site directory is walked); `previous`, when set, the index it replaces, re-used.
 Result<IndexSummary> run(const IndexOptions& options, const Collective& all_processes, const std::string& base_url,
-                         const fs::path& work_dir, const PreviousBuild* previous,
+                         const fs::path& work_dir, std::optional<SitePlan> crawl, const PreviousBuild* previous,
                          const std::vector<std::pair<std::string, std::string>>& fingerprint, ReindexSummary reindex) {
   IndexSummary summary;
   const MeteredCollective processes(all_processes);
@@ -247,7 +249,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const unsigned threads = resolve_thread_count(options.threads);
 
   // 1. The site's files and their URLs, and which are unchanged since the previous build.
-  auto walked = walk_site(options, base_url, previous, threads, processes, reindex, summary);
+  auto walked = walk_site(options, base_url, std::move(crawl), previous, threads, processes, reindex, summary);
   if (!walked.ok()) return walked.status();
   const SitePlan& plan = walked->plan;
   auto detector = make_run_detector(options, threads, plan.files.size());
@@ -341,12 +343,26 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   if (Status s = check_replaceable(options.out_dir); !s.ok()) return s;
   const LocalCollective alone;
   const Collective& processes = options.processes != nullptr ? *options.processes : alone;
+  if (!options.archives.empty() && processes.size() > 1) {
+    return Status::error("web archives are read by one process: run canon index on them without mpirun");
+  }
 
   // Build beside INDEX_DIR, so the final move is a rename on the same file system; the first
   // process makes the directory and the others build in it too.
   auto work = start_build_directory(options.out_dir, processes);
   if (!work.ok()) return work.status();
   const fs::path work_dir = work->path();
+  // A crawl: its pages' bodies written into the build directory (let go once the index is
+  // built), its base URL the archive's.
+  const fs::path crawl_bodies = work_dir / "archive-pages";
+  std::optional<ArchiveSite> crawl;
+  if (!options.archives.empty()) {
+    Progress progress(options.show_progress);
+    auto read = read_archives(options.archives, crawl_bodies, progress);
+    if (!read.ok()) return read.status();
+    crawl = std::move(read).value();
+    base_url = crawl->base_url;
+  }
   // The index being replaced, re-used unless it cannot be (the reason is reported).
   const auto fingerprint = store_fingerprint(base_url.value(), options.url_rules_digest, options.limits);
   ReindexSummary reindex;
@@ -358,9 +374,19 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   } else {
     reindex.full_because = opened.status().message();
   }
-  auto summary = run(options, processes, base_url.value(), work_dir, previous ? &*previous : nullptr, fingerprint,
-                     std::move(reindex));
+  auto summary = run(options, processes, base_url.value(), work_dir,
+                     crawl ? std::optional<SitePlan>(std::move(crawl->plan)) : std::nullopt,
+                     previous ? &*previous : nullptr, fingerprint, std::move(reindex));
+  if (crawl) {
+    std::error_code ec;
+    fs::remove_all(crawl_bodies, ec);
+  }
   if (!summary.ok()) return summary;
+  summary->base_url = base_url.value();
+  if (crawl) {
+    summary->archives = crawl->counts;
+    summary->archive_problems = crawl->problems;
+  }
   const Status finished = processes.rank() == 0 ? finish_index(summary.value(), options, work.value()) : Status::ok_status();
   // The other processes return once the index is in place (or fail with the first).
   if (Status all = every_process_did(finished, processes, "put the index in place"); !all.ok()) return all;

@@ -8,13 +8,16 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/collective.h"
 #include "common/status.h"
 #include "dedup/detector.h"
 #include "html/html_extract.h"
+#include "indexer/archive_site.h"
 #include "indexer/index_writer.h"
 #include "ranking/pagerank.h"
 #include "urls/url_rules.h"
@@ -24,6 +27,9 @@ namespace canon::indexer {
 /// Everything `canon index` can be told.
 struct IndexOptions {
   std::filesystem::path site_dir;
+  /// Web archives to index instead of `site_dir` (archive_site.h: archive_inputs()); their
+  /// records give the pages' URLs and the base URL, not `base_url`. Read by one process.
+  std::vector<std::filesystem::path> archives;
   /// INDEX_DIR: replaced only when the new index is complete.
   std::filesystem::path out_dir;
   /// The URL the site is served at; must end in '/'.
@@ -96,6 +102,12 @@ struct ReindexSummary {
 
 /// What a run did; also written as summary.json.
 struct IndexSummary {
+  /// What the records of the web archives came to, for a crawl; where an archive could not
+  /// be read to its end.
+  std::optional<ArchiveCounts> archives;
+  std::vector<std::string> archive_problems;
+  /// The base URL the run used (IndexOptions::base_url, or a crawl's).
+  std::string base_url;
   /// Pages per status: indexed, duplicate, redirect, skipped.
   std::map<std::string, std::size_t> status_counts;
   std::size_t input_files = 0;

@@ -41,6 +41,7 @@ PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, 
   line.cut = r.cuts;
   line.encoding = r.encoding;
   line.encoding_source = r.encoding_source;
+  line.record = r.archive_record;
   line.indexed_for_query_time_collapse = index_duplicates && r.status == PageStatus::kDuplicate;
   return line;
 }
@@ -52,7 +53,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   for (const auto& [stage, seconds] : s.stage_seconds) stages[stage] = seconds;
   nlohmann::json exchanged = nlohmann::json::object();
   for (const auto& [stage, bytes] : s.stage_exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
-  return {
+  nlohmann::json summary = {
       {"input_files", s.input_files},
       {"status_counts", s.status_counts},
       {"graph", {{"nodes", s.graph_nodes}, {"edges", s.graph_edges}}},
@@ -64,7 +65,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"pagerank", {{"iterations", s.pagerank_iterations}, {"converged", s.pagerank_converged}}},
       {"url_rules", {{"rules", s.url_rules}, {"pages_not_parsed", s.url_rule_duplicates}}},
       {"parameters",
-       {{"base_url", o.base_url},
+       {{"base_url", s.base_url.empty() ? o.base_url : s.base_url},
         {"detector", o.detector},
         {"shingle_size", o.dedup.shingle_size},
         {"num_hashes", o.dedup.num_hashes},
@@ -96,6 +97,19 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"seconds", stages},
       {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
   };
+  if (s.archives) {
+    const ArchiveCounts& a = *s.archives;
+    summary["archives"] = {{"files", a.archives},
+                           {"records", a.records},
+                           {"captures",
+                            {{"pages", a.pages},
+                             {"redirects", a.redirects},
+                             {"older_captures", a.older_captures},
+                             {"skipped", a.skipped},
+                             {"other_schemes", a.other_schemes}}},
+                           {"problems", s.archive_problems}};
+  }
+  return summary;
 }
 
 namespace {

@@ -48,7 +48,7 @@ public:
     if (ec || !visited_dirs_.insert(real_dir).second) return;  // link loop or seen already
     fs::directory_iterator it(dir, ec);
     if (ec) {
-      listing_.skipped.push_back({relative_dir, "cannot read directory: " + ec.message()});
+      listing_.skipped.push_back(SkippedPath{relative_dir, "cannot read directory: " + ec.message(), std::nullopt});
       return;
     }
     std::vector<fs::directory_entry> entries;
@@ -56,7 +56,7 @@ public:
       if (ec) break;
       entries.push_back(*it);
     }
-    if (ec) listing_.skipped.push_back({relative_dir, "cannot read directory: " + ec.message()});
+    if (ec) listing_.skipped.push_back(SkippedPath{relative_dir, "cannot read directory: " + ec.message(), std::nullopt});
     std::sort(entries.begin(), entries.end());
     open_.push_back({std::move(entries), 0, relative_dir});
   }
@@ -83,7 +83,7 @@ private:
     const bool is_link = entry.is_symlink(ec);
     const fs::file_status status = fs::status(entry.path(), ec);  // follows links
     if (ec || !fs::exists(status)) {
-      if (is_link && is_page_file_name(name)) listing_.skipped.push_back({relative, "broken symbolic link"});
+      if (is_link && is_page_file_name(name)) listing_.skipped.push_back(SkippedPath{relative, "broken symbolic link", std::nullopt});
       return;
     }
     const bool is_dir = fs::is_directory(status);
@@ -91,18 +91,18 @@ private:
     if (is_link) {
       const fs::path target = fs::canonical(entry.path(), ec);
       if (ec || !is_inside(root_, target)) {
-        listing_.skipped.push_back({relative, "symbolic link leads outside the site"});
+        listing_.skipped.push_back(SkippedPath{relative, "symbolic link leads outside the site", std::nullopt});
         return;
       }
     }
     if (is_dir && is_link) {
-      linked_dirs_.push_back({relative, entry.path()});  // after the real tree: real paths win
+      linked_dirs_.push_back(SiteFile{relative, entry.path(), {}, std::nullopt, {}});  // after the real tree: real paths win
     } else if (is_dir) {
       open_directory(entry.path(), relative);
     } else if (fs::is_regular_file(status)) {
-      listing_.files.push_back({relative, entry.path()});
+      listing_.files.push_back(SiteFile{relative, entry.path(), {}, std::nullopt, {}});
     } else {
-      listing_.skipped.push_back({relative, "not a regular file"});
+      listing_.skipped.push_back(SkippedPath{relative, "not a regular file", std::nullopt});
     }
   }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,22 @@ struct SiteFile {
   std::string relative_path;
   /// Path to open.
   std::filesystem::path absolute_path;
+  /// A capture of a web archive (archive_site.h): the HTTP response's Content-Type (its
+  /// charset rules how the page is decoded), the target of an HTTP redirect (the file then has
+  /// no body to read), and where the record is ("crawl.warc.gz@1234", for pages.jsonl). Empty
+  /// for a file on disk.
+  std::string content_type;
+  std::optional<std::string> redirect;
+  std::string record;
 };
 
 /// A path the walk saw but could not take, with the reason (for pages.jsonl).
 struct SkippedPath {
   std::string relative_path;
   std::string reason;
+  /// The URL recorded for it, when the path does not give one (a capture of a web archive:
+  /// its URL; "" for none); nullopt: the URL of relative_path under the base URL.
+  std::optional<std::string> url;
 };
 
 /// What walk_site found: page files sorted by relative_path, and paths skipped.
