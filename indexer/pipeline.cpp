@@ -356,11 +356,14 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   // built), its base URL the archive's.
   const fs::path crawl_bodies = work_dir / "archive-pages";
   std::optional<ArchiveSite> crawl;
+  double crawl_seconds = 0;
   if (!options.archives.empty()) {
     Progress progress(options.show_progress);
+    const auto started = std::chrono::steady_clock::now();
     auto read = read_archives(options.archives, crawl_bodies, progress);
     if (!read.ok()) return read.status();
     crawl = std::move(read).value();
+    crawl_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     base_url = crawl->base_url;
   }
   // The index being replaced, re-used unless it cannot be (the reason is reported).
@@ -384,6 +387,8 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   if (!summary.ok()) return summary;
   summary->base_url = base_url.value();
   if (crawl) {
+    // The archives are read before the stages (the base URL comes from them).
+    summary->stage_seconds.insert(summary->stage_seconds.begin(), {"archives", crawl_seconds});
     summary->archives = crawl->counts;
     summary->archive_problems = crawl->problems;
   }

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# A crawl against its site, in one run: SITE served by `python3 -m http.server` on loopback and
+# crawled by `wget --mirror --warc-file` (a gzip member per record), then `canon index` of the
+# archive and of the directory (with the crawl's base URL), alternating, RUNS times each: wall
+# time, peak RSS and the seconds of reading the archive; then whether both indexes give every
+# page the same status and authoritative page (docs/benchmarks.md, "A crawl against its site").
+#
+# Usage: bench/warc/run.sh [WORK_DIR] [SITE_DIR]
+#   SITE_DIR defaults to Debian's rust-doc (/usr/share/doc/rust-doc/html); RUNS=3.
+#   Needs a Release build in build/ (scripts/build.sh), wget and python3.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+work=${1:-/tmp/canon-warc-bench}
+site=${2:-/usr/share/doc/rust-doc/html}
+runs=${RUNS:-3}
+canon=$PWD/build/cli/canon
+[ -x "$canon" ] || { echo "run scripts/build.sh first" >&2; exit 1; }
+command -v wget >/dev/null || { echo "needs wget" >&2; exit 1; }
+rm -rf "$work"
+mkdir -p "$work"
+
+# The crawl.
+python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$site" >"$work/server.out" 2>/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do grep -q " port " "$work/server.out" 2>/dev/null && break; sleep 0.1; done
+port=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$work/server.out" | head -1)
+base="http://127.0.0.1:$port/"
+start=$(date +%s.%N)
+(cd "$work" && wget --mirror --no-verbose --tries=1 --timeout=10 --no-http-keep-alive --delete-after \
+   --warc-file=crawl -P "$work/mirror" "$base" >"$work/wget.log" 2>&1) || true
+crawl_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+kill $server
+rm -rf "$work/mirror"
+archive="$work/crawl.warc.gz"
+echo "crawled $base in ${crawl_s}s: $(du -m "$archive" | cut -f1) MiB archive"
+
+# timed NAME CMD...: runs CMD under /usr/bin/time; appends "NAME wall_s rss_mib" to timings.
+timed() {
+  local name=$1; shift
+  /usr/bin/time -f "%e %M" -o "$work/time.$name" "$@" >/dev/null 2>"$work/err.$name"
+  read -r wall rss <"$work/time.$name"
+  echo "$name $wall $((rss / 1024))" >>"$work/timings"
+}
+for run in $(seq "$runs"); do
+  timed directory "$canon" index "$site" --base-url "$base" --out "$work/directory.idx" --full --quiet
+  timed archive "$canon" index "$archive" --out "$work/archive.idx" --full --quiet
+done
+
+python3 - "$work" "$archive" <<'EOF'
+import json, os, statistics, sys
+work, archive = sys.argv[1], sys.argv[2]
+rows = {}
+for line in open(os.path.join(work, "timings")):
+    name, wall, rss = line.split()
+    rows.setdefault(name, []).append((float(wall), int(rss)))
+def pages(name):
+    return [json.loads(l) for l in open(os.path.join(work, name + ".idx", "pages.jsonl"))]
+directory, crawl = pages("directory"), pages("archive")
+by_url = {p["url"]: p for p in crawl if p["status"] != "skipped"}
+same = differ = missing = 0
+for p in directory:
+    if p["status"] == "skipped":
+        continue
+    c = by_url.get(p["url"])
+    if c is None:
+        missing += 1
+    elif (c["status"], c.get("authoritative")) == (p["status"], p.get("authoritative")):
+        same += 1
+    else:
+        differ += 1
+summary = json.load(open(os.path.join(work, "archive.idx", "summary.json")))
+print("| input | runs | wall s (median) | peak RSS MiB (median) |")
+print("|---|---:|---:|---:|")
+for name in ("directory", "archive"):
+    walls = [w for w, _ in rows[name]]
+    rss = [r for _, r in rows[name]]
+    print("| %s | %d | %.2f | %d |" % (name, len(walls), statistics.median(walls), statistics.median(rss)))
+print()
+print("archive: %d MiB; read in %.2f s (summary.json seconds.archives); records %s; captures %s" % (
+    os.path.getsize(archive) >> 20, summary["seconds"]["archives"], summary["archives"]["records"],
+    summary["archives"]["captures"]))
+print("pages the directory records as indexed, duplicate or redirect: %d with the same status and "
+      "authoritative page in the crawl's index, %d different, %d not in the crawl (not reached by wget's links)"
+      % (same, differ, missing))
+EOF
