@@ -232,6 +232,75 @@ const Capture* repeated_capture(const Capture& revisit, const std::vector<const 
   return found;
 }
 
+/// The plan of `captures`: the newest capture of each URL read (a revisit taking the payload it
+/// repeats), every other capture skipped with its reason; the bodies no page reads removed.
+void lay_out(const std::vector<Capture>& captures, ArchiveSite& site) {
+  std::error_code ec;
+  std::unordered_map<std::string, std::vector<const Capture*>> by_url;
+  std::unordered_map<std::string, const Capture*> page_of_digest;
+  for (const Capture& c : captures) {
+    by_url[c.url].push_back(&c);
+    if (c.kind == CaptureKind::kPage && !c.payload_digest.empty()) {
+      auto [it, inserted] = page_of_digest.emplace(c.payload_digest, &c);
+      if (!inserted && newer(c, *it->second)) it->second = &c;
+    }
+  }
+  std::vector<std::string> urls_in_order;
+  urls_in_order.reserve(by_url.size());
+  for (const auto& [url, of_url] : by_url) urls_in_order.push_back(url);
+  std::sort(urls_in_order.begin(), urls_in_order.end());
+
+  std::vector<bool> body_used(captures.size(), false);
+  for (const std::string& url : urls_in_order) {
+    const std::vector<const Capture*>& of_url = by_url[url];
+    const Capture* newest = *std::max_element(of_url.begin(), of_url.end(),
+                                              [](const Capture* a, const Capture* b) { return newer(*b, *a); });
+    for (const Capture* c : of_url) {
+      if (c == newest) continue;
+      ++site.counts.older_captures;
+      site.plan.skipped.push_back(SkippedPath{url, "an older capture (" + c->date + ", " + c->record + "); the capture of " +
+                                                       newest->date + " (" + newest->record + ") is read", url});
+    }
+    Capture read = *newest;
+    const Capture* body_owner = newest;
+    if (read.kind == CaptureKind::kRevisit) {
+      const Capture* repeated = repeated_capture(read, of_url, page_of_digest);
+      if (repeated == nullptr) {
+        read.kind = CaptureKind::kSkipped;
+        read.reason = "a revisit of a capture the archives do not hold";
+      } else {
+        read.kind = CaptureKind::kPage;
+        body_owner = repeated;
+        read.body = repeated->body;
+        read.content_type = repeated->content_type;
+      }
+    }
+    if (read.kind == CaptureKind::kSkipped) {
+      ++site.counts.skipped;
+      site.plan.skipped.push_back(SkippedPath{url, read.reason + " (" + read.record + ")", url});
+      continue;
+    }
+    SiteFile file;
+    file.relative_path = url;
+    file.record = read.record;
+    if (read.kind == CaptureKind::kRedirect) {
+      ++site.counts.redirects;
+      file.redirect = read.redirect;
+    } else {
+      ++site.counts.pages;
+      file.absolute_path = read.body;
+      file.content_type = read.content_type;
+      body_used[body_owner->order] = true;
+    }
+    site.plan.files.push_back(std::move(file));
+    site.plan.urls.push_back(url);
+  }
+  // The bodies of older captures (no revisit repeats them) are not read: let them go.
+  for (const Capture& c : captures) {
+    if (c.kind == CaptureKind::kPage && !body_used[c.order]) fs::remove(c.body, ec);
+  }
+}
+
 }  // namespace
 
 std::optional<std::int64_t> warc_date_seconds(std::string_view date) {
@@ -302,69 +371,7 @@ Result<ArchiveSite> read_archives(const std::vector<fs::path>& archives, const f
   }
   if (site.base_url.empty()) return Status::error("the archives hold no HTML page of an http(s) URL");
 
-  std::unordered_map<std::string, std::vector<const Capture*>> by_url;
-  std::unordered_map<std::string, const Capture*> page_of_digest;
-  for (const Capture& c : captures) {
-    by_url[c.url].push_back(&c);
-    if (c.kind == CaptureKind::kPage && !c.payload_digest.empty()) {
-      auto [it, inserted] = page_of_digest.emplace(c.payload_digest, &c);
-      if (!inserted && newer(c, *it->second)) it->second = &c;
-    }
-  }
-  std::vector<std::string> urls_in_order;
-  urls_in_order.reserve(by_url.size());
-  for (const auto& [url, of_url] : by_url) urls_in_order.push_back(url);
-  std::sort(urls_in_order.begin(), urls_in_order.end());
-
-  std::vector<bool> body_used(captures.size(), false);
-  for (const std::string& url : urls_in_order) {
-    const std::vector<const Capture*>& of_url = by_url[url];
-    const Capture* newest = *std::max_element(of_url.begin(), of_url.end(),
-                                              [](const Capture* a, const Capture* b) { return newer(*b, *a); });
-    for (const Capture* c : of_url) {
-      if (c == newest) continue;
-      ++site.counts.older_captures;
-      site.plan.skipped.push_back(SkippedPath{url, "an older capture (" + c->date + ", " + c->record + "); the capture of " +
-                                                       newest->date + " (" + newest->record + ") is read", url});
-    }
-    Capture read = *newest;
-    const Capture* body_owner = newest;
-    if (read.kind == CaptureKind::kRevisit) {
-      const Capture* repeated = repeated_capture(read, of_url, page_of_digest);
-      if (repeated == nullptr) {
-        read.kind = CaptureKind::kSkipped;
-        read.reason = "a revisit of a capture the archives do not hold";
-      } else {
-        read.kind = CaptureKind::kPage;
-        body_owner = repeated;
-        read.body = repeated->body;
-        read.content_type = repeated->content_type;
-      }
-    }
-    if (read.kind == CaptureKind::kSkipped) {
-      ++site.counts.skipped;
-      site.plan.skipped.push_back(SkippedPath{url, read.reason + " (" + read.record + ")", url});
-      continue;
-    }
-    SiteFile file;
-    file.relative_path = url;
-    file.record = read.record;
-    if (read.kind == CaptureKind::kRedirect) {
-      ++site.counts.redirects;
-      file.redirect = read.redirect;
-    } else {
-      ++site.counts.pages;
-      file.absolute_path = read.body;
-      file.content_type = read.content_type;
-      body_used[body_owner->order] = true;
-    }
-    site.plan.files.push_back(std::move(file));
-    site.plan.urls.push_back(url);
-  }
-  // The bodies of older captures (no revisit repeats them) are not read: let them go.
-  for (const Capture& c : captures) {
-    if (c.kind == CaptureKind::kPage && !body_used[c.order]) fs::remove(c.body, ec);
-  }
+  lay_out(captures, site);
   for (SkippedPath& cut : reader.cut_records()) site.plan.skipped.push_back(std::move(cut));
   site.plan.url_owner.resize(site.plan.files.size());
   for (std::size_t i = 0; i < site.plan.files.size(); ++i) site.plan.url_owner[i] = i;
