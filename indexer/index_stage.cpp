@@ -219,7 +219,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
       continue;
     }
     // Only values and data changed, and not the file's stamp: the document has what it needs.
-    const bool same_stamp = was != nullptr && was->size == r.file_size && was->mtime_ns == r.mtime_ns;
+    const bool same_stamp = was != nullptr && was->file_size == r.file_size && was->mtime_ns == r.mtime_ns;
     if (was != nullptr && was->terms_digest == r.digests.terms && same_stamp) {
       r.docid = was->docid;
       if (Status updated = index.update_fields(r.docid, r.url, nullptr, fields, was->data_digest != r.digests.data);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "indexer/index_writer.h"
+#include "store/page_facts.h"
 #include "store/page_store.h"
 #include "ranking/link_graph.h"
 
@@ -43,8 +44,9 @@ struct InboundAnchor {
 
 /// One input file through the stages. Small on purpose: no page text (docs/design.md, "Memory").
 /// Record i is file i of the site plan (and detector document i); the walk's skipped paths
-/// follow the files.
-struct PageRecord {
+/// follow the files. Its PageFacts are what the parse learnt of the file (or what a re-index
+/// took over from the catalog: the same type, copied whole).
+struct PageRecord : store::PageFacts {
   std::string path;  ///< relative to the site root (a crawl's page: its URL)
   /// A crawl's page: the record read, "crawl.warc.gz@1234" (SiteFile::record); else empty.
   std::string archive_record;
@@ -58,13 +60,6 @@ struct PageRecord {
   /// Such a page is a redirect to the URL the rules give until its cluster is known, then a
   /// duplicate in the cluster of that URL's page.
   std::optional<std::string> url_rule;
-  std::string title;
-  std::string heading;               ///< the page's main heading (html::ExtractedPage::main_heading)
-  std::vector<std::string> defined;  ///< dedup::defined_terms of the page's <dt> ids
-  std::vector<std::uint32_t> listed; ///< dedup::listed_entries of its main content's links
-  bool robots_noindex = false;
-  std::optional<std::string> canonical_url;
-  std::optional<std::string> refresh_url;  ///< as the page says
   std::optional<std::string> redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
   /// The text of each of `links` (anchor_key, or place_key for a link to a place), as
@@ -84,14 +79,6 @@ struct PageRecord {
   std::uint32_t authoritative = kNoRecord; ///< record of the page its cluster is indexed under
   std::string authority_reason;
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
-  std::vector<std::string> cuts;           ///< what the page limits cut (html::ExtractedPage::cuts)
-  /// The encoding the page was read in (html::DecodedPage::encoding) and how it was decided
-  /// (html::encoding_source_name); both empty for UTF-8.
-  std::string encoding, encoding_source;
-  // The file as parsed, for the store's catalog (store_catalog.h).
-  std::uint64_t file_size = 0;
-  std::int64_t mtime_ns = 0;
-  std::uint64_t content_hash = 0;
   /// IndexWriter::terms_source of the page, when in_dedup.
   std::uint64_t terms_source = 0;
   /// The file's stamp as its document has it (size, seconds).

@@ -138,6 +138,27 @@ bool set_parsed_status(PageRecord& r) {
   return true;
 }
 
+/// What the catalog keeps of `file` (its page is left for the store; its listed entries are
+/// moved out).
+store::PageFacts page_facts(ParsedFile& file) {
+  const html::ExtractedPage& page = file.page;
+  store::PageFacts facts;
+  facts.file_size = file.stamp.size;
+  facts.mtime_ns = file.mtime_ns;
+  facts.content_hash = file.content_hash;
+  facts.cuts = page.cuts;
+  facts.encoding = std::move(file.encoding);
+  facts.encoding_source = std::move(file.encoding_source);
+  facts.title = page.title;
+  facts.heading = page.main_heading;
+  facts.defined = dedup::defined_terms(page.definition_ids);
+  facts.listed = std::move(file.listed);
+  facts.robots_noindex = page.robots_noindex;
+  facts.canonical_url = page.canonical_url;
+  facts.refresh_url = page.refresh_url;
+  return facts;
+}
+
 /// Parses file i into `r` and, when it is a page to index, hands it to the detector (document
 /// i) and appends it to `store` (segment `segment` of the run). A page that cannot be parsed is
 /// recorded as skipped; only a failure to write the store is an error.
@@ -149,19 +170,7 @@ Status parse_file(ParseContext& run, std::size_t i, store::PageStoreWriter& stor
   }
   html::ExtractedPage* page = &file->page;
   r.parsed = true;
-  r.file_size = file->stamp.size;
-  r.mtime_ns = file->mtime_ns;
-  r.content_hash = file->content_hash;
-  r.cuts = page->cuts;
-  r.encoding = std::move(file->encoding);
-  r.encoding_source = std::move(file->encoding_source);
-  r.title = page->title;
-  r.heading = page->main_heading;
-  r.defined = dedup::defined_terms(page->definition_ids);
-  r.listed = std::move(file->listed);
-  r.robots_noindex = page->robots_noindex;
-  r.canonical_url = page->canonical_url;
-  r.refresh_url = page->refresh_url;
+  r.facts() = page_facts(file.value());
   if (!r.refresh_url && !page->robots_nofollow) {
     std::vector<std::string> link_urls;
     std::vector<std::string> anchors;
@@ -192,19 +201,11 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
                   std::uint32_t segment, PageRecord& r) {
   const std::optional<NewStamp>& new_stamp = run.reuse.restamped[i];
   r.parsed = true;
-  r.file_size = new_stamp ? new_stamp->file.size : e.size;
-  r.mtime_ns = new_stamp ? new_stamp->mtime_ns : e.mtime_ns;
-  r.content_hash = e.content_hash;
-  r.cuts = e.cuts;
-  r.encoding = e.encoding;
-  r.encoding_source = e.encoding_source;
-  r.title = e.title;
-  r.heading = e.heading;
-  r.defined = e.defined;
-  r.listed = e.listed;
-  r.robots_noindex = e.robots_noindex;
-  r.canonical_url = e.canonical_url;
-  r.refresh_url = e.refresh_url;
+  r.facts() = e.facts();
+  if (new_stamp) {  // the same bytes, written again or touched
+    r.file_size = new_stamp->file.size;
+    r.mtime_ns = new_stamp->mtime_ns;
+  }
   if (!e.links.empty()) {
     std::vector<std::string> link_urls;
     link_urls.reserve(e.links.size());

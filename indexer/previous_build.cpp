@@ -79,16 +79,16 @@ Comparison compare(const SiteFile& file, const store::CatalogEntry& e, std::int6
   if (!e.unreadable.empty()) return Comparison::kChanged;
   auto stamp = file_stamp(file.absolute_path);
   if (!stamp.ok()) return Comparison::kChanged;
-  const bool same_stamp = stamp->size == e.size && stamp->mtime_ns == e.mtime_ns;
+  const bool same_stamp = stamp->size == e.file_size && stamp->mtime_ns == e.mtime_ns;
   if (same_stamp && e.mtime_ns < run_started_ns - kRacyNanoseconds) return Comparison::kUnchanged;
   // Another size, neither cut at the page limit: other bytes, without reading them (the parse will).
-  if (stamp->size != e.size && std::max<std::uintmax_t>(stamp->size, e.size) <= limits.max_page_bytes) {
+  if (stamp->size != e.file_size && std::max<std::uintmax_t>(stamp->size, e.file_size) <= limits.max_page_bytes) {
     return Comparison::kChanged;
   }
   // Modified about when the previous run read it (the time cannot tell), or since: the bytes can.
   auto bytes = read_page_bytes(file.absolute_path, limits);
   if (!bytes.ok() || content_hash(bytes->bytes) != e.content_hash) return Comparison::kChanged;
-  if (bytes->size == e.size && bytes->mtime_ns == e.mtime_ns) return Comparison::kUnchanged;
+  if (bytes->size == e.file_size && bytes->mtime_ns == e.mtime_ns) return Comparison::kUnchanged;
   new_stamp = NewStamp{FileStamp{bytes->size, bytes->mtime_seconds}, bytes->mtime_ns};
   return Comparison::kRestamped;
 }

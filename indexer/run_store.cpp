@@ -62,19 +62,7 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
     e.unreadable = r.reason;
     return e;
   }
-  e.size = r.file_size;
-  e.mtime_ns = r.mtime_ns;
-  e.content_hash = r.content_hash;
-  e.cuts = r.cuts;
-  e.encoding = r.encoding;
-  e.encoding_source = r.encoding_source;
-  e.title = r.title;
-  e.heading = r.heading;
-  e.defined = r.defined;
-  e.listed = r.listed;
-  e.robots_noindex = r.robots_noindex;
-  e.canonical_url = r.canonical_url;
-  e.refresh_url = r.refresh_url;
+  e.facts() = r.facts();
   e.links = targets;
   e.link_anchors = texts;
   if (r.in_dedup) {

@@ -22,33 +22,15 @@ using namespace codec;
 
 constexpr std::string_view kMagic = "canon page store catalog\n";
 
-// The bits of an entry's flags.
-constexpr std::uint64_t kRobotsNoindex = 1;
-constexpr std::uint64_t kHasCanonical = 2;
-constexpr std::uint64_t kHasRefresh = 4;
-constexpr std::uint64_t kHasStored = 8;
-constexpr std::uint64_t kUnreadable = 16;
+// The bits of an entry's flags (the page's own flags are its facts': page_facts.cpp).
+constexpr std::uint64_t kHasStored = 1;
+constexpr std::uint64_t kUnreadable = 2;
 
 void put_entry(std::string& out, const CatalogEntry& e) {
   put_string(out, e.path);
-  put_varint(out, e.size);
-  put_fixed(out, static_cast<std::uint64_t>(e.mtime_ns), 8);
-  put_fixed(out, e.content_hash, 8);
-  put_list(out, e.cuts);
-  put_string(out, e.encoding);
-  put_string(out, e.encoding_source);
-  put_string(out, e.title);
-  put_string(out, e.heading);
-  put_list(out, e.defined);
-  put_varint(out, e.listed.size());  // sorted: each as the step from the one before
-  for (std::size_t i = 0; i < e.listed.size(); ++i) put_varint(out, e.listed[i] - (i == 0 ? 0 : e.listed[i - 1]));
-  const std::uint64_t flags = (e.robots_noindex ? kRobotsNoindex : 0) | (e.canonical_url ? kHasCanonical : 0) |
-                              (e.refresh_url ? kHasRefresh : 0) | (e.stored ? kHasStored : 0) |
-                              (e.unreadable.empty() ? 0 : kUnreadable);
-  put_varint(out, flags);
+  put_varint(out, (e.stored ? kHasStored : 0) | (e.unreadable.empty() ? 0 : kUnreadable));
   if (!e.unreadable.empty()) put_string(out, e.unreadable);
-  if (e.canonical_url) put_string(out, *e.canonical_url);
-  if (e.refresh_url) put_string(out, *e.refresh_url);
+  encode_page_facts(e, out);
   put_varint(out, e.links.size());
   for (const std::uint32_t link : e.links) put_varint(out, link);
   put_varint(out, e.link_anchors.size());  // each as its index + 1, 0 for none
@@ -69,28 +51,10 @@ void put_entry(std::string& out, const CatalogEntry& e) {
 CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
   CatalogEntry e;
   e.path = in.string();
-  e.size = in.varint();
-  e.mtime_ns = static_cast<std::int64_t>(in.fixed(8));
-  e.content_hash = in.fixed(8);
-  e.cuts = in.list();
-  e.encoding = in.string();
-  e.encoding_source = in.string();
-  e.title = in.string();
-  e.heading = in.string();
-  e.defined = in.list();
-  const std::uint64_t listed = in.count();
-  e.listed.reserve(listed);
-  for (std::uint64_t k = 0, value = 0; k < listed && in.ok(); ++k) {
-    const std::uint64_t step = in.varint();
-    value += step;
-    if ((k > 0 && step == 0) || value > UINT32_MAX) return in.mark_bad(), e;
-    e.listed.push_back(static_cast<std::uint32_t>(value));
-  }
   const std::uint64_t flags = in.varint();
+  if (flags & ~(kHasStored | kUnreadable)) return in.mark_bad(), e;
   if (flags & kUnreadable) e.unreadable = in.string();
-  e.robots_noindex = (flags & kRobotsNoindex) != 0;
-  if (flags & kHasCanonical) e.canonical_url = in.string();
-  if (flags & kHasRefresh) e.refresh_url = in.string();
+  e.facts() = decode_page_facts(in);
   const std::uint64_t links = in.count();
   e.links.reserve(links);
   for (std::uint64_t k = 0; k < links && in.ok(); ++k) {

@@ -14,33 +14,23 @@
 #include <vector>
 
 #include "common/status.h"
+#include "store/page_facts.h"
 #include "store/page_store.h"
 
 namespace canon::store {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
-inline constexpr std::uint32_t kStoreCatalogVersion = 6;
+inline constexpr std::uint32_t kStoreCatalogVersion = 7;
 
-/// One input file as a run parsed it, or tried to.
-struct CatalogEntry {
+/// One input file as a run parsed it, or tried to: its PageFacts (the file as read and what
+/// the parse made of it, as the run's record of it had them), then where its links go, its
+/// stored page and its document.
+struct CatalogEntry : PageFacts {
   std::string path;  ///< relative to the site root
   /// Why the file could not be parsed (cannot be read, not HTML); empty when it was. Such a
   /// file is read again by the next run, whatever its stamp (a permission can change without
   /// its modification time), and has no other fields.
   std::string unreadable;
-  std::uint64_t size = 0;
-  std::int64_t mtime_ns = 0;
-  std::uint64_t content_hash = 0;  ///< XXH3-64 of the bytes parsed
-  // What the parse made of the file (PageRecord's fields of the same names).
-  std::vector<std::string> cuts;
-  std::string encoding, encoding_source;
-  std::string title;
-  std::string heading;
-  std::vector<std::string> defined;
-  std::vector<std::uint32_t> listed;
-  bool robots_noindex = false;
-  std::optional<std::string> canonical_url;
-  std::optional<std::string> refresh_url;
   /// The followed links' targets, as indexes into StoreCatalog::urls.
   std::vector<std::uint32_t> links;
   /// Each link's text (PageRecord::link_anchors), as an index into StoreCatalog::anchors or

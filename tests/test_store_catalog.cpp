@@ -31,7 +31,7 @@ StoreCatalog sample_catalog() {
   catalog.anchors = {"home", "std vector"};
   CatalogEntry indexed;
   indexed.path = "a.html";
-  indexed.size = 12'345;
+  indexed.file_size = 12'345;
   indexed.mtime_ns = 1'763'000'000'000'000'001;
   indexed.content_hash = 0xfedcba9876543210u;
   indexed.cuts = {"links: 100000 of 123456 followed"};
@@ -67,7 +67,7 @@ void check_same(const CatalogEntry& a, const CatalogEntry& b) {
   CAPTURE(a.path);
   CHECK(a.path == b.path);
   CHECK(a.unreadable == b.unreadable);
-  CHECK(a.size == b.size);
+  CHECK(a.file_size == b.file_size);
   CHECK(a.mtime_ns == b.mtime_ns);
   CHECK(a.content_hash == b.content_hash);
   CHECK(a.cuts == b.cuts);
@@ -148,4 +148,56 @@ TEST_CASE("a catalog that does not check out is refused with the status that say
   }
   fs::remove(path);
   CHECK(canon::store::read_store_catalog(path).status().code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("page facts: read back as written; bytes that do not decode mark the reader bad") {
+  using canon::store::PageFacts;
+  PageFacts facts;
+  facts.file_size = 1'234'567;
+  facts.mtime_ns = -5;  // before the epoch: kept as written
+  facts.content_hash = 0xFEDCBA9876543210ULL;
+  facts.cuts = {"title: 2000000 bytes, the first 1024 kept"};
+  facts.encoding = "windows-1252";
+  facts.encoding_source = "meta";
+  facts.title = "Crème brûlée";
+  facts.heading = "Heading";
+  facts.defined = {"std::map", "std::map::at"};
+  facts.listed = {0, 7, UINT32_MAX};
+  facts.robots_noindex = true;
+  facts.refresh_url = "http://localhost/next.html";
+  std::string bytes;
+  canon::store::encode_page_facts(facts, bytes);
+  canon::codec::Reader in(bytes);
+  const PageFacts back = canon::store::decode_page_facts(in);
+  CHECK(in.ok());
+  CHECK(in.at_end());
+  CHECK(back.file_size == facts.file_size);
+  CHECK(back.mtime_ns == facts.mtime_ns);
+  CHECK(back.content_hash == facts.content_hash);
+  CHECK(back.cuts == facts.cuts);
+  CHECK(back.encoding == facts.encoding);
+  CHECK(back.encoding_source == facts.encoding_source);
+  CHECK(back.title == facts.title);
+  CHECK(back.heading == facts.heading);
+  CHECK(back.defined == facts.defined);
+  CHECK(back.listed == facts.listed);
+  CHECK(back.robots_noindex);
+  CHECK_FALSE(back.canonical_url);
+  CHECK(back.refresh_url == facts.refresh_url);
+
+  // Every prefix of the bytes is too short to decode.
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    CAPTURE(cut);
+    canon::codec::Reader short_in(std::string_view(bytes).substr(0, cut));
+    canon::store::decode_page_facts(short_in);
+    CHECK_FALSE(short_in.ok());
+  }
+  // Listed entries that do not increase.
+  PageFacts repeated;
+  repeated.listed = {3, 3};
+  std::string repeated_bytes;
+  canon::store::encode_page_facts(repeated, repeated_bytes);
+  canon::codec::Reader repeated_in(repeated_bytes);
+  canon::store::decode_page_facts(repeated_in);
+  CHECK_FALSE(repeated_in.ok());
 }
