@@ -23,6 +23,15 @@ bool Descriptor::close() {
   return fd < 0 || ::close(fd) == 0;
 }
 
+namespace {
+
+FileStamp stamp_of(const struct stat& info) {
+  return FileStamp{static_cast<std::uint64_t>(info.st_size),
+                   static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+}
+
+}  // namespace
+
 Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one.
   const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
@@ -33,10 +42,8 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size
   if (::fstat(fd.get(), &info) != 0) return Status::io_error(std::strerror(errno));
   if (!S_ISREG(info.st_mode)) return Status::failed_precondition("not a regular file");
   FilePrefix file;
-  file.size = static_cast<std::uintmax_t>(info.st_size);
-  file.mtime_seconds = static_cast<std::int64_t>(info.st_mtime);
-  file.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec;
-  const std::size_t wanted = static_cast<std::size_t>(std::min<std::uintmax_t>(file.size, max_bytes));
+  file.stamp = stamp_of(info);
+  const std::size_t wanted = static_cast<std::size_t>(std::min<std::uint64_t>(file.stamp.size, max_bytes));
   file.bytes.resize(wanted);
   std::size_t done = 0;
   while (done < wanted) {
@@ -47,15 +54,14 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size
     done += static_cast<std::size_t>(n);
   }
   file.bytes.resize(done);
-  if (done < wanted) file.size = done;
+  if (done < wanted) file.stamp.size = done;
   return file;
 }
 
-Result<StatStamp> file_stamp(const std::filesystem::path& path) {
+Result<FileStamp> file_stamp(const std::filesystem::path& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return Status::io_error(std::strerror(errno));
-  return StatStamp{static_cast<std::uintmax_t>(info.st_size),
-                   static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+  return stamp_of(info);
 }
 
 Result<std::string> read_file(const std::filesystem::path& path) {

@@ -37,16 +37,27 @@ private:
   int fd_;
 };
 
-/// The first bytes of a file and the size it had when it was read.
+/// A file's size and last modification, as stat() saw it: what a re-index compares to tell
+/// an unchanged file (previous_build.h) and what a page's document says of its file. The one
+/// stamp of a file everywhere.
+struct FileStamp {
+  std::uint64_t size = 0;
+  /// Nanoseconds since the epoch.
+  std::int64_t mtime_ns = 0;
+  /// Whole seconds since the epoch, rounded down as stat's st_mtime is (also before 1970).
+  std::int64_t mtime_seconds() const {
+    constexpr std::int64_t kSecond = 1'000'000'000;
+    return mtime_ns / kSecond - (mtime_ns % kSecond < 0 ? 1 : 0);
+  }
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+/// The first bytes of a file and its stamp when it was opened.
 struct FilePrefix {
   std::string bytes;
-  std::uintmax_t size = 0;
-  /// The file's last modification, in whole seconds since the epoch, from the file as opened.
-  std::int64_t mtime_seconds = 0;
-  /// The same, in nanoseconds (what a re-index compares: file_stamp()).
-  std::int64_t mtime_ns = 0;
+  FileStamp stamp;
   /// True when the file held more than was read.
-  bool cut() const { return size > bytes.size(); }
+  bool cut() const { return stamp.size > bytes.size(); }
 };
 
 /// Up to `max_bytes` of the regular file at `path`, and its size. A path that is not a regular
@@ -57,15 +68,10 @@ struct FilePrefix {
 Result<FilePrefix> read_file_prefix(const std::filesystem::path& path,
                                     std::size_t max_bytes = std::numeric_limits<std::size_t>::max());
 
-/// The bytes of the regular file at `path` (read_file_prefix, all of it).
-/// A file's size and last modification (nanoseconds since the epoch), as stat() sees it.
-struct StatStamp {
-  std::uintmax_t size = 0;
-  std::int64_t mtime_ns = 0;
-};
 /// The stamp of the file at `path` (following symlinks); an error when it cannot be stat'ed.
-Result<StatStamp> file_stamp(const std::filesystem::path& path);
+Result<FileStamp> file_stamp(const std::filesystem::path& path);
 
+/// The bytes of the regular file at `path` (read_file_prefix, all of it).
 Result<std::string> read_file(const std::filesystem::path& path);
 
 /// What the file or directory at a path is, whatever its name: its device and inode. A

@@ -124,7 +124,7 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::ve
         chunk_status[chunk] = added.status();
         return;
       }
-      r.digests = IndexWriter::digests(r.terms_source, r.stamp(), fields, plan.writer);
+      r.digests = IndexWriter::digests(r.terms_source, r.file, fields, plan.writer);
     }
     chunk_status[chunk] = writer.value()->finish();
     const std::size_t done = written_files += chunks.end(chunk) - chunks.first(chunk);
@@ -152,7 +152,7 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::ve
     r.docid = shard.document[d] + 1;
     if (!shard.writes(d)) {
       const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
-      r.digests = IndexWriter::digests(r.terms_source, r.stamp(), fields, plan.writer);
+      r.digests = IndexWriter::digests(r.terms_source, r.file, fields, plan.writer);
     }
   }
   return Status::ok_status();
@@ -211,7 +211,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
     PageRecord& r = records[d];
     if (!is_document(r, plan.index_duplicates)) continue;
     const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
-    r.digests = IndexWriter::digests(r.terms_source, r.stamp(), fields, plan.writer);
+    r.digests = IndexWriter::digests(r.terms_source, r.file, fields, plan.writer);
     const store::CatalogEntry* was = previous_of[d];
     if (was != nullptr && was->terms_digest == r.digests.terms && was->fields_digest == r.digests.fields) {
       r.docid = was->docid;
@@ -219,7 +219,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
       continue;
     }
     // Only values and data changed, and not the file's stamp: the document has what it needs.
-    const bool same_stamp = was != nullptr && was->file_size == r.file_size && was->mtime_ns == r.mtime_ns;
+    const bool same_stamp = was != nullptr && was->file == r.file;
     if (was != nullptr && was->terms_digest == r.digests.terms && same_stamp) {
       r.docid = was->docid;
       if (Status updated = index.update_fields(r.docid, r.url, nullptr, fields, was->data_digest != r.digests.data);

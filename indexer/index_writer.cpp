@@ -129,7 +129,7 @@ std::string IndexWriter::prepare(const PageContent& page) {
   doc.add_value(fmt::kUrlSlot, page.url);
 
   if (page.file) {
-    doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(static_cast<time_t>(page.file->mtime_seconds)));
+    doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(static_cast<time_t>(page.file->mtime_seconds())));
     doc.add_value(fmt::kSizeSlot, Xapian::sortable_serialise(static_cast<double>(page.file->size)));
   }
   std::string data;
@@ -139,7 +139,7 @@ std::string IndexWriter::prepare(const PageContent& page) {
                 utf8_prefix(page.meta_description.empty() ? page.main_text : page.meta_description, 300));
   fmt::add_data_line(data, fmt::kDataType, "text/html");
   if (page.file) {
-    fmt::add_data_line(data, fmt::kDataModtime, std::to_string(page.file->mtime_seconds));
+    fmt::add_data_line(data, fmt::kDataModtime, std::to_string(page.file->mtime_seconds()));
     fmt::add_data_line(data, fmt::kDataSize, std::to_string(page.file->size));
   }
   if (!page.place.empty()) fmt::add_data_line(data, fmt::kDataPlace, fmt::encode_place(page.place));
@@ -180,9 +180,9 @@ std::string replace_data_values(std::string_view data, const std::vector<std::pa
 Result<std::string> IndexWriter::restamp(const std::string& prepared, const FileStamp& file) {
   try {
     Xapian::Document doc = Xapian::Document::unserialise(prepared);
-    doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(static_cast<time_t>(file.mtime_seconds)));
+    doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(static_cast<time_t>(file.mtime_seconds())));
     doc.add_value(fmt::kSizeSlot, Xapian::sortable_serialise(static_cast<double>(file.size)));
-    doc.set_data(replace_data_values(doc.get_data(), {{fmt::kDataModtime, std::to_string(file.mtime_seconds)},
+    doc.set_data(replace_data_values(doc.get_data(), {{fmt::kDataModtime, std::to_string(file.mtime_seconds())},
                                                       {fmt::kDataSize, std::to_string(file.size)}}));
     return doc.serialise();
   } catch (const Xapian::Error& e) {
@@ -319,7 +319,7 @@ DocumentDigests IndexWriter::digests(std::uint64_t terms_source, const FileStamp
   for (const std::string& term : anchor_terms(fields.anchors, fields.places)) titles.append(term).push_back('\0');
   digests.terms = XXH3_64bits_withSeed(titles.data(), titles.size(), terms_source);
   // Everything prepare() takes from the file's stamp and set_cluster_values_and_data writes.
-  std::string values = std::to_string(file.size) + ' ' + std::to_string(file.mtime_seconds) + ' ';
+  std::string values = std::to_string(file.size) + ' ' + std::to_string(file.mtime_seconds()) + ' ';
   values += fmt::to_string(options.collapse);
   values.push_back('\0');
   values += Xapian::sortable_serialise(fields.cluster_pagerank);
@@ -333,7 +333,7 @@ DocumentDigests IndexWriter::digests(std::uint64_t terms_source, const FileStamp
   values += fields.authoritative_url;
   digests.fields = XXH3_64bits(values.data(), values.size());
   // What the data alone is written from: the stamp's lines and the cluster lines.
-  std::string data = std::to_string(file.size) + ' ' + std::to_string(file.mtime_seconds) + '\0';
+  std::string data = std::to_string(file.size) + ' ' + std::to_string(file.mtime_seconds()) + '\0';
   data += fmt::encode_alternates(fields.alternates);
   data.push_back('\0');
   data += fields.authoritative_url;

@@ -14,18 +14,16 @@
 #include <string_view>
 #include <vector>
 
+#include "common/file_io.h"
 #include "common/status.h"
 #include "format/alternates.h"
 #include "format/index_format.h"
 
 namespace canon::indexer {
 
-/// A page file's size and last modification, as the parse read it.
-struct FileStamp {
-  std::uintmax_t size = 0;
-  /// Seconds since the epoch.
-  std::int64_t mtime_seconds = 0;
-};
+/// A page file's size and last modification, as the parse read it (its document keeps the
+/// seconds).
+using canon::FileStamp;
 
 /// What a page contributes to its document: known once the page is parsed.
 struct PageContent {

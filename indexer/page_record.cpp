@@ -42,13 +42,6 @@ std::vector<std::uint32_t> UrlIds::ids(const std::vector<std::string>& urls) {
   return out;
 }
 
-FileStamp PageRecord::stamp() const {
-  // Whole seconds, rounded down as stat's st_mtime is (also before 1970).
-  const std::int64_t second = 1'000'000'000;
-  const std::int64_t seconds = mtime_ns / second - (mtime_ns % second < 0 ? 1 : 0);
-  return FileStamp{file_size, seconds};
-}
-
 std::vector<std::string> UrlIds::urls() const {
   std::vector<std::string> out(ids_.size());
   for (const auto& [url, id] : ids_) out[id] = url;

@@ -81,8 +81,6 @@ struct PageRecord : store::PageFacts {
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
   /// IndexWriter::terms_source of the page, when in_dedup.
   std::uint64_t terms_source = 0;
-  /// The file's stamp as its document has it (size, seconds).
-  FileStamp stamp() const;
   /// Its document in the index written (0: none), and the digests it was written from.
   std::uint32_t docid = 0;
   DocumentDigests digests;

@@ -38,8 +38,7 @@ Result<ParsedFile> read_page(const SiteFile& file, const std::string& url, const
   if (decoded->encoding.starts_with("UTF-16") && decoded->utf8.find('\0') != std::string::npos) {
     return Status::error("binary content (a NUL character)");
   }
-  ParsedFile parsed{html::extract_page(decoded->utf8, url, limits), FileStamp{file_bytes.size, file_bytes.mtime_seconds},
-                    file_bytes.mtime_ns, read_hash, {}, {}, {}};
+  ParsedFile parsed{html::extract_page(decoded->utf8, url, limits), file_bytes.stamp, read_hash, {}, {}, {}};
   // What the page lists is all that is kept of its main content's hrefs: the site sample holds
   // its pages until the parse takes them, and the hrefs were a sixth of what it held on
   // python3.11-doc (docs/real-sites.md, "Where python3.11-doc's memory goes").
@@ -50,7 +49,7 @@ Result<ParsedFile> read_page(const SiteFile& file, const std::string& url, const
     parsed.encoding_source = html::encoding_source_name(decoded->source);
   }
   if (cut) {
-    parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.size) + " bytes, the first " +
+    parsed.page.cuts.insert(parsed.page.cuts.begin(), "size: " + std::to_string(file_bytes.stamp.size) + " bytes, the first " +
                                                           std::to_string(read_bytes) + " read");
   }
   return parsed;
@@ -143,8 +142,7 @@ bool set_parsed_status(PageRecord& r) {
 store::PageFacts page_facts(ParsedFile& file) {
   const html::ExtractedPage& page = file.page;
   store::PageFacts facts;
-  facts.file_size = file.stamp.size;
-  facts.mtime_ns = file.mtime_ns;
+  facts.file = file.stamp;
   facts.content_hash = file.content_hash;
   facts.cuts = page.cuts;
   facts.encoding = std::move(file.encoding);
@@ -199,13 +197,10 @@ Status parse_file(ParseContext& run, std::size_t i, store::PageStoreWriter& stor
 /// stamp moved gets its document restamped and appended to `store` (segment `segment`).
 Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e, store::PageStoreWriter* store,
                   std::uint32_t segment, PageRecord& r) {
-  const std::optional<NewStamp>& new_stamp = run.reuse.restamped[i];
+  const std::optional<FileStamp>& new_stamp = run.reuse.restamped[i];
   r.parsed = true;
   r.facts() = e.facts();
-  if (new_stamp) {  // the same bytes, written again or touched
-    r.file_size = new_stamp->file.size;
-    r.mtime_ns = new_stamp->mtime_ns;
-  }
+  if (new_stamp) r.file = *new_stamp;  // the same bytes, written again or touched
   if (!e.links.empty()) {
     std::vector<std::string> link_urls;
     link_urls.reserve(e.links.size());
@@ -229,7 +224,7 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
   auto page = run.stored.read(r.stored);
   if (!page.ok()) return page.status();
   if (new_stamp) {
-    auto document = IndexWriter::restamp(page->document, new_stamp->file);
+    auto document = IndexWriter::restamp(page->document, *new_stamp);
     if (!document.ok()) return document.status();
     page->document = std::move(document).value();
   }

@@ -31,7 +31,6 @@ namespace canon::indexer::detail {
 struct ParsedFile {
   html::ExtractedPage page;
   FileStamp stamp;
-  std::int64_t mtime_ns = 0;
   std::uint64_t content_hash = 0;  ///< of the bytes read (before decoding)
   /// The encoding the bytes were read in (html::decode_page) and how it was decided; both
   /// empty for UTF-8.

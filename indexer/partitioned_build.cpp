@@ -100,7 +100,7 @@ Status take_over_parts(const ParseContext& run, const ChunkLayout& chunks, const
   for (unsigned p = 0; p < parts.size(); ++p) {
     if (p == processes.rank()) continue;
     PreviousBuild part{store.dir, {}, std::move(parts[p]), {}};
-    Reuse reuse{&part, std::vector<std::uint32_t>(files, kNoEntry), std::vector<std::optional<NewStamp>>(files),
+    Reuse reuse{&part, std::vector<std::uint32_t>(files, kNoEntry), std::vector<std::optional<FileStamp>>(files),
                 std::vector<std::uint32_t>(store.names.size()), std::vector<bool>(store.names.size(), false)};
     std::iota(reuse.segment_of_old.begin(), reuse.segment_of_old.end(), 0);
     std::vector<std::size_t> owned;

@@ -75,21 +75,21 @@ constexpr std::int64_t kRacyNanoseconds = 1'000'000'000;
 enum class Comparison { kUnchanged, kRestamped, kChanged };
 
 Comparison compare(const SiteFile& file, const store::CatalogEntry& e, std::int64_t run_started_ns, const html::PageLimits& limits,
-                   std::optional<NewStamp>& new_stamp) {
+                   std::optional<FileStamp>& new_stamp) {
   if (!e.unreadable.empty()) return Comparison::kChanged;
   auto stamp = file_stamp(file.absolute_path);
   if (!stamp.ok()) return Comparison::kChanged;
-  const bool same_stamp = stamp->size == e.file_size && stamp->mtime_ns == e.mtime_ns;
-  if (same_stamp && e.mtime_ns < run_started_ns - kRacyNanoseconds) return Comparison::kUnchanged;
+  const bool same_stamp = stamp.value() == e.file;
+  if (same_stamp && e.file.mtime_ns < run_started_ns - kRacyNanoseconds) return Comparison::kUnchanged;
   // Another size, neither cut at the page limit: other bytes, without reading them (the parse will).
-  if (stamp->size != e.file_size && std::max<std::uintmax_t>(stamp->size, e.file_size) <= limits.max_page_bytes) {
+  if (stamp->size != e.file.size && std::max(stamp->size, e.file.size) <= limits.max_page_bytes) {
     return Comparison::kChanged;
   }
   // Modified about when the previous run read it (the time cannot tell), or since: the bytes can.
   auto bytes = read_page_bytes(file.absolute_path, limits);
   if (!bytes.ok() || content_hash(bytes->bytes) != e.content_hash) return Comparison::kChanged;
-  if (bytes->size == e.file_size && bytes->mtime_ns == e.mtime_ns) return Comparison::kUnchanged;
-  new_stamp = NewStamp{FileStamp{bytes->size, bytes->mtime_seconds}, bytes->mtime_ns};
+  if (bytes->stamp == e.file) return Comparison::kUnchanged;
+  new_stamp = bytes->stamp;
   return Comparison::kRestamped;
 }
 
@@ -170,11 +170,10 @@ std::string encode_file_changes(const FileChanges& changes) {
   }
   for (std::size_t i = 0; i < changes.unchanged_entry.size(); ++i) {
     put_u64(out, changes.unchanged_entry[i]);
-    const std::optional<NewStamp>& stamp = changes.restamped[i];
+    const std::optional<FileStamp>& stamp = changes.restamped[i];
     put_u64(out, stamp ? 1 : 0);
     if (stamp) {
-      put_u64(out, stamp->file.size);
-      put_u64(out, static_cast<std::uint64_t>(stamp->file.mtime_seconds));
+      put_u64(out, stamp->size);
       put_u64(out, static_cast<std::uint64_t>(stamp->mtime_ns));
     }
   }
@@ -198,10 +197,9 @@ Result<FileChanges> decode_file_changes(std::string_view bytes, std::size_t file
     if (!take_u64(bytes, entry) || entry > kNoEntry || !take_u64(bytes, has_stamp)) return damaged;
     changes.unchanged_entry[i] = static_cast<std::uint32_t>(entry);
     if (has_stamp == 0) continue;
-    std::uint64_t size = 0, seconds = 0, ns = 0;
-    if (!take_u64(bytes, size) || !take_u64(bytes, seconds) || !take_u64(bytes, ns)) return damaged;
-    changes.restamped[i] =
-        NewStamp{FileStamp{size, static_cast<std::int64_t>(seconds)}, static_cast<std::int64_t>(ns)};
+    std::uint64_t size = 0, ns = 0;
+    if (!take_u64(bytes, size) || !take_u64(bytes, ns)) return damaged;
+    changes.restamped[i] = FileStamp{size, static_cast<std::int64_t>(ns)};
   }
   if (!bytes.empty()) return damaged;
   return changes;

@@ -48,10 +48,6 @@ Result<PreviousBuild> open_previous_build(const std::filesystem::path& index_dir
 Result<FilePrefix> read_page_bytes(const std::filesystem::path& path, const html::PageLimits& limits);
 
 /// A re-used file's new stamp: the same bytes, written again or touched.
-struct NewStamp {
-  FileStamp file;
-  std::int64_t mtime_ns = 0;
-};
 
 /// No catalog entry: a new file.
 inline constexpr std::uint32_t kNoEntry = UINT32_MAX;
@@ -63,7 +59,7 @@ struct FileChanges {
   std::vector<std::uint32_t> unchanged_entry;
   /// Per file re-used whose stamp moved (the same bytes written again, or touched): its new
   /// stamp, which its document takes (IndexWriter::restamp).
-  std::vector<std::optional<NewStamp>> restamped;
+  std::vector<std::optional<FileStamp>> restamped;
   std::size_t added = 0;      ///< files with no entry
   std::size_t changed = 0;    ///< files whose bytes changed
   std::size_t unchanged = 0;  ///< files re-used, restamped ones included

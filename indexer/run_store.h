@@ -29,7 +29,7 @@ struct Reuse {
   /// Per file: its catalog entry when it is unchanged, else kNoEntry (the file is parsed).
   std::vector<std::uint32_t> unchanged_entry;
   /// Per file re-used: its new stamp when it moved (FileChanges::restamped).
-  std::vector<std::optional<NewStamp>> restamped;
+  std::vector<std::optional<FileStamp>> restamped;
   /// The run's segment number of each previous segment that unchanged pages are in.
   std::vector<std::uint32_t> segment_of_old;
   /// Per previous segment: whether its pages are copied into the run's new segments (it is

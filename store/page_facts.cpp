@@ -19,8 +19,8 @@ constexpr std::uint64_t kHasRefresh = 4;
 }  // namespace
 
 void encode_page_facts(const PageFacts& facts, std::string& out) {
-  put_varint(out, facts.file_size);
-  put_fixed(out, static_cast<std::uint64_t>(facts.mtime_ns), 8);
+  put_varint(out, facts.file.size);
+  put_fixed(out, static_cast<std::uint64_t>(facts.file.mtime_ns), 8);
   put_fixed(out, facts.content_hash, 8);
   put_list(out, facts.cuts);
   put_string(out, facts.encoding);
@@ -40,8 +40,8 @@ void encode_page_facts(const PageFacts& facts, std::string& out) {
 
 PageFacts decode_page_facts(Reader& in) {
   PageFacts facts;
-  facts.file_size = in.varint();
-  facts.mtime_ns = static_cast<std::int64_t>(in.fixed(8));
+  facts.file.size = in.varint();
+  facts.file.mtime_ns = static_cast<std::int64_t>(in.fixed(8));
   facts.content_hash = in.fixed(8);
   facts.cuts = in.list();
   facts.encoding = in.string();

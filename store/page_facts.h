@@ -11,15 +11,14 @@
 #include <vector>
 
 #include "common/byte_codec.h"
+#include "common/file_io.h"
 
 namespace canon::store {
 
 /// A page file as it was parsed, and what the parse made of it.
 struct PageFacts {
-  // The file as read: its size, its modification time (ns since the epoch) and the XXH3-64 of
-  // the bytes parsed.
-  std::uint64_t file_size = 0;
-  std::int64_t mtime_ns = 0;
+  /// The file as read (its size and modification time) and the XXH3-64 of the bytes parsed.
+  FileStamp file;
   std::uint64_t content_hash = 0;
   /// What the page limits cut (html::ExtractedPage::cuts).
   std::vector<std::string> cuts;

@@ -99,12 +99,12 @@ TEST_CASE("read_file_prefix: the first bytes and the size; never blocks on what 
   auto whole = canon::read_file_prefix(dir.path() / "page.html");
   REQUIRE(whole.ok());
   CHECK(whole->bytes == "0123456789");
-  CHECK(whole->size == 10);
+  CHECK(whole->stamp.size == 10);
   CHECK_FALSE(whole->cut());
   auto first = canon::read_file_prefix(dir.path() / "page.html", 4);
   REQUIRE(first.ok());
   CHECK(first->bytes == "0123");
-  CHECK(first->size == 10);
+  CHECK(first->stamp.size == 10);
   CHECK(first->cut());
 
   // A FIFO with no writer: opening it for reading would wait forever without O_NONBLOCK.

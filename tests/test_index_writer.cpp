@@ -258,7 +258,7 @@ TEST_CASE("the page's file stamp gives Omega's modtime and size, in the data and
   REQUIRE(writer.ok());
   IndexedPage page = sample_page();
   const std::int64_t mtime = 1700000000;
-  page.file = canon::indexer::FileStamp{1234, mtime};
+  page.file = canon::indexer::FileStamp{1234, mtime * 1'000'000'000};
   REQUIRE(writer.value()->add(page).ok());
   IndexedPage missing = sample_page();
   missing.url = "http://localhost/gone.html";  // no stamp: no values, no error
@@ -432,11 +432,14 @@ TEST_CASE("restamp gives a prepared document the stamp prepare would have given 
     FileStamp before;
     FileStamp after;
   };
+  constexpr std::int64_t kSecond = 1'000'000'000;
   const Case cases[] = {
-      {"touched: a later time", {1234, 1'700'000'000}, {1234, 1'700'000'100}},
-      {"an earlier time", {1234, 1'700'000'000}, {1234, 1'600'000'000}},
-      {"a file cut at the page limit grew past it", {9'000'000, 1'700'000'000}, {9'500'000, 1'700'000'000}},
-      {"the same stamp", {77, 1'700'000'000}, {77, 1'700'000'000}},
+      {"touched: a later time", {1234, 1'700'000'000 * kSecond}, {1234, 1'700'000'100 * kSecond}},
+      {"an earlier time", {1234, 1'700'000'000 * kSecond}, {1234, 1'600'000'000 * kSecond}},
+      {"a file cut at the page limit grew past it", {9'000'000, 1'700'000'000 * kSecond},
+       {9'500'000, 1'700'000'000 * kSecond}},
+      {"the same stamp", {77, 1'700'000'000 * kSecond}, {77, 1'700'000'000 * kSecond}},
+      {"the same second, other nanoseconds", {77, 1'700'000'000 * kSecond}, {77, 1'700'000'000 * kSecond + 5}},
   };
   PageContent page{"http://localhost/docs/a.html", "A title", "A description", "some keywords", {"Heading one"},
                    "Main heading", "The main text, with modtime=1 and size=2 written in it.", std::nullopt, {}};

@@ -31,8 +31,8 @@ StoreCatalog sample_catalog() {
   catalog.anchors = {"home", "std vector"};
   CatalogEntry indexed;
   indexed.path = "a.html";
-  indexed.file_size = 12'345;
-  indexed.mtime_ns = 1'763'000'000'000'000'001;
+  indexed.file.size = 12'345;
+  indexed.file.mtime_ns = 1'763'000'000'000'000'001;
   indexed.content_hash = 0xfedcba9876543210u;
   indexed.cuts = {"links: 100000 of 123456 followed"};
   indexed.title = "Alpha — a title";
@@ -50,7 +50,7 @@ StoreCatalog sample_catalog() {
   indexed.data_digest = 0x0123456789abcdefu;
   CatalogEntry redirect;
   redirect.path = "b/old.html";
-  redirect.mtime_ns = -5;  // before 1970
+  redirect.file.mtime_ns = -5;  // before 1970
   redirect.refresh_url = "http://localhost/b/";
   CatalogEntry noindex;
   noindex.path = "c.html";
@@ -67,8 +67,7 @@ void check_same(const CatalogEntry& a, const CatalogEntry& b) {
   CAPTURE(a.path);
   CHECK(a.path == b.path);
   CHECK(a.unreadable == b.unreadable);
-  CHECK(a.file_size == b.file_size);
-  CHECK(a.mtime_ns == b.mtime_ns);
+  CHECK(a.file == b.file);
   CHECK(a.content_hash == b.content_hash);
   CHECK(a.cuts == b.cuts);
   CHECK(a.title == b.title);
@@ -153,8 +152,8 @@ TEST_CASE("a catalog that does not check out is refused with the status that say
 TEST_CASE("page facts: read back as written; bytes that do not decode mark the reader bad") {
   using canon::store::PageFacts;
   PageFacts facts;
-  facts.file_size = 1'234'567;
-  facts.mtime_ns = -5;  // before the epoch: kept as written
+  facts.file.size = 1'234'567;
+  facts.file.mtime_ns = -5;  // before the epoch: kept as written
   facts.content_hash = 0xFEDCBA9876543210ULL;
   facts.cuts = {"title: 2000000 bytes, the first 1024 kept"};
   facts.encoding = "windows-1252";
@@ -171,8 +170,7 @@ TEST_CASE("page facts: read back as written; bytes that do not decode mark the r
   const PageFacts back = canon::store::decode_page_facts(in);
   CHECK(in.ok());
   CHECK(in.at_end());
-  CHECK(back.file_size == facts.file_size);
-  CHECK(back.mtime_ns == facts.mtime_ns);
+  CHECK(back.file == facts.file);
   CHECK(back.content_hash == facts.content_hash);
   CHECK(back.cuts == facts.cuts);
   CHECK(back.encoding == facts.encoding);
