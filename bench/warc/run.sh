@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # A crawl against its site, in one run: SITE served by `python3 -m http.server` on loopback and
-# crawled by `wget --mirror --warc-file` (a gzip member per record), then `canon index` of the
-# archive and of the directory (with the crawl's base URL), alternating, RUNS times each: wall
-# time, peak RSS and the seconds of reading the archive; then whether both indexes give every
-# page the same status and authoritative page (docs/benchmarks.md, "A crawl against its site").
+# crawled by `wget --mirror --warc-file` (a gzip member per record), which also keeps its copy of
+# the pages it reached (the same site as a directory: a site's pages that no link reaches are in
+# neither); then `canon index` of the archive and of that directory (with the crawl's base URL),
+# alternating, RUNS times each: wall time, peak RSS and the seconds of reading the archive; then
+# whether both indexes give every page the same status and authoritative page
+# (docs/benchmarks.md, "A crawl against its site").
 #
 # Usage: bench/warc/run.sh [WORK_DIR] [SITE_DIR]
 #   SITE_DIR defaults to Debian's rust-doc (/usr/share/doc/rust-doc/html); RUNS=3.
@@ -27,13 +29,14 @@ for _ in $(seq 50); do grep -q " port " "$work/server.out" 2>/dev/null && break;
 port=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$work/server.out" | head -1)
 base="http://127.0.0.1:$port/"
 start=$(date +%s.%N)
-(cd "$work" && wget --mirror --no-verbose --tries=1 --timeout=10 --no-http-keep-alive --delete-after \
+(cd "$work" && wget --mirror --no-verbose --tries=1 --timeout=10 --no-http-keep-alive \
    --warc-file=crawl -P "$work/mirror" "$base" >"$work/wget.log" 2>&1) || true
 crawl_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 kill $server
-rm -rf "$work/mirror"
 archive="$work/crawl.warc.gz"
-echo "crawled $base in ${crawl_s}s: $(du -m "$archive" | cut -f1) MiB archive"
+mirror="$work/mirror/127.0.0.1:$port"
+echo "crawled $base in ${crawl_s}s: $(du -m "$archive" | cut -f1) MiB archive, $(find "$mirror" -name '*.html' | wc -l) pages in its copy"
+
 
 # timed NAME CMD...: runs CMD under /usr/bin/time; appends "NAME wall_s rss_mib" to timings.
 timed() {
@@ -43,7 +46,7 @@ timed() {
   echo "$name $wall $((rss / 1024))" >>"$work/timings"
 }
 for run in $(seq "$runs"); do
-  timed directory "$canon" index "$site" --base-url "$base" --out "$work/directory.idx" --full --quiet
+  timed directory "$canon" index "$mirror" --base-url "$base" --out "$work/directory.idx" --full --quiet
   timed archive "$canon" index "$archive" --out "$work/archive.idx" --full --quiet
 done
 
@@ -81,6 +84,6 @@ print("archive: %d MiB; read in %.2f s (summary.json seconds.archives); records 
     os.path.getsize(archive) >> 20, summary["seconds"]["archives"], summary["archives"]["records"],
     summary["archives"]["captures"]))
 print("pages the directory records as indexed, duplicate or redirect: %d with the same status and "
-      "authoritative page in the crawl's index, %d different, %d not in the crawl (not reached by wget's links)"
+      "authoritative page in the crawl's index, %d different, %d not in the crawl"
       % (same, differ, missing))
 EOF
