@@ -232,6 +232,23 @@ const Capture* repeated_capture(const Capture& revisit, const std::vector<const 
   return found;
 }
 
+/// Where a saved copy of the site (wget --mirror's layout) keeps the page of `url`: its path
+/// below `base_url` (below the host's name for another host), "index.html" for a directory,
+/// the query kept. A crawl's pages are planned in the order of these paths, the order in which
+/// the walk of such a copy finds its files, so that a crawl and the copy are one site to every
+/// stage (the site sample, for one, is every n-th file of the plan).
+std::string saved_copy_path(std::string_view url, std::string_view base_url) {
+  if (url.starts_with(base_url)) {
+    url.remove_prefix(base_url.size());
+  } else if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
+    url.remove_prefix(scheme + 3);
+  }
+  const std::size_t query = std::min(url.find('?'), url.size());
+  std::string path(url.substr(0, query));
+  if (path.empty() || path.back() == '/') path += "index.html";
+  return path.append(url.substr(query));
+}
+
 /// The plan of `captures`: the newest capture of each URL read (a revisit taking the payload it
 /// repeats), every other capture skipped with its reason; the bodies no page reads removed.
 void lay_out(const std::vector<Capture>& captures, ArchiveSite& site) {
@@ -245,13 +262,14 @@ void lay_out(const std::vector<Capture>& captures, ArchiveSite& site) {
       if (!inserted && newer(c, *it->second)) it->second = &c;
     }
   }
-  std::vector<std::string> urls_in_order;
-  urls_in_order.reserve(by_url.size());
-  for (const auto& [url, of_url] : by_url) urls_in_order.push_back(url);
-  std::sort(urls_in_order.begin(), urls_in_order.end());
+  // In the order of their saved copy's paths (saved_copy_path), then of their URLs.
+  std::vector<std::pair<std::string, std::string>> in_order;
+  in_order.reserve(by_url.size());
+  for (const auto& [url, of_url] : by_url) in_order.emplace_back(saved_copy_path(url, site.base_url), url);
+  std::sort(in_order.begin(), in_order.end());
 
   std::vector<bool> body_used(captures.size(), false);
-  for (const std::string& url : urls_in_order) {
+  for (const auto& [copy_path, url] : in_order) {
     const std::vector<const Capture*>& of_url = by_url[url];
     const Capture* newest = *std::max_element(of_url.begin(), of_url.end(),
                                               [](const Capture* a, const Capture* b) { return newer(*b, *a); });

@@ -247,3 +247,19 @@ TEST_CASE("warc_date_seconds") {
   CHECK_FALSE(warc_date_seconds("yesterday"));
   CHECK_FALSE(warc_date_seconds("2024-13-01T00:00:00Z"));
 }
+
+TEST_CASE("the pages are planned in the order a saved copy of the site lists its files") {
+  canon::testing::TempDir dir;
+  std::string archive;
+  for (const char* url : {"http://example.org/", "http://example.org/a/", "http://example.org/a/b.html",
+                          "http://example.org/a.html", "http://example.org/a.html?x=1", "http://other.org/z.html"}) {
+    archive += record("response", url, "2024-05-01T00:00:00Z", response("200 OK", kHtml, html(url)));
+  }
+  const ArchiveSite site = read_one(dir, archive);
+  std::vector<std::string> order;
+  for (const auto& file : site.plan.files) order.push_back(file.relative_path);
+  // a.html, a.html?x=1, a/b.html, a/index.html, index.html, then the other host's other.org/z.html.
+  CHECK(order == std::vector<std::string>{"http://example.org/a.html", "http://example.org/a.html?x=1",
+                                          "http://example.org/a/b.html", "http://example.org/a/",
+                                          "http://example.org/", "http://other.org/z.html"});
+}
