@@ -5,7 +5,10 @@
 ///
 /// The record framing (a version line, "Name: value" header lines, a blank line, Content-Length
 /// bytes of block, CRLF CRLF) is read here by hand: no maintained C or C++ library in Debian
-/// reads WARC files and gives the record headers and revisit records as they are written.
+/// reads WARC files and gives the record headers and revisit records as they are written
+/// (libarchive's WARC format reads versions 0.12 to 1.0 only, refusing the WARC/1.1 that
+/// Browsertrix writes, and gives response and resource records as files, without their WARC
+/// headers: no payload digest, no revisit profile).
 /// zlib inflates gzip. docs/index-format.md, "Web archives (WARC) as canon reads them".
 #pragma once
 
