@@ -89,7 +89,7 @@ ShardOfProcess shard_of_process(const std::vector<PageRecord>& records, const In
 /// the chunk databases are then merged into the index's database, or, one of several
 /// processes, into the process's shard (ShardOfProcess; `to_merge`: shards to be merged). Sets
 /// each record's docid and digests.
-Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::vector<PageRecord>& records,
+Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, std::vector<PageRecord>& records,
                    const IndexPlan& plan, unsigned threads, const index_format::IndexLayout& layout,
                    const Collective& processes, bool to_merge, Progress& progress) {
   if (Status injected = injected_failure("write-index"); !injected.ok()) return injected;
@@ -115,7 +115,7 @@ Status write_index(const ChunkLayout& chunks, const StoredPages& stored, std::ve
       PageRecord& r = records[d];
       if (!shard.writes(d)) continue;
       const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
-      auto page = stored.read(r.stored);
+      auto page = store_reader.read(r.store_location);
       if (!page.ok()) {
         chunk_status[chunk] = page.status();
         return;
@@ -173,7 +173,7 @@ struct IndexUpdates {
 /// pages are added. Sets each record's docid and digests. Fails with kFailedPrecondition when
 /// the previous database cannot be updated into this run's (another collapse mode): the run
 /// then writes the index from scratch.
-Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPages& stored,
+Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoreReader& store_reader,
                                   std::vector<PageRecord>& records, const IndexPlan& plan, const fs::path& xapian_dir,
                                   Progress& progress) {
   if (index_format::stub_file_at(previous.xapian_dir)) {
@@ -229,7 +229,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
       ++updates.updated;
       continue;
     }
-    auto page = stored.read(r.stored);
+    auto page = store_reader.read(r.store_location);
     if (!page.ok()) return page.status();
     if (was == nullptr) {
       auto added = index.add(r.url, page->document, fields);
@@ -256,7 +256,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoredPag
 /// Stage 6: the search index in `layout`: the previous one updated where it can be (what
 /// changed counted in `reindex`), else written afresh; by several processes, in shards
 /// (write_index).
-Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
+Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
                       std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
                       const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                       Progress& progress, ReindexSummary& reindex) {
@@ -264,7 +264,7 @@ Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, 
   if (previous != nullptr && processes.size() > 1) {
     reindex.index_rewritten_because = "a partitioned build writes its shards afresh";
   } else if (previous != nullptr) {
-    auto updates = update_index(*previous, stored, records, index_plan, xapian_dir, progress);
+    auto updates = update_index(*previous, store_reader, records, index_plan, xapian_dir, progress);
     if (updates.ok()) {
       reindex.documents_added = updates->added;
       reindex.documents_rewritten = updates->rewritten;
@@ -278,7 +278,7 @@ Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, 
     std::error_code ec;
     fs::remove_all(xapian_dir, ec);
   }
-  return write_index(chunks, stored, records, index_plan, threads, layout, processes, to_merge, progress);
+  return write_index(chunks, store_reader, records, index_plan, threads, layout, processes, to_merge, progress);
 }
 
 /// The shards of a partitioned build (write_index) made one index: merged into one database
@@ -295,11 +295,11 @@ Status join_shards(const index_format::IndexLayout& layout, unsigned processes, 
 
 }  // namespace
 
-Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
+Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
                           std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
                           const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                           Progress& progress, ReindexSummary& reindex) {
-  const Status written = write_database(previous, chunks, stored, records, index_plan, threads, layout, processes,
+  const Status written = write_database(previous, chunks, store_reader, records, index_plan, threads, layout, processes,
                                         to_merge, progress, reindex);
   if (Status all = every_process_did(written, processes, "write its shard"); !all.ok()) return all;
   if (processes.size() == 1 || processes.rank() != 0) return Status::ok_status();

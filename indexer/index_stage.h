@@ -50,7 +50,7 @@ struct IndexPlan {
 /// Stage 6: the search index in `layout` (write_database); by several processes, a shard each,
 /// which the first then lists in a stub or, `to_merge`, merges (join_shards). Fails on every
 /// process when one could not write its shard.
-Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoredPages& stored,
+Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
                           std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
                           const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                           Progress& progress, ReindexSummary& reindex);

@@ -69,8 +69,8 @@ struct PageRecord : store::PageFacts {
   /// What other pages call this one when they link to it, and the names of its places (what
   /// links to its places, its own included, call them) (site_links.h), most pages first.
   std::vector<InboundAnchor> inbound_anchors;
-  store::StoreLocation stored;             ///< its page in the run's page store, when in_dedup
-  std::uint64_t stored_bytes = 0;          ///< the bytes of its record there
+  store::StoreLocation store_location;     ///< its page in the run's page store, when in_dedup
+  std::uint64_t store_bytes = 0;          ///< the bytes of its record there
   std::optional<ranking::NodeId> node;     ///< in the link graph
   bool in_dedup = false;                   ///< handed to the detector (document = record index)
   double pagerank = 0.0;

@@ -187,8 +187,8 @@ Status parse_file(ParseContext& run, std::size_t i, store::PageStoreWriter& stor
   r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
   auto offset = store.append(stored);
   if (!offset.ok()) return offset.status();
-  r.stored = store::StoreLocation{segment, offset.value()};
-  r.stored_bytes = store.bytes() - offset.value();
+  r.store_location = store::StoreLocation{segment, offset.value()};
+  r.store_bytes = store.bytes() - offset.value();
   return Status::ok_status();
 }
 
@@ -214,14 +214,14 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
     r.link_anchors = intern_anchor_keys(anchors, run.anchor_ids);
   }
   if (!set_parsed_status(r)) return Status::ok_status();
-  if (!e.stored) return Status::corruption("the page store catalog has no stored page for " + e.path);
-  r.stored = run.reuse.location(e);
-  r.stored_bytes = e.stored_bytes;
-  const bool moves = new_stamp || run.reuse.compact_old[e.stored->segment];  // a new record, in this run's segment
+  if (!e.store_location) return Status::corruption("the page store catalog has no stored page for " + e.path);
+  r.store_location = run.reuse.location(e);
+  r.store_bytes = e.store_bytes;
+  const bool moves = new_stamp || run.reuse.compact_old[e.store_location->segment];  // a new record, in this run's segment
   r.in_dedup = true;
   r.terms_source = IndexWriter::terms_source(r.url, r.content_hash);
   if (!moves && !run.add_taken_over) return Status::ok_status();  // nothing to read the page for
-  auto page = run.stored.read(r.stored);
+  auto page = run.store_reader.read(r.store_location);
   if (!page.ok()) return page.status();
   if (new_stamp) {
     auto document = IndexWriter::restamp(page->document, *new_stamp);
@@ -232,8 +232,8 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
     if (store == nullptr) return Status::error("no page store segment to write " + e.path + " to");
     auto offset = store->append(page.value());
     if (!offset.ok()) return offset.status();
-    r.stored = store::StoreLocation{segment, offset.value()};
-    r.stored_bytes = store->bytes() - offset.value();
+    r.store_location = store::StoreLocation{segment, offset.value()};
+    r.store_bytes = store->bytes() - offset.value();
   }
   if (run.add_taken_over) run.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(r.url));
   return Status::ok_status();

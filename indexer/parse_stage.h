@@ -77,17 +77,17 @@ Status first_error(const std::vector<Status>& statuses);
 class SamplePages {
 public:
   /// Parses the sample's pages that serve their URL on `threads` threads; those `reuse` has
-  /// unchanged are read from `stored` instead.
+  /// unchanged are read from `store_reader` instead.
   SamplePages(const SitePlan& plan, const html::PageLimits& limits, unsigned threads, const Reuse& reuse,
-              const StoredPages& stored)
+              const StoreReader& store_reader)
       : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()),
         stored_pages_(files_.size()), stored_status_(files_.size(), Status::ok_status()) {
     parallel_for(files_.size(), threads, [&](std::size_t s, std::size_t) {
       const std::uint32_t i = files_[s];
       if (!plan.serves_url(i) || plan.files[i].redirect) return;
       if (const store::CatalogEntry* entry = reuse.entry(i)) {
-        if (!entry->stored) return;  // a redirect or noindex page: not learnt from
-        auto page = stored.read(reuse.location(*entry));
+        if (!entry->store_location) return;  // a redirect or noindex page: not learnt from
+        auto page = store_reader.read(reuse.location(*entry));
         if (page.ok()) stored_pages_[s] = std::move(page).value();
         else stored_status_[s] = page.status();
         return;
@@ -141,7 +141,7 @@ struct ParseContext {
   const Reuse& reuse;
   SamplePages& sample;
   dedup::Detector& detector;
-  const StoredPages& stored;
+  const StoreReader& store_reader;
   UrlIds& url_ids;
   AnchorIds& anchor_ids;
   /// False when the detector holds what it keeps of the files taken over already (another

@@ -92,7 +92,7 @@ Result<bool> exchange_detector_state(dedup::Detector& detector, const ChunkLayou
 /// parsed, taken over from their `parts` (exchange_parsed_parts) as a re-index takes over
 /// unchanged files: each record filled as the parse made it, its page read from the store for the
 /// detector unless `detector_has_them` (exchange_detector_state). Nothing is written.
-/// REQUIRES: every segment of the run's store open in `run.stored`.
+/// REQUIRES: every segment of the run's store open in `run.store_reader`.
 Status take_over_parts(const ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
                        const Collective& processes, std::vector<store::StoreCatalog>&& parts, bool detector_has_them,
                        unsigned threads, std::vector<PageRecord>& records) {
@@ -114,7 +114,7 @@ Status take_over_parts(const ParseContext& run, const ChunkLayout& chunks, const
       return Status::corruption("the part of process " + std::to_string(p) + " has " +
                                 std::to_string(part.catalog.files.size()) + " files, its chunks " + std::to_string(entry));
     }
-    ParseContext from_part{run.plan, run.by_rule, reuse, run.sample, run.detector, run.stored, run.url_ids,
+    ParseContext from_part{run.plan, run.by_rule, reuse, run.sample, run.detector, run.store_reader, run.url_ids,
                            run.anchor_ids, !detector_has_them};
     std::vector<Status> chunk_status(owned.size(), Status::ok_status());
     parallel_for(owned.size(), threads, [&](std::size_t k, std::size_t) {
@@ -152,13 +152,13 @@ Result<RunStore> start_shared_store(const fs::path& store_dir, Reuse& reuse, con
 }
 
 Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
-                    const Collective& processes, unsigned threads, StoredPages& stored,
+                    const Collective& processes, unsigned threads, StoreReader& store_reader,
                     std::vector<PageRecord>& records) {
-  if (processes.size() == 1) return stored.open_new();
+  if (processes.size() == 1) return store_reader.open_new();
   auto parts = exchange_parsed_parts(
       encode_parsed_part(store, chunks, processes, records, parse.url_ids, parse.anchor_ids), processes);
   if (!parts.ok()) return parts.status();
-  if (Status opened = stored.open_new(); !opened.ok()) return opened;
+  if (Status opened = store_reader.open_new(); !opened.ok()) return opened;
   auto shared = exchange_detector_state(parse.detector, chunks, processes);
   if (!shared.ok()) return shared.status();
   return take_over_parts(parse, chunks, store, processes, std::move(parts).value(), shared.value(), threads, records);

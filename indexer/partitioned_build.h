@@ -31,7 +31,7 @@ Result<RunStore> start_shared_store(const std::filesystem::path& store_dir, Reus
 /// the detector kept of them from theirs (Detector::encode_added; read from the store when the
 /// detector cannot), so that `records` and the detector hold the whole site on every process.
 Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
-                    const Collective& processes, unsigned threads, StoredPages& stored,
+                    const Collective& processes, unsigned threads, StoreReader& store_reader,
                     std::vector<PageRecord>& records);
 
 /// A run's build directory: owned (and committed) by the first process of a partitioned

@@ -204,13 +204,13 @@ ClusterAssignment choose_authority(const IndexOptions& options, dedup::Detector&
 /// it needs a page's text again (to verify a candidate pair) `load_page` reads it from the page
 /// store. Counts in `summary`; fails when the store could not be read.
 Result<dedup::Clusters> find_near_duplicates(dedup::Detector& detector, const dedup::DocumentLoader& load_page,
-                                             const StoredPages& stored, Progress& progress, IndexSummary& summary) {
+                                             const StoreReader& store_reader, Progress& progress, IndexSummary& summary) {
   progress.start("near-duplicates", 0);
   dedup::Clusters clusters = detector.find_clusters(load_page);
   progress.finish();
   summary.candidates_examined = clusters.candidates_examined;
   summary.near_duplicate_pairs = clusters.pairs.size();
-  if (Status read = stored.failed(); !read.ok()) return read;
+  if (Status read = store_reader.failed(); !read.ok()) return read;
   return clusters;
 }
 
@@ -258,23 +258,23 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const ChunkLayout chunks = chunk_layout(work_dir, plan.files.size(), options.chunk_files, threads * processes.size());
   auto run_store = start_shared_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks, processes);
   if (!run_store.ok()) return run_store.status();
-  StoredPages stored(run_store.value());
-  if (Status opened = stored.open_kept(); !opened.ok()) return opened;
+  StoreReader store_reader(run_store.value());
+  if (Status opened = store_reader.open_kept(); !opened.ok()) return opened;
 
-  SamplePages sample(plan, options.limits, threads, walked->reuse, stored);
+  SamplePages sample(plan, options.limits, threads, walked->reuse, store_reader);
   if (Status learned = learn_repeated_text(*detector.value(), sample, plan); !learned.ok()) return learned;
   clock.lap("sample");
 
   // 2. Every page parsed once (or taken over): records, detector documents, the page store.
   UrlIds url_ids;
   AnchorIds anchor_ids;
-  ParseContext parse{plan, walked->by_rule, walked->reuse, sample, *detector.value(), stored, url_ids, anchor_ids};
+  ParseContext parse{plan, walked->by_rule, walked->reuse, sample, *detector.value(), store_reader, url_ids, anchor_ids};
   auto parsed = parse_site(parse, chunks, run_store.value(), base_url, threads, parse_stage_name(previous, reindex),
                            processes, progress);
   if (!parsed.ok()) return parsed.status();
   std::vector<PageRecord>& records = parsed.value();
   summary.input_files = records.size();
-  if (Status whole = gather_parts(parse, chunks, run_store.value(), processes, threads, stored, records); !whole.ok()) {
+  if (Status whole = gather_parts(parse, chunks, run_store.value(), processes, threads, store_reader, records); !whole.ok()) {
     return whole;
   }
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
@@ -290,8 +290,8 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   clock.lap("pagerank");
 
   // 4. Near-duplicates, verified with the pages' texts from the store.
-  const dedup::DocumentLoader load_page = stored.loader(records);
-  const auto found = find_near_duplicates(*detector.value(), load_page, stored, progress, summary);
+  const dedup::DocumentLoader load_page = store_reader.loader(records);
+  const auto found = find_near_duplicates(*detector.value(), load_page, store_reader, progress, summary);
   if (!found.ok()) return found.status();
   const dedup::Clusters& clusters = found.value();
   clock.lap("dedup");
@@ -299,13 +299,13 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   // 5. The page each cluster is indexed under.
   const ClusterAssignment assignment = choose_authority(options, *detector.value(), clusters, records,
                                                         plan.files.size(), resolver, walked->by_rule, load_page, summary);
-  if (Status read = stored.failed(); !read.ok()) return read;
+  if (Status read = store_reader.failed(); !read.ok()) return read;
   clock.lap("authority");
 
   // 6. The search index (a shard a process); a link to a copy names the page standing for it.
   if (options.collapse == CollapseMode::kIndexTime) gather_cluster_anchors(records, anchor_texts);
   const IndexPlan index_plan(records, assignment, anchor_texts, options, site.graph.node_count());
-  const Status indexed = write_search_index(previous, chunks, stored, records, index_plan, threads,
+  const Status indexed = write_search_index(previous, chunks, store_reader, records, index_plan, threads,
                                             index_format::IndexLayout{work_dir}, processes, options.merge_shards,
                                             progress, reindex);
   if (!indexed.ok()) return indexed;

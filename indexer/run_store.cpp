@@ -22,7 +22,7 @@ Result<RunStore> start_store(const fs::path& store_dir, Reuse& reuse, std::size_
     // store stays within twice the size of its live pages however many runs it has seen.
     std::vector<std::uint64_t> live_bytes(old.segments.size(), 0);
     for (const std::uint32_t e : reuse.unchanged_entry) {
-      if (e != kNoEntry && old.files[e].stored) live_bytes[old.files[e].stored->segment] += old.files[e].stored_bytes;
+      if (e != kNoEntry && old.files[e].store_location) live_bytes[old.files[e].store_location->segment] += old.files[e].store_bytes;
     }
     reuse.segment_of_old.assign(old.segments.size(), kNoRecord);
     reuse.compact_old.assign(old.segments.size(), false);
@@ -66,8 +66,8 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
   e.links = targets;
   e.link_anchors = texts;
   if (r.in_dedup) {
-    e.stored = store::StoreLocation{segment_number[r.stored.segment], r.stored.offset};
-    e.stored_bytes = r.stored_bytes;
+    e.store_location = store::StoreLocation{segment_number[r.store_location.segment], r.store_location.offset};
+    e.store_bytes = r.store_bytes;
   }
   e.docid = r.docid;
   e.terms_digest = r.digests.terms;
@@ -85,7 +85,7 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
   catalog.next_segment = store.next_number;
   std::vector<bool> used(store.names.size(), false);
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
-    if (records[i].in_dedup) used[records[i].stored.segment] = true;
+    if (records[i].in_dedup) used[records[i].store_location.segment] = true;
   }
   std::vector<std::uint32_t> segment_number(store.names.size(), kNoRecord);
   for (std::uint32_t s = 0; s < store.names.size(); ++s) {

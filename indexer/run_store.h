@@ -41,7 +41,7 @@ struct Reuse {
     return previous != nullptr && unchanged_entry[i] != kNoEntry ? &previous->catalog.files[unchanged_entry[i]] : nullptr;
   }
   /// Where the stored page of entry `e` is in the run's store. REQUIRES: e.stored.
-  store::StoreLocation location(const store::CatalogEntry& e) const { return {segment_of_old[e.stored->segment], e.stored->offset}; }
+  store::StoreLocation location(const store::CatalogEntry& e) const { return {segment_of_old[e.store_location->segment], e.store_location->offset}; }
 };
 
 /// The run's page store, in the new index's store/ directory: first the previous store's
@@ -68,9 +68,9 @@ Result<RunStore> start_store(const std::filesystem::path& store_dir, Reuse& reus
 /// The run's page store open for reading: a page is read back from here, never from its file
 /// again (so the index and the duplicate decisions are made from the same text, even when a
 /// file changes during the run). Segments are opened as they are finished. Thread-safe.
-class StoredPages {
+class StoreReader {
 public:
-  explicit StoredPages(const RunStore& store) : store_(store), readers_(store.names.size()) {}
+  explicit StoreReader(const RunStore& store) : store_(store), readers_(store.names.size()) {}
   /// Opens the segments the run keeps from the previous build (before the parse).
   Status open_kept() { return open(0, store_.first_new); }
   /// Opens the segments the parse wrote (after it).
@@ -85,7 +85,7 @@ public:
   dedup::DocumentLoader loader(const std::vector<PageRecord>& records) {
     return [this, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
       const PageRecord& r = records[i];
-      auto page = read(r.stored);
+      auto page = read(r.store_location);
       if (!page.ok()) {
         const std::lock_guard<std::mutex> lock(mutex_);
         if (failure_.ok()) failure_ = page.status();

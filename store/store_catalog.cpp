@@ -28,7 +28,7 @@ constexpr std::uint64_t kUnreadable = 2;
 
 void put_entry(std::string& out, const CatalogEntry& e) {
   put_string(out, e.path);
-  put_varint(out, (e.stored ? kHasStored : 0) | (e.unreadable.empty() ? 0 : kUnreadable));
+  put_varint(out, (e.store_location ? kHasStored : 0) | (e.unreadable.empty() ? 0 : kUnreadable));
   if (!e.unreadable.empty()) put_string(out, e.unreadable);
   encode_page_facts(e, out);
   put_varint(out, e.links.size());
@@ -37,10 +37,10 @@ void put_entry(std::string& out, const CatalogEntry& e) {
   for (const std::uint32_t anchor : e.link_anchors) {
     put_varint(out, anchor == UINT32_MAX ? 0 : std::uint64_t{anchor} + 1);
   }
-  if (e.stored) {
-    put_varint(out, e.stored->segment);
-    put_varint(out, e.stored->offset);
-    put_varint(out, e.stored_bytes);
+  if (e.store_location) {
+    put_varint(out, e.store_location->segment);
+    put_varint(out, e.store_location->offset);
+    put_varint(out, e.store_bytes);
   }
   put_varint(out, e.docid);
   put_fixed(out, e.terms_digest, 8);
@@ -74,8 +74,8 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
     const std::uint64_t segment = in.varint();
     const std::uint64_t offset = in.varint();
     if (segment >= catalog.segments.size()) return in.mark_bad(), e;
-    e.stored = StoreLocation{static_cast<std::uint32_t>(segment), offset};
-    e.stored_bytes = in.varint();
+    e.store_location = StoreLocation{static_cast<std::uint32_t>(segment), offset};
+    e.store_bytes = in.varint();
   }
   const std::uint64_t docid = in.varint();
   if (docid > UINT32_MAX) return in.mark_bad(), e;

@@ -37,8 +37,8 @@ struct CatalogEntry : PageFacts {
   /// UINT32_MAX for none; empty, or as many as `links`.
   std::vector<std::uint32_t> link_anchors;
   /// The stored page, for pages handed to the detector, and the bytes its record takes.
-  std::optional<StoreLocation> stored;
-  std::uint64_t stored_bytes = 0;
+  std::optional<StoreLocation> store_location;
+  std::uint64_t store_bytes = 0;
   /// The page's document in the index's Xapian database (0: none) and the digests of what it
   /// was written from (IndexWriter::digests), so that a re-index rewrites only what changed.
   std::uint32_t docid = 0;

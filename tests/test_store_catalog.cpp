@@ -42,8 +42,8 @@ StoreCatalog sample_catalog() {
   indexed.canonical_url = "http://localhost/a.html";
   indexed.links = {1, 2, 1};
   indexed.link_anchors = {1, UINT32_MAX, 0};  // the second link's text names nothing
-  indexed.stored = StoreLocation{1, 4096};
-  indexed.stored_bytes = 777;
+  indexed.store_location = StoreLocation{1, 4096};
+  indexed.store_bytes = 777;
   indexed.docid = 42;
   indexed.terms_digest = 1;
   indexed.fields_digest = UINT64_MAX;
@@ -79,8 +79,8 @@ void check_same(const CatalogEntry& a, const CatalogEntry& b) {
   CHECK(a.refresh_url == b.refresh_url);
   CHECK(a.links == b.links);
   CHECK(a.link_anchors == b.link_anchors);
-  CHECK(a.stored == b.stored);
-  CHECK(a.stored_bytes == b.stored_bytes);
+  CHECK(a.store_location == b.store_location);
+  CHECK(a.store_bytes == b.store_bytes);
   CHECK(a.docid == b.docid);
   CHECK(a.terms_digest == b.terms_digest);
   CHECK(a.fields_digest == b.fields_digest);
