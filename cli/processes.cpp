@@ -5,10 +5,11 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <string>
+#include <thread>
 
 #include "cli/commands.h"
 
@@ -100,6 +101,10 @@ void RunProcesses::fail(const Status& status) const {
                            std::to_string(processes->size()) + ": " + status.message() + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
+  // mpirun forwards a process's stderr through a pipe and may kill the job before reading what
+  // is left in it (Open MPI: "you may or may not see output from other processes"); a moment
+  // lets the line that says why reach the terminal (mpi_index lost it on a loaded machine).
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   MPI_Abort(MPI_COMM_WORLD, exit_code(status.code()));
 #endif
   std::abort();  // not reached: MPI_Abort does not return
