@@ -1,6 +1,7 @@
 /// @file file_io.cpp
-/// @brief Reading a file with POSIX calls: opened without blocking, checked to be a regular
-/// file on the descriptor that is read (not on the path, which could change in between).
+/// @brief Reading a file: through the FileSystem seam (common/file_system.h), whose POSIX files
+/// are opened without blocking and checked to be regular on the descriptor that is read (not on
+/// the path, which could change in between).
 #include "common/file_io.h"
 
 #include <fcntl.h>
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "common/file_system.h"
 
 namespace canon {
 
@@ -33,25 +36,19 @@ FileStamp stamp_of(const struct stat& info) {
 }  // namespace
 
 Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size_t max_bytes) {
-  // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one.
-  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
-  if (fd.get() < 0) {
-    return errno == ENOENT ? Status::not_found(std::strerror(errno)) : Status::io_error(std::strerror(errno));
-  }
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) return Status::io_error(std::strerror(errno));
-  if (!S_ISREG(info.st_mode)) return Status::failed_precondition("not a regular file");
+  auto opened = io::file_system().open(path);
+  if (!opened.ok()) return opened.status();
+  const io::ReadableFile& in = *opened.value();
   FilePrefix file;
-  file.stamp = stamp_of(info);
+  file.stamp = in.stamp();
   const std::size_t wanted = static_cast<std::size_t>(std::min<std::uint64_t>(file.stamp.size, max_bytes));
   file.bytes.resize(wanted);
   std::size_t done = 0;
   while (done < wanted) {
-    const ssize_t n = ::read(fd.get(), file.bytes.data() + done, wanted - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Status::io_error(std::string("read error: ") + std::strerror(errno));
-    if (n == 0) break;  // the file shrank since fstat
-    done += static_cast<std::size_t>(n);
+    auto n = in.read_some(done, file.bytes.data() + done, wanted - done);
+    if (!n.ok()) return n.status();
+    if (n.value() == 0) break;  // the file shrank since it was opened
+    done += n.value();
   }
   file.bytes.resize(done);
   if (done < wanted) file.stamp.size = done;

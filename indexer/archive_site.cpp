@@ -2,19 +2,13 @@
 /// @brief read_archives: web archives as a site plan.
 #include "indexer/archive_site.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <ctime>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
 
-#include "common/file_io.h"
+#include "common/file_system.h"
 #include "urls/url.h"
 #include "warc/header_text.h"
 #include "warc/http_message.h"
@@ -82,18 +76,9 @@ bool looks_like_html(std::string_view body) {
 
 /// Writes `bytes` to `path` with `mtime_seconds` as its modification time.
 Status write_body(const fs::path& path, std::string_view bytes, std::int64_t mtime_seconds) {
-  Descriptor fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (fd.get() < 0) return Status::io_error("cannot write '" + path.string() + "': " + std::strerror(errno));
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd.get(), bytes.data(), bytes.size());
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return Status::io_error("cannot write '" + path.string() + "': " + std::strerror(errno));
-    bytes.remove_prefix(static_cast<std::size_t>(written));
-  }
-  const timespec times[2] = {{mtime_seconds, 0}, {mtime_seconds, 0}};
-  if (::futimens(fd.get(), times) != 0 || !fd.close()) {
-    return Status::io_error("cannot write '" + path.string() + "': " + std::strerror(errno));
-  }
+  Status written = io::write_whole_file(path, bytes);
+  if (written.ok()) written = io::file_system().set_modified(path, mtime_seconds);
+  if (!written.ok()) return Status::io_error("cannot write '" + path.string() + "': " + written.message());
   return Status::ok_status();
 }
 

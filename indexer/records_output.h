@@ -2,11 +2,9 @@
 /// @brief Stage 7 of `canon index`: pages.jsonl, graph.tsv, pairs.tsv and summary.json beside the index.
 #pragma once
 
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "common/file_system.h"
 #include "common/status.h"
 #include "dedup/detector.h"
 #include "indexer/page_record.h"
@@ -24,23 +23,40 @@
 
 namespace canon::indexer::detail {
 
-/// Writes the text file `path` line by line, so that a record file of a million pages is never
-/// a string in memory (graph.tsv alone is ~1 GB there); write(line) appends a line and its
-/// newline.
+/// Writes the text file `path` line by line, in pieces of 1 MiB through the file system seam
+/// (common/file_system.h), so that a record file of a million pages is never a string in memory
+/// (graph.tsv alone is ~1 GB there); write(line) appends a line and its newline.
 class LineWriter {
  public:
-  explicit LineWriter(const std::filesystem::path& path) : path_(path), out_(path, std::ios::binary | std::ios::trunc) {}
-  void write(std::string_view line) { out_.write(line.data(), static_cast<std::streamsize>(line.size())).put('\n'); }
+  explicit LineWriter(const std::filesystem::path& path) : path_(path) {
+    auto file = io::file_system().create(path);
+    if (file.ok()) file_ = std::move(file).value();
+    else status_ = file.status();
+  }
+  void write(std::string_view line) {
+    buffer_.append(line).push_back('\n');
+    if (buffer_.size() >= (1u << 20)) flush();
+  }
   /// Flushes and closes; an error if any write failed.
   Status close() {
-    out_.close();
-    if (!out_) return Status::io_error("cannot write '" + path_.string() + "': " + std::strerror(errno));
+    flush();
+    if (file_ != nullptr) {
+      if (Status closed = file_->close(); status_.ok()) status_ = closed;
+      file_.reset();
+    }
+    if (!status_.ok()) return Status::io_error("cannot write '" + path_.string() + "': " + status_.message());
     return Status::ok_status();
   }
 
  private:
+  void flush() {
+    if (status_.ok() && file_ != nullptr) status_ = file_->append(buffer_);
+    buffer_.clear();
+  }
   std::filesystem::path path_;
-  std::ofstream out_;
+  std::unique_ptr<io::WritableFile> file_;
+  std::string buffer_;
+  Status status_ = Status::ok_status();
 };
 
 /// summary.json's object: the counts, re-use and stage times of `s`, and the parameters of `o`.

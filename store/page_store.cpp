@@ -3,16 +3,10 @@
 /// little-endian; the payload is the StoredPage's fields in declaration order (common/byte_codec.h).
 #include "store/page_store.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include <xxhash.h>
 
-#include "common/file_io.h"
 #include "common/byte_codec.h"
+#include "common/file_system.h"
 
 namespace canon::store {
 using namespace codec;
@@ -23,8 +17,8 @@ constexpr std::size_t kHeaderBytes = 4 + 8;
 /// Larger than any page can make (html::PageLimits: 8 MiB of page, and its document).
 constexpr std::uint32_t kMaxPayloadBytes = 1u << 30;
 
-Status io_error(const std::string& what, const std::filesystem::path& path) {
-  return Status::io_error(what + " '" + path.string() + "': " + std::strerror(errno));
+Status io_error(const std::string& what, const std::filesystem::path& path, const Status& why) {
+  return Status::io_error(what + " '" + path.string() + "': " + why.message());
 }
 
 }  // namespace
@@ -45,19 +39,15 @@ dedup::DedupDocument StoredPage::dedup_view(std::string_view url) const {
 
 struct PageStoreWriter::Rep {
   std::filesystem::path path;
-  Descriptor fd{-1};
+  std::unique_ptr<io::WritableFile> file;
   StoreOffset size = 0;  // bytes appended so far
   std::string buffer;    // not yet written
   std::string payload;   // reused per page
   Status status = Status::ok_status();
 
   Status flush() {
-    std::size_t written = 0;
-    while (written < buffer.size()) {
-      const ssize_t n = ::write(fd.get(), buffer.data() + written, buffer.size() - written);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return status = io_error("cannot write the page store", path);
-      written += static_cast<std::size_t>(n);
+    if (Status written = file->append(buffer); !written.ok()) {
+      return status = io_error("cannot write the page store", path, written);
     }
     buffer.clear();
     return Status::ok_status();
@@ -71,8 +61,9 @@ PageStoreWriter::~PageStoreWriter() = default;
 Result<std::unique_ptr<PageStoreWriter>> PageStoreWriter::create(const std::filesystem::path& path) {
   auto rep = std::make_unique<Rep>();
   rep->path = path;
-  rep->fd = Descriptor(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (rep->fd.get() < 0) return io_error("cannot create the page store", path);
+  auto file = io::file_system().create(path);
+  if (!file.ok()) return io_error("cannot create the page store", path, file.status());
+  rep->file = std::move(file).value();
   return std::unique_ptr<PageStoreWriter>(new PageStoreWriter(std::move(rep)));
 }
 
@@ -108,7 +99,8 @@ StoreOffset PageStoreWriter::bytes() const { return rep_->size; }
 Status PageStoreWriter::finish() {
   Rep& r = *rep_;
   if (r.status.ok()) (void)r.flush();
-  if (!r.fd.close() && r.status.ok()) r.status = io_error("cannot write the page store", r.path);
+  const Status closed = r.file->close();
+  if (!closed.ok() && r.status.ok()) r.status = io_error("cannot write the page store", r.path, closed);
   return r.status;
 }
 
@@ -116,7 +108,7 @@ Status PageStoreWriter::finish() {
 
 struct PageStoreReader::Rep {
   std::filesystem::path path;
-  Descriptor fd{-1};
+  std::unique_ptr<io::ReadableFile> file;
 };
 
 PageStoreReader::PageStoreReader(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
@@ -126,36 +118,27 @@ PageStoreReader::~PageStoreReader() = default;
 Result<std::unique_ptr<PageStoreReader>> PageStoreReader::open(const std::filesystem::path& path) {
   auto rep = std::make_unique<Rep>();
   rep->path = path;
-  rep->fd = Descriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (rep->fd.get() < 0) return io_error("cannot open the page store", path);
+  auto file = io::file_system().open(path);
+  if (!file.ok()) return io_error("cannot open the page store", path, file.status());
+  rep->file = std::move(file).value();
   return std::unique_ptr<PageStoreReader>(new PageStoreReader(std::move(rep)));
 }
-
-namespace {
-
-/// Reads exactly `size` bytes at `offset`; false at the end of the file or on an error.
-bool read_at(int fd, char* out, std::size_t size, std::uint64_t offset) {
-  std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::pread(fd, out + done, size - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-}  // namespace
 
 Result<StoredPage> PageStoreReader::read(StoreOffset offset) const {
   const Status damaged = Status::corruption("the page store '" + rep_->path.string() + "' is damaged at byte " +
                                             std::to_string(offset));
+  // A read that fails is the system's error; one that finds the file too short, damage.
+  const auto read = [&](std::uint64_t at, char* out, std::size_t size) {
+    const Status status = io::read_exactly(*rep_->file, at, out, size);
+    if (status.ok() || status.code() == StatusCode::kCorruption) return status.ok() ? status : damaged;
+    return io_error("cannot read the page store", rep_->path, status);
+  };
   char header[kHeaderBytes];
-  if (!read_at(rep_->fd.get(), header, sizeof header, offset)) return damaged;
+  if (Status got = read(offset, header, sizeof header); !got.ok()) return got;
   const std::uint64_t size = get_fixed(header, 4);
   if (size > kMaxPayloadBytes) return damaged;
   std::string payload(size, '\0');
-  if (!read_at(rep_->fd.get(), payload.data(), payload.size(), offset + kHeaderBytes)) return damaged;
+  if (Status got = read(offset + kHeaderBytes, payload.data(), payload.size()); !got.ok()) return got;
   if (XXH3_64bits(payload.data(), payload.size()) != get_fixed(header + 4, 8)) return damaged;
   Reader in(payload);
   StoredPage page;

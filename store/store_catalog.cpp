@@ -13,6 +13,7 @@
 #include <xxhash.h>
 
 #include "common/file_io.h"
+#include "common/file_system.h"
 #include "common/byte_codec.h"
 
 namespace canon::store {
@@ -108,11 +109,8 @@ std::string encode_store_catalog(const StoreCatalog& catalog) {
 }
 
 Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog) {
-  const std::string out = encode_store_catalog(catalog);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file.write(out.data(), static_cast<std::streamsize>(out.size()));
-  file.close();
-  if (!file) return Status::io_error("cannot write '" + path.string() + "': " + std::strerror(errno));
+  const Status written = io::write_whole_file(path, encode_store_catalog(catalog));
+  if (!written.ok()) return Status::io_error("cannot write '" + path.string() + "': " + written.message());
   return Status::ok_status();
 }
 
