@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "common/build_dir.h"
+#include "common/file_system.h"
 #include "format/index_format.h"
 
 namespace canon::index_format {
@@ -129,10 +130,11 @@ Status split_index(const fs::path& index_dir, unsigned parts, const fs::path& ou
 Status write_stub(const IndexLayout& layout, unsigned parts, std::string_view made_by) {
   std::error_code ec;
   fs::create_directory(layout.xapian(), ec);
-  std::ofstream stub(layout.stub());
-  stub << "# The shards of this canon index (" << made_by << "); Xapian reads it as one database.\n";
-  for (unsigned part = 1; part <= parts; ++part) stub << "auto ../" << layout.shard(part).filename().string() << "\n";
-  if (!stub.flush()) return Status::io_error("cannot write '" + layout.stub().string() + "'");
+  std::string stub = "# The shards of this canon index (" + std::string(made_by) + "); Xapian reads it as one database.\n";
+  for (unsigned part = 1; part <= parts; ++part) stub += "auto ../" + layout.shard(part).filename().string() + "\n";
+  if (Status written = io::write_whole_file(layout.stub(), stub); !written.ok()) {
+    return Status::io_error("cannot write '" + layout.stub().string() + "': " + written.message());
+  }
   return Status::ok_status();
 }
 

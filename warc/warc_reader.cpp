@@ -4,19 +4,17 @@
 /// each member's end). Offsets of gzip members are kept only while a record may start in them.
 #include "warc/warc_reader.h"
 
-#include <fcntl.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <deque>
 #include <system_error>
 
 #include "common/file_io.h"
+#include "common/file_system.h"
 #include "warc/header_text.h"
 
 namespace canon::warc {
@@ -41,17 +39,17 @@ public:
 
 class FileSource final : public ByteSource {
 public:
-  explicit FileSource(Descriptor fd) : fd_(std::move(fd)) {}
+  explicit FileSource(std::unique_ptr<io::ReadableFile> file) : file_(std::move(file)) {}
   Result<std::size_t> read(char* out, std::size_t size) override {
-    for (;;) {
-      const ssize_t n = ::read(fd_.get(), out, size);
-      if (n >= 0) return static_cast<std::size_t>(n);
-      if (errno != EINTR) return Status::io_error(std::string("cannot read: ") + std::strerror(errno));
-    }
+    auto n = file_->read_some(offset_, out, size);
+    if (!n.ok()) return Status::io_error("cannot read: " + n.status().message());
+    offset_ += n.value();
+    return n.value();
   }
 
 private:
-  Descriptor fd_;
+  std::unique_ptr<io::ReadableFile> file_;
+  std::uint64_t offset_ = 0;
 };
 
 class MemorySource final : public ByteSource {
@@ -482,12 +480,12 @@ WarcReader::~WarcReader() = default;
 
 Result<std::unique_ptr<WarcReader>> WarcReader::open(const std::filesystem::path& path,
                                                      const WarcReaderOptions& options) {
-  Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) {
-    const std::string message = "cannot open the web archive '" + path.string() + "': " + std::strerror(errno);
-    return errno == ENOENT ? Status::not_found(message) : Status::io_error(message);
+  auto file = io::file_system().open(path);
+  if (!file.ok()) {
+    const std::string message = "cannot open the web archive '" + path.string() + "': " + file.status().message();
+    return file.status().code() == StatusCode::kNotFound ? Status::not_found(message) : Status::io_error(message);
   }
-  auto source = std::make_unique<FileSource>(std::move(fd));
+  auto source = std::make_unique<FileSource>(std::move(file).value());
   return std::unique_ptr<WarcReader>(new WarcReader(std::make_unique<Rep>(std::move(source), path.string(), options)));
 }
 
