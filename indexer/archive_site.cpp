@@ -3,12 +3,16 @@
 #include "indexer/archive_site.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <mutex>
 #include <ctime>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
 
 #include "common/file_system.h"
+#include "common/parallel.h"
 #include "urls/url.h"
 #include "warc/header_text.h"
 #include "warc/http_message.h"
@@ -85,18 +89,20 @@ Status write_body(const fs::path& path, std::string_view bytes, std::int64_t mti
 /// Reads the archives into captures, writing page bodies as it goes.
 class CaptureReader {
 public:
-  CaptureReader(const fs::path& body_dir, ArchiveCounts& counts, std::vector<std::string>& problems)
-      : body_dir_(body_dir), counts_(counts), problems_(problems) {}
+  /// Reads archive number `archive_number` of the run (its bodies' file names begin with it).
+  CaptureReader(const fs::path& body_dir, std::size_t archive_number)
+      : body_dir_(body_dir), archive_number_(archive_number) {}
 
-  /// Reads every record of `archive`; an error only when it cannot be opened or a body cannot
-  /// be written.
-  Status read(const fs::path& archive, Progress& progress, std::size_t& bytes_done) {
+  /// Reads every record of `archive`, adding the bytes read to `bytes_done` as it goes; an error
+  /// only when it cannot be opened or a body cannot be written.
+  Status read(const fs::path& archive, const std::function<void(std::size_t)>& bytes_done) {
     auto reader = warc::WarcReader::open(archive);
     if (!reader.ok()) return reader.status();
     ++counts_.archives;
     const std::string name = archive.filename().string();
     std::error_code ec;
     const std::uintmax_t size = fs::file_size(archive, ec);
+    std::size_t reported = 0;
     for (;;) {
       auto next = reader.value()->next();
       if (!next.ok()) {
@@ -108,15 +114,17 @@ public:
       warc::WarcRecord& record = *next.value();
       ++counts_.records[record.type_name.empty() ? "none" : record.type_name];
       if (Status taken = take(record, name); !taken.ok()) return taken;
-      progress.update(bytes_done + static_cast<std::size_t>(record.offset));
+      bytes_done(static_cast<std::size_t>(record.offset) - reported);
+      reported = static_cast<std::size_t>(record.offset);
     }
-    bytes_done += ec ? 0 : static_cast<std::size_t>(size);
-    progress.update(bytes_done);
+    if (!ec && size > reported) bytes_done(static_cast<std::size_t>(size) - reported);
     return Status::ok_status();
   }
 
   std::vector<Capture>& captures() { return captures_; }
   std::vector<SkippedPath>& cut_records() { return cut_records_; }
+  const ArchiveCounts& counts() const { return counts_; }
+  const std::vector<std::string>& problems() const { return problems_; }
 
 private:
   Status take(warc::WarcRecord& record, const std::string& archive_name) {
@@ -188,13 +196,14 @@ private:
     }
     c.kind = CaptureKind::kPage;
     c.content_type = content_type;
-    c.body = (body_dir_ / (std::to_string(captures_.size()) + ".html")).string();
+    c.body = (body_dir_ / (std::to_string(archive_number_) + "-" + std::to_string(captures_.size()) + ".html")).string();
     return write_body(c.body, body, warc_date_seconds(c.date).value_or(0));
   }
 
   fs::path body_dir_;
-  ArchiveCounts& counts_;
-  std::vector<std::string>& problems_;
+  std::size_t archive_number_;
+  ArchiveCounts counts_;
+  std::vector<std::string> problems_;
   std::vector<Capture> captures_;
   std::vector<SkippedPath> cut_records_;
 };
@@ -349,7 +358,8 @@ Result<std::optional<std::vector<fs::path>>> archive_inputs(const std::vector<fs
   return std::optional<std::vector<fs::path>>(std::move(archives));
 }
 
-Result<ArchiveSite> read_archives(const std::vector<fs::path>& archives, const fs::path& body_dir, Progress& progress) {
+Result<ArchiveSite> read_archives(const std::vector<fs::path>& archives, const fs::path& body_dir, unsigned threads,
+                                  Progress& progress) {
   ArchiveSite site;
   std::error_code ec;
   fs::create_directories(body_dir, ec);
@@ -357,13 +367,34 @@ Result<ArchiveSite> read_archives(const std::vector<fs::path>& archives, const f
   std::size_t total = 0;
   for (const fs::path& archive : archives) total += static_cast<std::size_t>(fs::file_size(archive, ec));
   progress.start("read archives (bytes)", total);
-  CaptureReader reader(body_dir, site.counts, site.problems);
-  std::size_t done = 0;
-  for (const fs::path& archive : archives) {
-    if (Status read = reader.read(archive, progress, done); !read.ok()) return read;
+  // One thread an archive (a crawl of many archives reads them at once), then their captures
+  // in the order of the archives, as one thread would have read them.
+  std::vector<CaptureReader> readers;
+  for (std::size_t a = 0; a < archives.size(); ++a) readers.emplace_back(body_dir, a);
+  std::vector<Status> statuses(archives.size(), Status::ok_status());
+  std::atomic<std::size_t> done{0};
+  std::mutex progress_mutex;
+  parallel_for(archives.size(), threads, [&](std::size_t a, std::size_t) {
+    statuses[a] = readers[a].read(archives[a], [&](std::size_t bytes) {
+      const std::size_t now = done += bytes;
+      if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(now);
+    });
+  });
+  for (const Status& status : statuses) {
+    if (!status.ok()) return status;
   }
   progress.finish();
-  std::vector<Capture>& captures = reader.captures();
+  std::vector<Capture> captures;
+  std::vector<SkippedPath> cut_records;
+  for (CaptureReader& reader : readers) {
+    site.counts += reader.counts();
+    site.problems.insert(site.problems.end(), reader.problems().begin(), reader.problems().end());
+    for (Capture& c : reader.captures()) {
+      c.order = captures.size();
+      captures.push_back(std::move(c));
+    }
+    for (SkippedPath& cut : reader.cut_records()) cut_records.push_back(std::move(cut));
+  }
 
   // The base URL: the site root of the first page captured.
   for (const Capture& c : captures) {
@@ -375,7 +406,7 @@ Result<ArchiveSite> read_archives(const std::vector<fs::path>& archives, const f
   if (site.base_url.empty()) return Status::error("the archives hold no HTML page of an http(s) URL");
 
   lay_out(captures, site);
-  for (SkippedPath& cut : reader.cut_records()) site.plan.skipped.push_back(std::move(cut));
+  for (SkippedPath& cut : cut_records) site.plan.skipped.push_back(std::move(cut));
   site.plan.url_owner.resize(site.plan.files.size());
   for (std::size_t i = 0; i < site.plan.files.size(); ++i) site.plan.url_owner[i] = i;
   return site;

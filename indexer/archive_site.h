@@ -32,6 +32,17 @@ struct ArchiveCounts {
   /// Response, resource and revisit records whose URL is not http(s) (dns:, ftp:, ...):
   /// counted in `records`, not pages of the site.
   std::size_t other_schemes = 0;
+
+  ArchiveCounts& operator+=(const ArchiveCounts& other) {
+    archives += other.archives;
+    for (const auto& [type, count] : other.records) records[type] += count;
+    pages += other.pages;
+    redirects += other.redirects;
+    older_captures += other.older_captures;
+    skipped += other.skipped;
+    other_schemes += other.other_schemes;
+    return *this;
+  }
 };
 
 /// A crawl as a site: the plan of its pages and what else its records held.
@@ -57,7 +68,8 @@ struct ArchiveSite {
 Result<std::optional<std::vector<std::filesystem::path>>> archive_inputs(
     const std::vector<std::filesystem::path>& inputs);
 
-/// Reads every record of `archives`, in order, streaming (one record in memory at a time), and
+/// Reads every record of `archives`, in order (on `threads` threads, one archive each; the
+/// result does not depend on their number), streaming (one record in memory a thread), and
 /// writes the body of each HTML capture into `body_dir` (created), one file per capture with
 /// the capture's WARC-Date as its modification time. The newest capture of a URL (WARC-Date,
 /// then reading order) is the one read; a 3xx response with a Location is a redirect; a revisit
@@ -66,7 +78,7 @@ Result<std::optional<std::vector<std::filesystem::path>>> archive_inputs(
 /// no capture is an http(s) page, or when a body cannot be written; an archive that is cut or
 /// corrupt part-way is a `problems` entry (and a skipped entry of the plan), not a failure.
 Result<ArchiveSite> read_archives(const std::vector<std::filesystem::path>& archives,
-                                  const std::filesystem::path& body_dir, Progress& progress);
+                                  const std::filesystem::path& body_dir, unsigned threads, Progress& progress);
 
 /// Seconds since the epoch of a WARC-Date ("2024-05-01T12:00:00Z", fractions of a second and
 /// the shorter forms WARC 1.1 allows ignored past the seconds); nullopt when it does not read.

@@ -360,7 +360,7 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   if (!options.archives.empty()) {
     Progress progress(options.show_progress);
     const auto started = std::chrono::steady_clock::now();
-    auto read = read_archives(options.archives, crawl_bodies, progress);
+    auto read = read_archives(options.archives, crawl_bodies, resolve_thread_count(options.threads), progress);
     if (!read.ok()) return read.status();
     crawl = std::move(read).value();
     crawl_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

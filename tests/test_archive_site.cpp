@@ -69,7 +69,7 @@ std::string skipped_reason(const SitePlan& plan, const std::string& url, const s
 ArchiveSite read_one(const canon::testing::TempDir& dir, const std::string& archive_bytes) {
   const auto archive = dir.write("crawl.warc", archive_bytes);
   Progress quiet(false);
-  auto site = read_archives({archive}, dir.path() / "bodies", quiet);
+  auto site = read_archives({archive}, dir.path() / "bodies", 1, quiet);
   REQUIRE(site.ok());
   return std::move(site).value();
 }
@@ -208,10 +208,10 @@ TEST_CASE("an archive without an HTML page of an http(s) URL is an error, and so
       "crawl.warc", record("response", "http://example.org/x.png", "2024-05-01T00:00:00Z",
                            response("200 OK", "Content-Type: image/png\r\n", "png")));
   Progress quiet(false);
-  auto site = read_archives({archive}, dir.path() / "bodies", quiet);
+  auto site = read_archives({archive}, dir.path() / "bodies", 1, quiet);
   REQUIRE_FALSE(site.ok());
   CHECK(site.status().message().find("no HTML page") != std::string::npos);
-  CHECK_FALSE(read_archives({dir.path() / "missing.warc"}, dir.path() / "bodies2", quiet).ok());
+  CHECK_FALSE(read_archives({dir.path() / "missing.warc"}, dir.path() / "bodies2", 1, quiet).ok());
 }
 
 TEST_CASE("archive_inputs: files are archives, a directory of archives is, a site directory is not") {
@@ -262,4 +262,45 @@ TEST_CASE("the pages are planned in the order a saved copy of the site lists its
   CHECK(order == std::vector<std::string>{"http://example.org/a.html", "http://example.org/a.html?x=1",
                                           "http://example.org/a/b.html", "http://example.org/a/",
                                           "http://example.org/", "http://other.org/z.html"});
+}
+
+TEST_CASE("several archives: the same plan on one thread and on several; the newest capture across them wins") {
+  canon::testing::TempDir dir;
+  std::vector<std::filesystem::path> archives;
+  for (int a = 0; a < 5; ++a) {
+    std::string archive;
+    for (int p = 0; p < 6; ++p) {
+      const std::string url = "http://example.org/" + std::to_string(p) + ".html";
+      // Page 0 is captured by every archive, the later archive on a later day.
+      if (p != 0 && p % 5 != a) continue;
+      archive += record("response", url, "2024-05-0" + std::to_string(a + 1) + "T00:00:00Z",
+                        response("200 OK", kHtml, html(url + " from archive " + std::to_string(a))));
+    }
+    archive += record("response", "http://example.org/missing-" + std::to_string(a), "2024-05-01T00:00:00Z",
+                      response("404 Not Found", "", ""));
+    archives.push_back(dir.write("crawl-" + std::to_string(a) + ".warc", archive));
+  }
+  Progress quiet(false);
+  auto one = read_archives(archives, dir.path() / "one", 1, quiet);
+  auto several = read_archives(archives, dir.path() / "several", 3, quiet);
+  REQUIRE(one.ok());
+  REQUIRE(several.ok());
+  REQUIRE(one->plan.files.size() == several->plan.files.size());
+  for (std::size_t i = 0; i < one->plan.files.size(); ++i) {
+    CAPTURE(i);
+    CHECK(one->plan.files[i].relative_path == several->plan.files[i].relative_path);
+    CHECK(one->plan.files[i].record == several->plan.files[i].record);
+    CHECK(read_text(one->plan.files[i].absolute_path) == read_text(several->plan.files[i].absolute_path));
+  }
+  REQUIRE(one->plan.skipped.size() == several->plan.skipped.size());
+  for (std::size_t i = 0; i < one->plan.skipped.size(); ++i) {
+    CHECK(one->plan.skipped[i].reason == several->plan.skipped[i].reason);
+  }
+  CHECK(one->counts.records == several->counts.records);
+  CHECK(several->counts.archives == 5);
+  CHECK(several->counts.older_captures == 4);
+  const int first = file_of(several->plan, "http://example.org/0.html");
+  REQUIRE(first >= 0);
+  CHECK(several->plan.files[first].record.starts_with("crawl-4.warc@"));
+  CHECK(read_text(several->plan.files[first].absolute_path) == html("http://example.org/0.html from archive 4"));
 }

@@ -9,6 +9,8 @@
 #
 # Usage: bench/warc/run.sh [WORK_DIR] [SITE_DIR]
 #   SITE_DIR defaults to Debian's rust-doc (/usr/share/doc/rust-doc/html); RUNS=3.
+#   WARC_MAX_SIZE=10M: wget starts a new archive every 10 MB (crawl-00000.warc.gz, ...), which
+#   canon reads on as many threads as it has.
 #   Needs a Release build in build/ (scripts/build.sh), wget and python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,13 +33,15 @@ base="http://127.0.0.1:$port/"
 start=$(date +%s.%N)
 # --reject-regex: a URL with a query ("patterns.html?highlight=range", a search link) has no
 # file a site on disk serves it from, so the copy could not hold it; left out of the crawl too.
+split=()
+[ -n "${WARC_MAX_SIZE:-}" ] && split=(--warc-max-size="$WARC_MAX_SIZE")
 (cd "$work" && wget --mirror --no-verbose --tries=1 --timeout=10 --no-http-keep-alive --reject-regex '[?]' \
-   --warc-file=crawl -P "$work/mirror" "$base" >"$work/wget.log" 2>&1) || true
+   "${split[@]}" --warc-file=crawl -P "$work/mirror" "$base" >"$work/wget.log" 2>&1) || true
 crawl_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 kill $server
-archive="$work/crawl.warc.gz"
+archives=("$work"/crawl*.warc.gz)
 mirror="$work/mirror/127.0.0.1:$port"
-echo "crawled $base in ${crawl_s}s: $(du -m "$archive" | cut -f1) MiB archive, $(find "$mirror" -name '*.html' | wc -l) pages in its copy"
+echo "crawled $base in ${crawl_s}s: ${#archives[@]} archive(s), $(du -cm "${archives[@]}" | tail -1 | cut -f1) MiB, $(find "$mirror" -name '*.html' | wc -l) pages in its copy"
 
 
 # timed NAME CMD...: runs CMD under /usr/bin/time; appends "NAME wall_s rss_mib" to timings.
@@ -49,12 +53,12 @@ timed() {
 }
 for run in $(seq "$runs"); do
   timed directory "$canon" index "$mirror" --base-url "$base" --out "$work/directory.idx" --full --quiet
-  timed archive "$canon" index "$archive" --out "$work/archive.idx" --full --quiet
+  timed archive "$canon" index "${archives[@]}" --out "$work/archive.idx" --full --quiet
 done
 
-python3 - "$work" "$archive" <<'EOF'
+python3 - "$work" "${archives[@]}" <<'EOF'
 import json, os, statistics, sys
-work, archive = sys.argv[1], sys.argv[2]
+work, archives = sys.argv[1], sys.argv[2:]
 rows = {}
 for line in open(os.path.join(work, "timings")):
     name, wall, rss = line.split()
@@ -82,8 +86,8 @@ for name in ("directory", "archive"):
     rss = [r for _, r in rows[name]]
     print("| %s | %d | %.2f | %d |" % (name, len(walls), statistics.median(walls), statistics.median(rss)))
 print()
-print("archive: %d MiB; read in %.2f s (summary.json seconds.archives); records %s; captures %s" % (
-    os.path.getsize(archive) >> 20, summary["seconds"]["archives"], summary["archives"]["records"],
+print("%d archive(s): %d MiB; read in %.2f s (summary.json seconds.archives); records %s; captures %s" % (
+    len(archives), sum(os.path.getsize(a) for a in archives) >> 20, summary["seconds"]["archives"], summary["archives"]["records"],
     summary["archives"]["captures"]))
 print("pages the directory records as indexed, duplicate or redirect: %d with the same status and "
       "authoritative page in the crawl's index, %d different, %d not in the crawl"
