@@ -12,7 +12,8 @@ For sample_site and a site generated from it with copies (`canon synth`), each s
   - `canon search --json` gives the same URLs in the same order, with the same alternates, for
     a set of queries;
   - a second crawl of the same site (a new archive) re-indexed over the first reads no page
-    again: every page unchanged, the index the same;
+    again: every page unchanged, the index the same; a crawl after one page changed reads that
+    page alone again, and its new word is found;
   - an archive cut part-way: the records before the cut are indexed, the cut is reported on
     stderr and in summary.json, the exit status is 0.
 Skipped (exit 77) without wget, failed instead when CANON_REQUIRE_TOOLS=1.
@@ -129,12 +130,35 @@ def compare(canon, site_index, crawl_index, label):
         label, len(site_pages), len(clusters(crawl_lines)), len(QUERIES)))
 
 
-def check_site(canon, site, work, name):
+def singleton_page(canon, site, work):
+    """A page of `site` indexed on its own (a cluster of one): its path."""
+    out = os.path.join(work, "singletons.idx")
+    index(canon, [site], out)
+    for p in sorted(pages(out), key=lambda p: p["path"]):
+        if p["status"] == "indexed" and p.get("authority_reason") == "singleton" and p["path"].endswith(".html"):
+            return p["path"]
+    fail("no page of %s is indexed on its own" % site)
+
+
+def check_site(canon, site, work, name, edit=False):
+    """`edit`: change a page indexed on its own before a last crawl."""
+    edited = singleton_page(canon, site, work) if edit else None
     server = Server(site)
     try:
         gz = crawl(server.base, work, name, True)
         plain = crawl(server.base, work, name + "-plain", False)
         again = crawl(server.base, work, name + "-again", True)
+        if edited:
+            # A paragraph added at the end of the page's main content.
+            path = os.path.join(site, edited)
+            html = open(path, encoding="utf-8").read()
+            for end in ("</main>", "</article>", "</body>"):
+                at = html.rfind(end)
+                if at >= 0:
+                    html = html[:at] + "<p>zebracrossing added</p>" + html[at:]
+                    break
+            open(path, "w", encoding="utf-8").write(html)
+            changed = crawl(server.base, work, name + "-changed", True)
     finally:
         server.stop()
     site_index = os.path.join(work, name + "-site.idx")
@@ -158,6 +182,17 @@ def check_site(canon, site, work, name):
     if sorted(before) != sorted(after):
         fail("%s: the second crawl's index differs" % name)
     print("ok: %s: a second crawl re-indexed: %s" % (name, files))
+
+    if edited:
+        # A crawl after one page changed: that page alone read again, and its new word found.
+        index(canon, [changed], crawl_index)
+        files = json.load(open(os.path.join(crawl_index, "summary.json")))["reindex"]["files"]
+        if files["changed"] != 1 or files["new"] != 0:
+            fail("%s: a crawl after one page changed re-indexed: %s" % (name, files))
+        found = results(canon, crawl_index, "zebracrossing")
+        if len(found) != 1 or not found[0][0].endswith(edited.replace("index.html", "")):
+            fail("%s: the changed page's new word finds %s" % (name, found))
+        print("ok: %s: a crawl after %s changed re-indexed: %s" % (name, edited, files))
     return gz
 
 
@@ -195,7 +230,7 @@ def main():
         generated = os.path.join(work, "generated")
         subprocess.run([canon, "synth", sample_site, generated, "--dup-ratio", "0.5", "--seed", "3"], check=True,
                        stdout=subprocess.DEVNULL)
-        check_site(canon, generated, work, "generated")
+        check_site(canon, generated, work, "generated", edit=True)
         check_cut(canon, archive, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
