@@ -4,7 +4,6 @@
 /// the path, which could change in between).
 #include "common/file_io.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,14 +25,10 @@ bool Descriptor::close() {
   return fd < 0 || ::close(fd) == 0;
 }
 
-namespace {
-
-FileStamp stamp_of(const struct stat& info) {
+FileStamp file_stamp_of(const struct stat& info) {
   return FileStamp{static_cast<std::uint64_t>(info.st_size),
                    static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
 }
-
-}  // namespace
 
 Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size_t max_bytes) {
   auto opened = io::file_system().open(path);
@@ -58,7 +53,7 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path, std::size
 Result<FileStamp> file_stamp(const std::filesystem::path& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return Status::io_error(std::strerror(errno));
-  return stamp_of(info);
+  return file_stamp_of(info);
 }
 
 Result<std::string> read_file(const std::filesystem::path& path) {

@@ -11,6 +11,8 @@
 
 #include "common/status.h"
 
+struct stat;
+
 namespace canon {
 
 /// A POSIX file descriptor, closed when it goes out of scope. Move-only.
@@ -70,6 +72,9 @@ Result<FilePrefix> read_file_prefix(const std::filesystem::path& path,
 
 /// The stamp of the file at `path` (following symlinks); an error when it cannot be stat'ed.
 Result<FileStamp> file_stamp(const std::filesystem::path& path);
+
+/// The stamp stat() or fstat() gave in `info`.
+FileStamp file_stamp_of(const struct stat& info);
 
 /// The bytes of the regular file at `path` (read_file_prefix, all of it).
 Result<std::string> read_file(const std::filesystem::path& path);

@@ -66,9 +66,7 @@ public:
     struct stat info {};
     if (::fstat(fd.get(), &info) != 0) return system_error();
     if (!S_ISREG(info.st_mode)) return Status::failed_precondition("not a regular file");
-    const FileStamp stamp{static_cast<std::uint64_t>(info.st_size),
-                          static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
-    return std::unique_ptr<ReadableFile>(new PosixReadableFile(std::move(fd), stamp));
+    return std::unique_ptr<ReadableFile>(new PosixReadableFile(std::move(fd), file_stamp_of(info)));
   }
   Status set_modified(const std::filesystem::path& path, std::int64_t seconds) override {
     const timespec times[2] = {{seconds, 0}, {seconds, 0}};

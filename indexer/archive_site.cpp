@@ -5,14 +5,15 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
-#include <mutex>
 #include <ctime>
+#include <mutex>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
 
 #include "common/file_system.h"
 #include "common/parallel.h"
+#include "html/html_rules.h"
 #include "urls/url.h"
 #include "warc/header_text.h"
 #include "warc/http_message.h"
@@ -49,7 +50,7 @@ struct Capture {
   std::string url;     ///< normalised, a directory's index page stripped
   std::string date;    ///< WARC-Date as written
   std::string record;  ///< "NAME@OFFSET"
-  std::size_t order = 0;
+  std::size_t order = 0;  ///< in the reading order of the whole crawl (read_archives)
   CaptureKind kind = CaptureKind::kSkipped;
   std::string body;          ///< kPage: the body's file in the body directory
   std::string content_type;  ///< kPage: the HTTP Content-Type
@@ -69,9 +70,7 @@ std::string media_type(std::string_view content_type) {
 /// Whether a body without a Content-Type starts as an HTML document does.
 bool looks_like_html(std::string_view body) {
   if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
-  while (!body.empty() && (body.front() == ' ' || body.front() == '\t' || body.front() == '\r' || body.front() == '\n')) {
-    body.remove_prefix(1);
-  }
+  while (!body.empty() && html::is_html_space(body.front())) body.remove_prefix(1);
   std::string start(body.substr(0, 14));
   for (char& c : start) c = warc::text::ascii_lower(c);
   return start.starts_with("<!doctype html") || start.starts_with("<html") || start.starts_with("<head") ||
@@ -105,8 +104,7 @@ public:
     std::size_t reported = 0;
     for (;;) {
       auto next = reader.value()->next();
-      if (!next.ok()) {
-        problems_.push_back(next.status().message());
+      if (!next.ok()) {  // cut or corrupt: what came before stands
         cut_records_.push_back(SkippedPath{name, next.status().message(), std::string()});
         break;
       }
@@ -122,9 +120,9 @@ public:
   }
 
   std::vector<Capture>& captures() { return captures_; }
+  /// Where the archive could not be read to its end (none, or one entry).
   std::vector<SkippedPath>& cut_records() { return cut_records_; }
   const ArchiveCounts& counts() const { return counts_; }
-  const std::vector<std::string>& problems() const { return problems_; }
 
 private:
   Status take(warc::WarcRecord& record, const std::string& archive_name) {
@@ -141,7 +139,6 @@ private:
     c.url = urls::strip_index_page(url.value());
     c.date = record.date;
     c.record = archive_name + "@" + std::to_string(record.offset);
-    c.order = captures_.size();
     c.payload_digest = record.payload_digest;
     if (!record.skipped_reason.empty()) {
       c.reason = record.skipped_reason;
@@ -168,12 +165,13 @@ private:
     const std::string status_line = "HTTP " + std::to_string(status) + (response->reason.empty() ? "" : " " + response->reason);
     if (status >= 300 && status < 400) {
       const auto location = response->header("Location");
-      auto target = location ? urls::resolve_url(c.url, *location) : Result<std::string>(Status::error(""));
-      if (target.ok()) {
+      if (!location) {
+        c.reason = status_line + ", without a Location";
+      } else if (auto target = urls::resolve_url(c.url, *location); target.ok()) {
         c.kind = CaptureKind::kRedirect;
         c.redirect = urls::strip_index_page(target.value());
       } else {
-        c.reason = status_line + (location ? ", to a Location that is not an http(s) URL" : ", without a Location");
+        c.reason = status_line + ", to a Location that is not an http(s) URL";
       }
       return Status::ok_status();
     }
@@ -203,7 +201,6 @@ private:
   fs::path body_dir_;
   std::size_t archive_number_;
   ArchiveCounts counts_;
-  std::vector<std::string> problems_;
   std::vector<Capture> captures_;
   std::vector<SkippedPath> cut_records_;
 };
@@ -388,12 +385,14 @@ Result<ArchiveSite> read_archives(const std::vector<fs::path>& archives, const f
   std::vector<SkippedPath> cut_records;
   for (CaptureReader& reader : readers) {
     site.counts += reader.counts();
-    site.problems.insert(site.problems.end(), reader.problems().begin(), reader.problems().end());
     for (Capture& c : reader.captures()) {
-      c.order = captures.size();
+      c.order = captures.size();  // the reading order of the whole crawl
       captures.push_back(std::move(c));
     }
-    for (SkippedPath& cut : reader.cut_records()) cut_records.push_back(std::move(cut));
+    for (SkippedPath& cut : reader.cut_records()) {
+      site.problems.push_back(cut.reason);
+      cut_records.push_back(std::move(cut));
+    }
   }
 
   // The base URL: the site root of the first page captured.

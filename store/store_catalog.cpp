@@ -5,11 +5,6 @@
 /// the link ids per file).
 #include "store/store_catalog.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-
 #include <xxhash.h>
 
 #include "common/file_io.h"
