@@ -402,7 +402,10 @@ Result<ArchiveSite> read_archives(const std::vector<fs::path>& archives, const f
     if (root.ok()) site.base_url = root.value();
     break;
   }
-  if (site.base_url.empty()) return Status::error("the archives hold no HTML page of an http(s) URL");
+  if (site.base_url.empty()) {
+    return Status::error("the archives hold no HTML page of an http(s) URL" +
+                         (site.problems.empty() ? std::string() : " (" + site.problems.front() + ")"));
+  }
 
   lay_out(captures, site);
   for (SkippedPath& cut : cut_records) site.plan.skipped.push_back(std::move(cut));
