@@ -26,10 +26,9 @@ Status every_process_did(const Status& mine, const Collective& processes, const 
 Result<RunStore> start_shared_store(const std::filesystem::path& store_dir, Reuse& reuse, const ChunkLayout& chunks,
                                     const Collective& processes);
 
-/// Stage 2's end: the new segments opened, and in a partitioned build the files the other
-/// processes parsed taken over from their parts (encode_parsed_part, take_over_parts) and what
-/// the detector kept of them from theirs (Detector::encode_added; read from the store when the
-/// detector cannot), so that `records` and the detector hold the whole site on every process.
+/// Stage 2's end: the new segments opened, and in a partitioned build every process's part
+/// (parsed_part.h: its own made, the others' received and merged), so that `records` and the
+/// detector hold the whole site on every process.
 Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
                     const Collective& processes, unsigned threads, StoreReader& store_reader,
                     std::vector<PageRecord>& records);

@@ -15,6 +15,7 @@
 
 #include <xapian.h>
 
+#include "indexer/parsed_part.h"
 #include "indexer/pipeline.h"
 #include "support/site_files.h"
 #include "support/temp_dir.h"
@@ -139,9 +140,67 @@ void check_same_index(const fs::path& site) {
   CHECK_FALSE(fs::exists(dir.path() / "p3" / "shard-1"));
 }
 
+/// A process of a partitioned build whose parsed parts travel through files: the part it gives
+/// is saved (save_parsed_part) and the parts it receives are loaded (load_parsed_part), as parts
+/// parsed at different times and kept would be merged; everything else goes through `inner`.
+class PartsThroughFiles final : public canon::Collective {
+public:
+  PartsThroughFiles(const canon::Collective& inner, fs::path dir) : inner_(inner), dir_(std::move(dir)) {}
+  unsigned rank() const override { return inner_.rank(); }
+  unsigned size() const override { return inner_.size(); }
+  void all_gather(std::span<const double> mine, std::span<double> all,
+                  std::span<const std::size_t> counts) const override {
+    inner_.all_gather(mine, all, counts);
+  }
+  void all_reduce_min(std::span<std::uint32_t> values) const override { inner_.all_reduce_min(values); }
+  std::vector<std::string> all_gather_bytes(std::string_view mine) const override {
+    using namespace canon::indexer::detail;
+    auto part = decode_parsed_part(mine, "this process's part");
+    if (!part.ok()) return inner_.all_gather_bytes(mine);
+    const auto path_of = [&](unsigned p) { return dir_ / ("part-" + std::to_string(p)); };
+    REQUIRE(save_parsed_part(path_of(rank()), part.value()).ok());
+    std::vector<std::string> all = inner_.all_gather_bytes("");  // only a barrier: every part is saved
+    for (unsigned p = 0; p < size(); ++p) {
+      auto loaded = load_parsed_part(path_of(p));
+      REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+      all[p] = encode_parsed_part(loaded.value());
+    }
+    return all;
+  }
+
+private:
+  const canon::Collective& inner_;
+  fs::path dir_;
+};
+
 }  // namespace
 
 TEST_CASE("a partitioned build gives the one-process index: sample_site") { check_same_index(sample_site()); }
+
+TEST_CASE("parts saved and loaded merge into the one-process index") {
+  canon::testing::TempDir dir;
+  auto one = canon::indexer::index_site(options_for(sample_site(), dir.path() / "one"));
+  REQUIRE_MESSAGE(one.ok(), one.status().message());
+  fs::create_directories(dir.path() / "parts");
+  std::mutex mutex;
+  std::vector<std::string> failures;
+  canon::testing::run_processes(3, [&](const canon::Collective& collective) {
+    const PartsThroughFiles through_files(collective, dir.path() / "parts");
+    IndexOptions options = options_for(sample_site(), dir.path() / "three");
+    options.processes = &through_files;
+    options.merge_shards = true;
+    auto summary = canon::indexer::index_site(options);
+    const std::lock_guard lock(mutex);
+    if (!summary.ok()) failures.push_back(summary.status().message());
+  });
+  for (const std::string& failure : failures) FAIL(failure);
+  for (unsigned p = 0; p < 3; ++p) CHECK(fs::file_size(dir.path() / "parts" / ("part-" + std::to_string(p))) > 0);
+  for (const char* file : {"pages.jsonl", "graph.tsv", "pairs.tsv"}) {
+    CAPTURE(file);
+    CHECK(slurp(dir.path() / "three" / file) == slurp(dir.path() / "one" / file));
+  }
+  CHECK(dump_xapian(dir.path() / "three") == dump_xapian(dir.path() / "one"));
+}
 
 TEST_CASE("a partitioned build gives the one-process index: a generated site with copies, a redirect, noindex") {
   canon::testing::TempDir site;

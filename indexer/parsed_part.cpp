@@ -1,0 +1,178 @@
+/// @file parsed_part.cpp
+/// @brief A part of a site as the parse made it: made, encoded, saved and loaded, merged.
+#include "indexer/parsed_part.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <numeric>
+#include <utility>
+
+#include "common/byte_codec.h"
+#include "common/file_io.h"
+#include "common/file_system.h"
+#include "common/parallel.h"
+#include "indexer/previous_build.h"
+
+namespace canon::indexer::detail {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The first bytes of an encoded part, then its format version.
+constexpr std::string_view kPartMagic = "canon-part";
+constexpr std::uint64_t kPartVersion = 1;
+
+/// Files taken over from one part, a block at a time (parallel_for's unit).
+constexpr std::size_t kTakeOverBlock = 256;
+
+}  // namespace
+
+Status parts_cover(std::pair<std::uint32_t, std::uint32_t> own, const std::vector<ParsedPart>& parts,
+                   std::size_t files) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges{own};
+  for (const ParsedPart& part : parts) ranges.emplace_back(part.first_file, part.end_file);
+  std::sort(ranges.begin(), ranges.end());
+  const auto not_covered = [files](const std::string& why) {
+    return Status::corruption("the parts do not cover the site's " + std::to_string(files) + " files: " + why);
+  };
+  std::size_t next = 0;  // every file before it is held by one range
+  for (const auto& [first, end] : ranges) {
+    if (first == end) continue;
+    if (first < next) return not_covered("two hold file " + std::to_string(first));
+    if (first > next) return not_covered("none holds file " + std::to_string(next));
+    next = end;
+  }
+  if (next > files) return not_covered("one holds file " + std::to_string(files) + ", beyond the last");
+  if (next < files) return not_covered("none holds file " + std::to_string(next));
+  return Status::ok_status();
+}
+
+namespace {
+
+/// The files of `part` into `records` (record_file from each entry), on `threads` threads; the
+/// detector adds their pages from the store when the part has no detector state.
+Status take_over_part(const ParseContext& run, const RunStore& store, ParsedPart&& part, unsigned threads,
+                      std::vector<PageRecord>& records) {
+  const std::size_t files = run.plan.files.size();
+  const bool add_pages = !part.detector_state.has_value();
+  PreviousBuild from{store.dir, {}, std::move(part.catalog), {}};
+  Reuse reuse{&from, std::vector<std::uint32_t>(files, kNoEntry), std::vector<std::optional<FileStamp>>(files),
+              std::vector<std::uint32_t>(store.names.size()), std::vector<bool>(store.names.size(), false)};
+  std::iota(reuse.segment_of_old.begin(), reuse.segment_of_old.end(), 0);
+  for (std::uint32_t i = part.first_file; i < part.end_file; ++i) reuse.unchanged_entry[i] = i - part.first_file;
+  ParseContext from_part{run.plan,      run.by_rule, reuse, run.sample, run.detector, run.store_reader,
+                         run.url_ids,   run.anchor_ids, add_pages};
+  const std::size_t count = part.end_file - part.first_file;
+  const std::size_t blocks = (count + kTakeOverBlock - 1) / kTakeOverBlock;
+  std::vector<Status> block_status(blocks, Status::ok_status());
+  parallel_for(blocks, threads, [&](std::size_t b, std::size_t) {
+    const std::size_t end = std::min(count, (b + 1) * kTakeOverBlock);
+    for (std::size_t k = b * kTakeOverBlock; k < end && block_status[b].ok(); ++k) {
+      block_status[b] = record_file(from_part, part.first_file + k, nullptr, 0, records[part.first_file + k]);
+    }
+  });
+  return first_error(block_status);
+}
+
+}  // namespace
+
+ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
+                            const RunStore& store, const UrlIds& url_ids, const AnchorIds& anchor_ids,
+                            const dedup::Detector& detector) {
+  ParsedPart part;
+  part.first_file = first_file;
+  part.end_file = end_file;
+  part.catalog.segments = store.names;
+  part.catalog.urls = url_ids.urls();
+  part.catalog.anchors = anchor_ids.urls();
+  std::vector<std::uint32_t> same_segment(store.names.size());
+  std::iota(same_segment.begin(), same_segment.end(), 0);
+  part.catalog.files.reserve(end_file - first_file);
+  for (std::uint32_t i = first_file; i < end_file; ++i) {
+    const PageRecord& r = records[i];
+    part.catalog.files.push_back(catalog_entry(r, r.links, r.link_anchors, same_segment));
+  }
+  part.detector_state = detector.encode_added(first_file, end_file);
+  return part;
+}
+
+std::string encode_parsed_part(const ParsedPart& part) {
+  std::string out(kPartMagic);
+  codec::put_varint(out, kPartVersion);
+  codec::put_varint(out, part.first_file);
+  codec::put_varint(out, part.end_file);
+  codec::put_string(out, store::encode_store_catalog(part.catalog));
+  codec::put_varint(out, part.detector_state.has_value() ? 1 : 0);
+  if (part.detector_state) codec::put_string(out, *part.detector_state);
+  return out;
+}
+
+Result<ParsedPart> decode_parsed_part(std::string_view bytes, const std::string& where) {
+  if (!bytes.starts_with(kPartMagic)) return Status::corruption(where + " is not a parsed part");
+  codec::Reader in(bytes.substr(kPartMagic.size()));
+  if (const std::uint64_t version = in.varint(); in.ok() && version != kPartVersion) {
+    return Status::error(where + " is a parsed part of format " + std::to_string(version) + ", not " +
+                             std::to_string(kPartVersion),
+                         StatusCode::kFailedPrecondition);
+  }
+  ParsedPart part;
+  const std::uint64_t first = in.varint(), end = in.varint();
+  const std::string catalog = in.string();
+  const std::uint64_t has_state = in.varint();
+  if (has_state == 1) part.detector_state = in.string();
+  if (!in.ok() || !in.at_end() || has_state > 1 || first > end || end > UINT32_MAX) {
+    return Status::corruption(where + " is cut short or damaged");
+  }
+  part.first_file = static_cast<std::uint32_t>(first);
+  part.end_file = static_cast<std::uint32_t>(end);
+  auto decoded = store::decode_store_catalog(catalog, where);
+  if (!decoded.ok()) return decoded.status();
+  part.catalog = std::move(decoded).value();
+  if (part.catalog.files.size() != end - first) {
+    return Status::corruption(where + " holds " + std::to_string(part.catalog.files.size()) + " files, its range " +
+                              std::to_string(end - first));
+  }
+  return part;
+}
+
+Status save_parsed_part(const fs::path& path, const ParsedPart& part) {
+  return io::write_whole_file(path, encode_parsed_part(part));
+}
+
+Result<ParsedPart> load_parsed_part(const fs::path& path) {
+  auto bytes = read_file(path);
+  if (!bytes.ok()) return Status::error(path.string() + ": " + bytes.status().message(), bytes.status().code());
+  return decode_parsed_part(bytes.value(), path.string());
+}
+
+Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std::uint32_t> own,
+                          std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
+                          std::vector<PageRecord>& records) {
+  if (Status covered = parts_cover(own, parts, run.plan.files.size()); !covered.ok()) return covered;
+  for (ParsedPart& part : parts) {
+    if (part.detector_state) {
+      if (Status taken = run.detector.add_encoded(*part.detector_state); !taken.ok()) {
+        return Status::corruption("the detector state of files " + std::to_string(part.first_file) + " to " +
+                                  std::to_string(part.end_file) + ": " + taken.message());
+      }
+      std::string().swap(*part.detector_state);  // taken: not held while the next part is
+    }
+    if (Status taken = take_over_part(run, store, std::move(part), threads, records); !taken.ok()) return taken;
+  }
+  return Status::ok_status();
+}
+
+std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank,
+                                                         unsigned processes) {
+  std::size_t begin = 0, end = 0;
+  bool any = false;
+  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
+    if (chunk_owner(chunk, chunks.count(), processes) != rank) continue;
+    if (!any) begin = chunks.first(chunk);
+    end = chunks.end(chunk);
+    any = true;
+  }
+  return {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)};
+}
+
+}  // namespace canon::indexer::detail

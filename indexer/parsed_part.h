@@ -1,0 +1,78 @@
+/// @file parsed_part.h
+/// @brief A part of a site as the parse made it: the unit a partitioned build parses, exchanges or saves, and merges.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "indexer/page_record.h"
+#include "indexer/parse_stage.h"
+#include "indexer/run_store.h"
+#include "store/store_catalog.h"
+
+namespace canon::indexer::detail {
+
+/// What the parse made of the files [first_file, end_file) of a run's plan, without the pages
+/// themselves (those are in the run's store segments): one catalog entry per file in file order
+/// (title, links, the stored page's place, the file's stamp: the page store catalog's format, so
+/// the files are taken over as a re-index takes over unchanged files), and what the detector kept
+/// of them (Detector::encode_added), when the detector can say. A one-process build is one part
+/// of the whole site; a partitioned build's process parses one part, gives it to the others
+/// (or saves it) and merges theirs (merge_parsed_parts) into exactly what one process holds.
+struct ParsedPart {
+  std::uint32_t first_file = 0;
+  std::uint32_t end_file = 0;
+  store::StoreCatalog catalog;  ///< files[k] is file first_file + k; segments are the run's
+  std::optional<std::string> detector_state;
+};
+
+/// The part of files [first_file, end_file) of `records` as the parse left them (no docids yet),
+/// their links numbered by `url_ids` and `anchor_ids`, in the segments of `store`, with what
+/// `detector` kept of them. REQUIRES: first_file <= end_file <= records.size().
+ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
+                            const RunStore& store, const UrlIds& url_ids, const AnchorIds& anchor_ids,
+                            const dedup::Detector& detector);
+
+/// The bytes of `part` (docs/index-format.md, "A parsed part"): what a process sends, and what
+/// save_parsed_part writes. Pure.
+std::string encode_parsed_part(const ParsedPart& part);
+
+/// The part encode_parsed_part gave `bytes`: kFailedPrecondition when it is of another format,
+/// kCorruption when the bytes do not check out (cut short, a file count that is not its range's);
+/// `where` names the bytes in the message.
+Result<ParsedPart> decode_parsed_part(std::string_view bytes, const std::string& where);
+
+/// Writes `part` to `path` (created or replaced) through the file system seam; an I/O error
+/// names the file.
+Status save_parsed_part(const std::filesystem::path& path, const ParsedPart& part);
+
+/// The part saved at `path`: as decode_parsed_part, or the error of reading it.
+Result<ParsedPart> load_parsed_part(const std::filesystem::path& path);
+
+/// Ok when `parts` and the range `own` [first, end) are disjoint and together cover the files
+/// [0, files) (empty ranges anywhere); else kCorruption naming the first file held twice or by none.
+Status parts_cover(std::pair<std::uint32_t, std::uint32_t> own, const std::vector<ParsedPart>& parts,
+                   std::size_t files);
+
+/// Merges `parts` (another process's, received or loaded; in any order) into `records` and the
+/// detector of `run`: each of their files recorded as the parse made it (record_file from its
+/// entry), and what the detector kept of them taken from the part, or, when a part has no
+/// detector state, added from its pages in the run's store. The parts must not overlap each other
+/// nor `own` [first, end), and together with it cover every file of the plan (parts_cover): else
+/// kCorruption, before anything is changed. Nothing is written.
+/// REQUIRES: every segment the parts name is finished and open in `run.store_reader`.
+Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std::uint32_t> own,
+                          std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
+                          std::vector<PageRecord>& records);
+
+/// The files of the chunks process `rank` of `processes` parses: one run of consecutive files
+/// (chunk_owner() gives each process a contiguous run of chunks), empty when it has no chunk.
+std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank,
+                                                         unsigned processes);
+
+}  // namespace canon::indexer::detail

@@ -1,0 +1,137 @@
+/// @file test_parsed_part.cpp
+/// @brief A parsed part (indexer/parsed_part.h): encoded and decoded, saved and loaded as it was;
+/// damaged bytes refused with the reason; parts that do not cover a site refused before a merge.
+/// That merged parts give the one-process index is test_partitioned_build's.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "indexer/parsed_part.h"
+#include "support/temp_dir.h"
+
+using canon::StatusCode;
+using canon::indexer::detail::decode_parsed_part;
+using canon::indexer::detail::encode_parsed_part;
+using canon::indexer::detail::load_parsed_part;
+using canon::indexer::detail::ParsedPart;
+using canon::indexer::detail::parts_cover;
+using canon::indexer::detail::save_parsed_part;
+
+namespace {
+
+/// A part of files [3, 6): an indexed page, a redirect and an unreadable file.
+ParsedPart sample_part(bool with_detector_state) {
+  ParsedPart part;
+  part.first_file = 3;
+  part.end_file = 6;
+  part.catalog.segments = {"segment-1", "segment-2"};
+  part.catalog.urls = {"https://example.org/a.html", "https://example.org/b.html"};
+  part.catalog.anchors = {"a page"};
+  canon::store::CatalogEntry page;
+  page.path = "a.html";
+  page.title = "A page";
+  page.links = {1};
+  page.link_anchors = {0};
+  page.store_location = canon::store::StoreLocation{1, 4096};
+  page.store_bytes = 812;
+  canon::store::CatalogEntry redirect;
+  redirect.path = "old.html";
+  redirect.refresh_url = "https://example.org/a.html";
+  canon::store::CatalogEntry unreadable;
+  unreadable.path = "logo.html";
+  unreadable.unreadable = "not HTML";
+  part.catalog.files = {page, redirect, unreadable};
+  if (with_detector_state) part.detector_state = std::string("state\0bytes", 11);
+  return part;
+}
+
+void check_same(const ParsedPart& a, const ParsedPart& b) {
+  CHECK(a.first_file == b.first_file);
+  CHECK(a.end_file == b.end_file);
+  CHECK(a.detector_state == b.detector_state);
+  CHECK(canon::store::encode_store_catalog(a.catalog) == canon::store::encode_store_catalog(b.catalog));
+}
+
+}  // namespace
+
+TEST_CASE("a parsed part is read back as it was encoded and as it was saved") {
+  canon::testing::TempDir dir;
+  for (const bool with_state : {true, false}) {
+    CAPTURE(with_state);
+    const ParsedPart part = sample_part(with_state);
+    auto decoded = decode_parsed_part(encode_parsed_part(part), "a part");
+    REQUIRE_MESSAGE(decoded.ok(), decoded.status().message());
+    check_same(decoded.value(), part);
+
+    const auto path = dir.path() / (with_state ? "with" : "without");
+    REQUIRE(save_parsed_part(path, part).ok());
+    auto loaded = load_parsed_part(path);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+    check_same(loaded.value(), part);
+  }
+  auto missing = load_parsed_part(dir.path() / "none");
+  CHECK_FALSE(missing.ok());
+  CHECK(missing.status().message().find("none") != std::string::npos);
+}
+
+TEST_CASE("a parsed part that does not check out is refused with the status that says why") {
+  const std::string bytes = encode_parsed_part(sample_part(true));
+  // Every cut is refused: nothing decodes from a part cut short.
+  for (std::size_t size = 0; size < bytes.size(); ++size) {
+    CAPTURE(size);
+    CHECK(decode_parsed_part(bytes.substr(0, size), "part").status().code() == StatusCode::kCorruption);
+  }
+  CHECK(decode_parsed_part(bytes + "x", "part").status().code() == StatusCode::kCorruption);
+  CHECK(decode_parsed_part("canon-catalog", "part").status().message() == "part is not a parsed part");
+
+  std::string other_version = bytes;
+  other_version[std::string_view("canon-part").size()] = 9;
+  const auto refused = decode_parsed_part(other_version, "part");
+  CHECK(refused.status().code() == StatusCode::kFailedPrecondition);
+  CHECK(refused.status().message() == "part is a parsed part of format 9, not 1");
+
+  // A range that is not its files' count.
+  ParsedPart wider = sample_part(false);
+  wider.end_file = 7;
+  const auto wrong = decode_parsed_part(encode_parsed_part(wider), "part");
+  CHECK(wrong.status().code() == StatusCode::kCorruption);
+  CHECK(wrong.status().message() == "part holds 3 files, its range 4");
+}
+
+TEST_CASE("parts cover a site when they hold every file once") {
+  const auto part = [](std::uint32_t first, std::uint32_t end) {
+    ParsedPart p;
+    p.first_file = first;
+    p.end_file = end;
+    return p;
+  };
+  struct Row {
+    std::pair<std::uint32_t, std::uint32_t> own;
+    std::vector<ParsedPart> others;
+    std::size_t files;
+    std::string error;  // empty: covered
+  };
+  const std::vector<Row> rows = {
+      {{0, 10}, {}, 10, ""},                                  // one process: its own part
+      {{4, 7}, {part(7, 10), part(0, 4)}, 10, ""},            // in any order
+      {{0, 0}, {part(0, 5), part(5, 5), part(5, 9)}, 9, ""},  // empty parts anywhere
+      {{0, 0}, {}, 0, ""},                                    // an empty site
+      {{0, 4}, {part(5, 10)}, 10, "none holds file 4"},
+      {{0, 5}, {part(4, 10)}, 10, "two hold file 4"},
+      {{0, 5}, {part(0, 5), part(5, 10)}, 10, "two hold file 0"},
+      {{0, 5}, {part(5, 9)}, 10, "none holds file 9"},
+      {{0, 5}, {part(5, 11)}, 10, "one holds file 10, beyond the last"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.error);
+    const canon::Status covered = parts_cover(row.own, row.others, row.files);
+    if (row.error.empty()) {
+      CHECK(covered.ok());
+    } else {
+      CHECK(covered.code() == StatusCode::kCorruption);
+      CHECK(covered.message() ==
+            "the parts do not cover the site's " + std::to_string(row.files) + " files: " + row.error);
+    }
+  }
+}
