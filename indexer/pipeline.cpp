@@ -60,13 +60,14 @@ public:
       : summary_(summary), after_stage_(after_stage), processes_(processes) {
     summary_.processes = processes.size();
   }
-  /// Ends `stage`: its time is recorded, and in a partitioned build the bytes the process
-  /// exchanged in it (and a crash test may kill the run here).
+  /// Ends `stage`: its time and the process's memory are recorded, and in a partitioned build
+  /// the bytes the process exchanged in it (and a crash test may kill the run here).
   void lap(std::string stage) {
     fault_point(stage);
     if (after_stage_) after_stage_(stage);
     const auto now = std::chrono::steady_clock::now();
     if (processes_.size() > 1) summary_.stage_exchanged.emplace_back(stage, processes_.take());
+    summary_.stage_memory.emplace_back(stage, memory_use());
     summary_.stage_seconds.emplace_back(std::move(stage), std::chrono::duration<double>(now - last_).count());
     last_ = now;
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/collective.h"
+#include "common/memory_use.h"
 #include "common/status.h"
 #include "dedup/detector.h"
 #include "html/html_extract.h"
@@ -134,6 +135,8 @@ struct IndexSummary {
   /// this process sent and received through them in each stage (summary.json's `exchanged`).
   unsigned processes = 1;
   std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> stage_exchanged;
+  /// This process's memory at the end of each stage, in run order (summary.json's `memory`).
+  std::vector<std::pair<std::string, MemoryUse>> stage_memory;
 };
 
 /// Runs the whole pipeline. Fails (and leaves an existing INDEX_DIR untouched) when the site

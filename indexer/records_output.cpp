@@ -53,6 +53,10 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   for (const auto& [stage, seconds] : s.stage_seconds) stages[stage] = seconds;
   nlohmann::json exchanged = nlohmann::json::object();
   for (const auto& [stage, bytes] : s.stage_exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
+  nlohmann::json memory = nlohmann::json::object();
+  for (const auto& [stage, use] : s.stage_memory) {
+    memory[stage] = {{"resident_bytes", use.resident_bytes}, {"peak_resident_bytes", use.peak_resident_bytes}};
+  }
   nlohmann::json summary = {
       {"input_files", s.input_files},
       {"status_counts", s.status_counts},
@@ -95,6 +99,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
           {"updated", s.reindex.documents_updated}, {"removed", s.reindex.documents_removed},
           {"kept", s.reindex.documents_kept}}}}},
       {"seconds", stages},
+      {"memory", memory},
       {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
   };
   if (s.archives) {

@@ -173,6 +173,14 @@ TEST_CASE("sample_site: redirect, noindex, binary and alias pages") {
   CHECK(summary["status_counts"]["duplicate"] == 7);
   CHECK(summary["duplicate_clusters"] == 6);
   CHECK(summary["pagerank"]["converged"] == true);
+  // The process's memory at the end of every stage timed, its peak never below what it holds.
+  REQUIRE(summary["memory"].size() == summary["seconds"].size());
+  for (const auto& [stage, seconds] : summary["seconds"].items()) {
+    CAPTURE(stage);
+    const json& memory = summary["memory"].at(stage);
+    CHECK(memory["resident_bytes"].get<std::uint64_t>() > 0);
+    CHECK(memory["peak_resident_bytes"].get<std::uint64_t>() >= memory["resident_bytes"].get<std::uint64_t>());
+  }
 }
 
 TEST_CASE("sample_site: PageRank sums to 1 over the graph; graph.tsv is the graph it ran on") {
