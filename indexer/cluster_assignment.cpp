@@ -8,7 +8,7 @@
 
 namespace canon::indexer {
 
-std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageRecord>& records, std::size_t documents,
+std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<PageRecord>& records, std::size_t documents,
                                                             const RedirectResolver& resolver) {
   std::vector<dedup::AuthorityCandidate> candidates(documents);
   for (std::size_t d = 0; d < documents; ++d) {
@@ -17,7 +17,7 @@ std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageReco
     if (const std::uint32_t t = resolver.follow(target); t != kNoRecord && t < documents) ++candidates[t].redirects_in;
   }
   for (std::size_t d = 0; d < documents; ++d) {
-    PageRecord& r = records[d];
+    const PageRecord& r = records[d];
     candidates[d].url = r.url;
     candidates[d].name = !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title);
     candidates[d].pagerank = r.pagerank;

@@ -19,9 +19,9 @@ namespace canon::indexer {
 
 /// Per detector document d < `documents` (record d): its URL and PageRank, the redirect pages
 /// leading to it, the page its rel=canonical names (through redirects; only a page handed to
-/// the detector), and what it defines (moved out of the records). The candidates view the
-/// records' URLs: the records must outlive them.
-std::vector<dedup::AuthorityCandidate> authority_candidates(std::vector<PageRecord>& records, std::size_t documents,
+/// the detector), and what it defines and lists. The candidates view the records' URLs and
+/// names: the records must outlive them.
+std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<PageRecord>& records, std::size_t documents,
                                                             const RedirectResolver& resolver);
 
 /// The records' clusters as the search index needs them.

@@ -280,12 +280,12 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   }
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
   const std::vector<std::string> anchor_texts = anchor_ids.release();
-  const ParsedLinks parsed_links(records, url_ids, anchor_texts);
+  const ParsedLinks parsed_links = take_links(records, url_ids, anchor_texts);
   clock.lap("parse");
 
   // 3. Redirects, the link graph and PageRank.
   const RedirectResolver resolver(records);
-  const SiteGraph site = link_pages(records, url_ids, resolver, anchor_texts);
+  const SiteGraph site = link_pages(records, parsed_links, resolver);
   clock.lap("graph");
   rank_pages(site, options.pagerank, processes, records, summary);
   clock.lap("pagerank");

@@ -17,6 +17,7 @@
 #include "dedup/detector.h"
 #include "indexer/page_record.h"
 #include "indexer/previous_build.h"
+#include "indexer/site_links.h"
 #include "indexer/site_plan.h"
 #include "store/page_store.h"
 #include "store/store_catalog.h"
@@ -116,24 +117,6 @@ private:
   std::vector<std::unique_ptr<store::PageStoreReader>> readers_;
   mutable std::mutex mutex_;
   Status failure_ = Status::ok_status();
-};
-
-/// Each file's followed links and their texts as parsed (PageRecord::links and link_anchors),
-/// kept for the store's catalog: link_pages releases the records' own.
-struct ParsedLinks {
-  const UrlIds& urls;
-  /// The link texts, by AnchorIds id.
-  const std::vector<std::string>& anchor_texts;
-  std::vector<std::vector<std::uint32_t>> targets;
-  std::vector<std::vector<std::uint32_t>> texts;
-
-  ParsedLinks(const std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts)
-      : urls(urls), anchor_texts(anchor_texts), targets(records.size()), texts(records.size()) {
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      targets[i] = records[i].links;
-      texts[i] = records[i].link_anchors;
-    }
-  }
 };
 
 /// File record `r`'s catalog entry, with its links `targets` and their `texts` (PageRecord::links

@@ -6,6 +6,7 @@
 #include <span>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "urls/url.h"
 
@@ -104,25 +105,37 @@ void count_inbound_anchors(std::vector<std::uint64_t> named_links, std::span<con
 
 }  // namespace
 
-SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver,
-                     const std::vector<std::string>& anchor_texts) {
+ParsedLinks take_links(std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts) {
+  ParsedLinks links{urls, anchor_texts, std::vector<std::vector<std::uint32_t>>(records.size()),
+                    std::vector<std::vector<std::uint32_t>>(records.size())};
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    links.targets[i] = std::exchange(records[i].links, {});
+    links.texts[i] = std::exchange(records[i].link_anchors, {});
+  }
+  return links;
+}
+
+SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links, const RedirectResolver& resolver) {
+  const std::vector<std::string>& anchor_texts = links.anchor_texts;
   std::vector<std::uint32_t> node_records = number_nodes(records, resolver);
-  const std::vector<std::uint32_t> page_of_url_id = landing_records(urls, resolver);
+  const std::vector<std::uint32_t> page_of_url_id = landing_records(links.urls, resolver);
   const std::vector<std::uint32_t> name_of_place = names_of_places(anchor_texts);
   std::vector<ranking::Edge> edges;
   std::vector<std::uint64_t> named_links;  // see count_inbound_anchors
   std::vector<std::uint64_t> page_named;
   for (const std::uint32_t record : node_records) {
-    PageRecord& r = records[record];
-    const bool with_texts = r.link_anchors.size() == r.links.size();
+    const PageRecord& r = records[record];
+    const std::vector<std::uint32_t>& targets = links.targets[record];
+    const std::vector<std::uint32_t>& texts = links.texts[record];
+    const bool with_texts = texts.size() == targets.size();
     page_named.clear();
-    for (std::size_t k = 0; k < r.links.size(); ++k) {
-      const std::uint32_t target = page_of_url_id[r.links[k]];
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      const std::uint32_t target = page_of_url_id[targets[k]];
       if (target == kNoRecord || !records[target].node) continue;
       edges.push_back({*r.node, *records[target].node});
       // A page's own links to its places name them (a class's member list); its other links
       // to itself say nothing of what other pages call it.
-      const std::uint32_t text = with_texts ? r.link_anchors[k] : kNoRecord;
+      const std::uint32_t text = with_texts ? texts[k] : kNoRecord;
       if (text == kNoRecord) continue;
       if (target != record || is_place_key(anchor_texts[text])) page_named.push_back(std::uint64_t{target} << 32 | text);
       if (target != record && name_of_place[text] != kNoRecord) {
@@ -132,8 +145,6 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const
     std::sort(page_named.begin(), page_named.end());  // each linking page counts once per text
     page_named.erase(std::unique(page_named.begin(), page_named.end()), page_named.end());
     named_links.insert(named_links.end(), page_named.begin(), page_named.end());
-    r.links = {};  // not needed any more
-    r.link_anchors = {};
   }
   count_inbound_anchors(std::move(named_links), node_records, anchor_texts, records);
   auto graph = ranking::LinkGraph::build(static_cast<ranking::NodeId>(node_records.size()), edges);

@@ -41,6 +41,21 @@ struct SiteGraph {
   std::vector<std::uint32_t> node_records;
 };
 
+/// Each file's followed links and their texts as parsed, taken out of the records once every
+/// file is parsed (take_links): the link graph is built from them (link_pages) and the page
+/// store's catalog keeps them. Views `urls` and `anchor_texts`: they must outlive it.
+struct ParsedLinks {
+  const UrlIds& urls;
+  /// The link texts, by AnchorIds id.
+  const std::vector<std::string>& anchor_texts;
+  std::vector<std::vector<std::uint32_t>> targets;  ///< by record: its PageRecord::links as parsed
+  std::vector<std::vector<std::uint32_t>> texts;    ///< by record: its PageRecord::link_anchors
+};
+
+/// The links and link texts of `records` (UrlIds of `urls`; AnchorIds ids into `anchor_texts`),
+/// moved out of them: each record is left with none.
+ParsedLinks take_links(std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts);
+
 /// Anchor texts kept per page: the ones the most pages link with.
 inline constexpr std::size_t kMaxInboundAnchors = 32;
 /// Place names kept per page (place_key texts): a class's members, a module's functions.
@@ -48,16 +63,14 @@ inline constexpr std::size_t kMaxInboundPlaces = 512;
 
 /// Marks each parsed redirect page (refresh_url) as a redirect with its final target (or as
 /// skipped, when its redirects go round without reaching a page), gives every
-/// other parsed page a node, and links nodes along the records' `links` (UrlIds of `urls`),
+/// other parsed page a node, and links nodes along each record's `links` (its parsed links),
 /// through redirects. Self-links and repeats are dropped.
 /// Each page's `inbound_anchors` become the texts other pages link to it with (its
 /// redirects' links land on it; a link to one of its places names it too), and the names of its
 /// places (place_key texts of links to its #fragments, its own links included), each with the
 /// number of pages that link so, in
-/// sort_inbound_anchors' order and number. The records' links and link texts are released.
-/// `anchor_texts`: the texts of the records' link_anchors, by id (AnchorIds::urls()).
-SiteGraph link_pages(std::vector<PageRecord>& records, const UrlIds& urls, const RedirectResolver& resolver,
-                     const std::vector<std::string>& anchor_texts);
+/// sort_inbound_anchors' order and number. `links` is read, not changed.
+SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links, const RedirectResolver& resolver);
 
 /// Orders `anchors`: the page's names, then its place names; each most pages first, then by text
 /// (`anchor_texts`, by id: ids depend on the order pages were parsed in, the texts do not); keeps

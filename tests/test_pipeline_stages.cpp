@@ -111,7 +111,8 @@ TEST_CASE("link_pages: redirect pages become redirects, links through them reach
   records[0].links = urls.ids({"http://s/r", "http://s/a", "http://s/elsewhere", "http://s/unreadable"});
   records[1].links = urls.ids({"http://s/a", "http://s/a"});
   const RedirectResolver resolver(records);
-  const SiteGraph site = link_pages(records, urls, resolver, {});
+  const std::vector<std::string> no_texts;
+  const SiteGraph site = link_pages(records, take_links(records, urls, no_texts), resolver);
   CHECK(records[2].status == PageStatus::kRedirect);
   CHECK(records[2].redirect_to == "http://s/b");
   CHECK_FALSE(records[2].node.has_value());
@@ -143,7 +144,7 @@ TEST_CASE("link_pages: what other pages call a page, each linking page counted o
   records[1].link_anchors = texts({"home"});
   const RedirectResolver resolver(records);
   const std::vector<std::string> anchor_texts = anchors.urls();
-  link_pages(records, urls, resolver, anchor_texts);
+  link_pages(records, take_links(records, urls, anchor_texts), resolver);
   const auto named = [&](std::size_t record) {
     std::vector<std::pair<std::string, std::uint32_t>> out;
     for (const InboundAnchor& a : records[record].inbound_anchors) out.emplace_back(anchor_texts[a.text], a.pages);
@@ -177,7 +178,7 @@ TEST_CASE("link_pages: the names of a page's places, from its own links and othe
   records[1].link_anchors = intern_anchor_keys({place_key("Vec::push"), "Vec"}, anchors);
   const RedirectResolver resolver(records);
   const std::vector<std::string> anchor_texts = anchors.urls();
-  link_pages(records, urls, resolver, anchor_texts);
+  link_pages(records, take_links(records, urls, anchor_texts), resolver);
   std::vector<std::pair<std::string, std::uint32_t>> named;
   for (const InboundAnchor& a : records[0].inbound_anchors) named.emplace_back(anchor_texts[a.text], a.pages);
   // Names first: `Vec` from heap (vec's own link to itself does not count), and `Vec push`, the
@@ -253,7 +254,7 @@ TEST_CASE("link_pages: inbound anchors agree with counting every link of a rando
     }
     const RedirectResolver resolver(records);
     const std::vector<std::string> anchor_texts = anchors.urls();
-    link_pages(records, urls, resolver, anchor_texts);
+    link_pages(records, take_links(records, urls, anchor_texts), resolver);
     for (std::size_t p = 0; p < pages; ++p) {
       std::vector<std::pair<std::uint32_t, std::string>> expected;  // (-pages, text): the order wanted
       for (const auto& [key, sources] : linking) {
@@ -335,7 +336,8 @@ TEST_CASE("link_pages: redirects that go round are skipped, with the reason; out
   UrlIds urls;
   records[0].links = urls.ids({"http://s/loop1", "http://s/out"});
   const RedirectResolver resolver(records);
-  const SiteGraph site = link_pages(records, urls, resolver, {});
+  const std::vector<std::string> no_texts;
+  const SiteGraph site = link_pages(records, take_links(records, urls, no_texts), resolver);
   for (const std::size_t i : {1, 2, 3, 4}) {
     CAPTURE(records[i].url);
     CHECK(records[i].status == PageStatus::kSkipped);
