@@ -9,12 +9,15 @@
 # Usage: bench/partitioned/run.sh WORK_DIR [NAME=SITE_DIR ...]
 #   default sites: cppreference and a generated site of GENERATED pages (default 100000,
 #   bench/gen_site, kept in WORK_DIR between runs). P=2 and T=2 unless PROCESSES / THREADS say.
+#   PARTITIONED_ONLY=1 leaves the one-process builds out (a site whose one-process build was
+#   measured before: the 1M-page site takes an hour each way). CANON=PATH runs that binary (a copy,
+#   so that the build tree can change during a long run).
 # Needs a Release build with the bench tools (scripts/build.sh) and Open MPI.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=${1:?work directory}
 shift
-canon=$PWD/build/cli/canon
+canon=${CANON:-$PWD/build/cli/canon}
 gen=$PWD/build/bench/gen_site/gen_site
 processes=${PROCESSES:-2}
 threads=${THREADS:-2}
@@ -49,15 +52,19 @@ echo "|---|---:|---:|---|---|---|"
 for entry in "${sites[@]}"; do
   name=${entry%%=*}
   site=${entry#*=}
-  rm -rf "$work/$name-one" "$work/$name-p$processes"
-  /usr/bin/time -f "%e %U %S %M" -o "$work/time-one" "$canon" index "$site" --out "$work/$name-one" --quiet --full \
-    --threads "$threads" > /dev/null
-  summary "$name, 1 process x $threads threads" "$work/$name-one" "$work/time-one"
+  rm -rf "$work/$name-p$processes"
+  if [ "${PARTITIONED_ONLY:-0}" != 1 ]; then
+    rm -rf "$work/$name-one"
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time-one" "$canon" index "$site" --out "$work/$name-one" --quiet --full \
+      --threads "$threads" > /dev/null
+    summary "$name, 1 process x $threads threads" "$work/$name-one" "$work/time-one"
+  fi
   mpirun --oversubscribe --allow-run-as-root -np "$processes" bash -c \
     'exec /usr/bin/time -f "%e %U %S %M" -o "$0-$OMPI_COMM_WORLD_RANK" "$@"' "$work/time-p" \
     "$canon" index "$site" --out "$work/$name-p$processes" --quiet --full --threads 1 > /dev/null
   summary "$name, $processes processes x 1 thread" "$work/$name-p$processes" \
     $(for ((r = 0; r < processes; r++)); do echo "$work/time-p-$r"; done)
+  [ -d "$work/$name-one" ] || continue
   for file in pages.jsonl graph.tsv pairs.tsv; do
     cmp -s "$work/$name-one/$file" "$work/$name-p$processes/$file" || echo "($name: $file differs)"
   done
