@@ -6,7 +6,8 @@
 #   SITE_DIRs default: sample_site/ and python3.11-doc's HTML (when installed).
 # For each site: pages.jsonl, graph.tsv, pairs.tsv and `canon search --json` of up to 40 queries
 # (titles spread over the site) on each build's index; prints "same" or the first differences,
-# and exits non-zero when anything differs.
+# and exits non-zero when anything differs. Each build's wall time, CPU time (user + system) and
+# peak RSS are printed too (/usr/bin/time; one run each, base then new, site by site).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:?base canon binary}
@@ -19,6 +20,7 @@ if [ ${#sites[@]} -eq 0 ]; then
   [ -d /usr/share/doc/python3.11/html ] && sites+=(/usr/share/doc/python3.11/html)
 fi
 mkdir -p "$work"
+[ -x /usr/bin/time ] || { apt-get update -q > /dev/null; apt-get install -y -q time > /dev/null; }
 status=0
 for site in "${sites[@]}"; do
   name=$(basename "$site")
@@ -26,7 +28,10 @@ for site in "${sites[@]}"; do
     binary=$base
     [ $build = new ] && binary=$new
     rm -rf "$work/$name-$build"
-    "$binary" index "$site" --out "$work/$name-$build" --quiet > /dev/null
+    /usr/bin/time -f "%e %U %S %M" -o "$work/$name-$build.time" "$binary" index "$site" --out "$work/$name-$build" \
+      --quiet > /dev/null
+    read -r wall user sys rss < "$work/$name-$build.time"
+    echo "$name $build: wall $wall s, CPU $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') s, peak RSS $((rss / 1024)) MiB"
   done
   python3 - "$work/$name-base/pages.jsonl" > "$work/$name.queries" <<'PY'
 import json, sys
