@@ -26,8 +26,16 @@ struct IndexWriter::Rep {
   std::unordered_map<std::string, std::string> hashed_url_terms;
   /// set_static_score_bound's argument, written by finish().
   std::optional<double> static_score_bound;
+  /// Changes since the last commit.
+  unsigned pending_changes = 0;
   Status status = Status::ok_status();
 };
+
+void IndexWriter::count_change() {
+  if (rep_->options.documents_per_commit == 0 || ++rep_->pending_changes < rep_->options.documents_per_commit) return;
+  rep_->db.commit();
+  rep_->pending_changes = 0;
+}
 
 IndexWriter::IndexWriter(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 IndexWriter::~IndexWriter() = default;
@@ -348,6 +356,7 @@ Status IndexWriter::replace(DocumentId id, const std::string& url, const std::st
     Xapian::Document doc = Xapian::Document::unserialise(prepared);
     add_cluster_fields(doc, fields, rep_->options);
     rep_->db.replace_document(id, doc);
+    count_change();
   } catch (const Xapian::Error& e) {
     rep_->status = Status::io_error("cannot index " + url + ": " + e.get_description());
   }
@@ -371,12 +380,14 @@ Status IndexWriter::update_fields(DocumentId id, const std::string& url, const s
     } else if (!data_changed) {  // values only: the data is not read
       set_cluster_values(doc, fields, rep_->options);
       rep_->db.replace_document(id, doc);
+      count_change();
       return rep_->status;
     } else {
       prepared_data = without_cluster_lines(doc.get_data());
     }
     set_cluster_values_and_data(doc, std::move(prepared_data), fields, rep_->options);
     rep_->db.replace_document(id, doc);
+    count_change();
   } catch (const Xapian::Error& e) {
     rep_->status = Status::io_error("cannot update " + url + ": " + e.get_description());
   }
@@ -387,6 +398,7 @@ Status IndexWriter::remove(DocumentId id) {
   if (!rep_->status.ok()) return rep_->status;
   try {
     rep_->db.delete_document(id);
+    count_change();
   } catch (const Xapian::Error& e) {
     rep_->status = Status::io_error("cannot remove document " + std::to_string(id) + ": " + e.get_description());
   }
@@ -401,7 +413,9 @@ Result<DocumentId> IndexWriter::add(const std::string& url, const std::string& p
   try {
     Xapian::Document doc = Xapian::Document::unserialise(prepared);
     add_cluster_fields(doc, fields, rep_->options);
-    return rep_->db.add_document(doc);
+    const Xapian::docid id = rep_->db.add_document(doc);
+    count_change();
+    return id;
   } catch (const Xapian::Error& e) {
     rep_->status = Status::io_error("cannot index " + url + ": " + e.get_description());
     return rep_->status;
@@ -416,6 +430,7 @@ Status IndexWriter::add(const IndexedPage& page) {
     Xapian::Document doc = Xapian::Document::unserialise(prepare(page));
     add_cluster_fields(doc, page, rep_->options);
     rep_->db.replace_document(unique_term, doc);
+    count_change();
   } catch (const Xapian::Error& e) {
     rep_->status = Status::io_error("cannot index " + page.url + ": " + e.get_description());
   }

@@ -454,3 +454,27 @@ TEST_CASE("restamp gives a prepared document the stamp prepare would have given 
   }
   CHECK(IndexWriter::restamp("not a document", FileStamp{1, 2}).status().code() == canon::StatusCode::kCorruption);
 }
+
+TEST_CASE("a writer commits every documents_per_commit changes, and the rest in finish()") {
+  canon::testing::TempDir dir;
+  struct Row {
+    unsigned documents_per_commit;
+    Xapian::doccount committed_before_finish;  // of 7 added
+  };
+  for (const Row row : {Row{3, 6}, Row{1, 7}, Row{7, 7}, Row{8, 0}, Row{0, 0}}) {
+    CAPTURE(row.documents_per_commit);
+    const std::string path = (dir.path() / ("db-" + std::to_string(row.documents_per_commit))).string();
+    canon::indexer::WriterOptions options;
+    options.documents_per_commit = row.documents_per_commit;
+    auto writer = IndexWriter::create(path, options);
+    REQUIRE(writer.ok());
+    for (int i = 0; i < 7; ++i) {
+      IndexedPage page = sample_page();
+      page.url = "http://localhost/docs/page" + std::to_string(i) + ".html";
+      REQUIRE(writer.value()->add(page).ok());
+    }
+    CHECK(Xapian::Database(path).get_doccount() == row.committed_before_finish);
+    REQUIRE(writer.value()->finish().ok());
+    CHECK(Xapian::Database(path).get_doccount() == 7);
+  }
+}
