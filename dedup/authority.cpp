@@ -13,6 +13,7 @@
 
 #include "dedup/boilerplate.h"
 #include "dedup/tokenizer.h"
+#include "dedup/url_path.h"
 
 namespace canon::dedup {
 
@@ -20,10 +21,7 @@ namespace {
 
 /// The path of `url` (from the '/' after the host; the query and fragment dropped).
 std::string_view path_of(std::string_view url) {
-  if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
-    const std::size_t root = url.find('/', scheme + 3);
-    url = root == std::string_view::npos ? std::string_view{} : url.substr(root);
-  }
+  url = after_host(url);
   return url.substr(0, std::min(url.find('?'), url.find('#')));
 }
 

@@ -10,6 +10,7 @@
 #include "dedup/detector_support.h"
 #include "dedup/shingles.h"
 #include "dedup/tokenizer.h"
+#include "dedup/url_path.h"
 
 namespace canon::dedup {
 
@@ -28,12 +29,7 @@ std::string_view page_stem(std::string_view url) {
   if (fragment != std::string_view::npos) url = url.substr(0, fragment);
   const std::size_t query_at = url.find('?');
   const std::string_view query = query_at == std::string_view::npos ? std::string_view{} : url.substr(query_at);
-  std::string_view path = url.substr(0, query_at == std::string_view::npos ? url.size() : query_at);
-  const std::size_t scheme = path.find("://");
-  if (scheme != std::string_view::npos) {
-    const std::size_t root = path.find('/', scheme + 3);
-    path = root == std::string_view::npos ? std::string_view{} : path.substr(root);
-  }
+  std::string_view path = after_host(url.substr(0, query_at == std::string_view::npos ? url.size() : query_at));
   for (int step = 0; step < 2; ++step) {
     while (!path.empty() && path.back() == '/') path.remove_suffix(1);
     const std::size_t slash = path.rfind('/');

@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "dedup/keyword_detector.h"
+#include "dedup/url_path.h"
 
 namespace canon::dedup {
 
@@ -26,14 +27,6 @@ constexpr double kOtherSiteAnchorWeight = 0.5;
 constexpr double kMetaKeywordsWeight = 3.0;
 constexpr double kMetaDescriptionWeight = 3.0;
 constexpr double kMainTextWeight = 1.0;
-
-/// The URL without "scheme://host": its path, query and so on.
-std::string_view url_after_host(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  if (scheme == std::string_view::npos) return url;
-  const std::size_t path = url.find('/', scheme + 3);
-  return path == std::string_view::npos ? std::string_view{} : url.substr(path);
-}
 
 /// Per-worker scratch of the probe: overlap so far per earlier record, its state, and which
 /// entries were touched.
@@ -166,7 +159,7 @@ std::vector<WeightedTerm> mwo_term_vector(const DedupDocument& doc) {
       terms.push_back({XXH3_64bits(term.data(), term.size()), weight});
     }
   };
-  add(url_after_host(doc.url), kUrlWeight);
+  add(after_host(doc.url), kUrlWeight);
   add(doc.title, kTitleWeight);
   for (const std::string& heading : doc.headings) add(heading, kHeadingWeight);
   for (const std::string_view anchor : doc.same_site_anchors) add(anchor, kSameSiteAnchorWeight);

@@ -16,6 +16,7 @@
 #include "dedup/shingles.h"
 #include "dedup/sorted_sets.h"
 #include "dedup/tokenizer.h"
+#include "dedup/url_path.h"
 
 namespace canon::dedup {
 namespace {
@@ -233,11 +234,7 @@ PageName page_name(const DedupDocument& doc) {
   name.title = word_hashes(doc.title);
   name.heading = word_hashes(heading);
   name.heading_is_opening = !has_heading;
-  std::string_view path = doc.url.substr(0, doc.url.find('#'));
-  if (const std::size_t scheme = path.find("://"); scheme != std::string_view::npos) {
-    const std::size_t root = path.find('/', scheme + 3);
-    path = root == std::string_view::npos ? std::string_view{} : path.substr(root);
-  }
+  std::string_view path = after_host(doc.url.substr(0, doc.url.find('#')));
   const std::size_t query = std::min(path.find('?'), path.size());
   if (const std::size_t slash = path.find('/', 1); slash != std::string_view::npos && slash + 1 < query) {
     name.section = XXH3_64bits(path.data(), slash) | 1;

@@ -11,6 +11,7 @@
 #include "dedup/page_names.h"
 #include "dedup/shingles.h"
 #include "dedup/tokenizer.h"
+#include "dedup/url_path.h"
 
 using namespace canon::dedup;
 using Rel = NameRelation;
@@ -371,4 +372,22 @@ TEST_CASE("SiteNames::moved: directories sharing kMinPlaceTreePaths paths are pl
   }
   const SiteNames classes(names);
   CHECK_FALSE(classes.moved(0, 1));
+}
+
+TEST_CASE("after_host: the part of a URL after scheme://host") {
+  struct Row {
+    std::string_view url, after;
+  };
+  for (const Row row : {
+           Row{"https://example.org/docs/a.html", "/docs/a.html"},
+           Row{"https://example.org/docs/a.html?x=1#top", "/docs/a.html?x=1#top"},  // query and fragment kept
+           Row{"https://example.org", ""},                                         // no path
+           Row{"http://localhost:8080/", "/"},
+           Row{"/docs/a.html", "/docs/a.html"},                                    // a path already
+           Row{"", ""},
+           Row{"https://example.org/a?next=https://other.org/b", "/a?next=https://other.org/b"},
+       }) {
+    CAPTURE(row.url);
+    CHECK(after_host(row.url) == row.after);
+  }
 }

@@ -1,0 +1,15 @@
+/// @file url_path.h
+/// @brief The one place dedup looks inside a page's URL: the part after its host.
+#pragma once
+
+#include <string_view>
+
+namespace canon::dedup {
+
+/// The part of `url` after "scheme://host": from the '/' that starts its path to the end (query
+/// and fragment included when `url` has them); empty when there is no path; `url` itself when it
+/// has no "://" (a path already). The rest of dedup takes a page's URL as an opaque string:
+/// callers cut the query or fragment themselves where a rule says why.
+std::string_view after_host(std::string_view url);
+
+}  // namespace canon::dedup
