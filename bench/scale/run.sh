@@ -9,10 +9,12 @@
 # Usage: bench/scale/run.sh [PAGES...]      e.g. bench/scale/run.sh 10000 100000 1000000
 #   WORK=/path/with/space  where sites and indexes go (default: a temp dir; 1M pages take
 #                          about 6 GB of HTML). Sites are kept between runs when WORK is set.
+#   CANON=PATH             runs that binary (a copy, so that the build tree can change during
+#                          a long run).
 # Needs a Release build with the bench tools: scripts/build.sh (CANON_BUILD_BENCH is on).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-canon=build/cli/canon
+canon=${CANON:-build/cli/canon}
 gen=build/bench/gen_site/gen_site
 [ -x "$canon" ] && [ -x "$gen" ] || { echo "run scripts/build.sh first" >&2; exit 1; }
 [ -x /usr/bin/time ] || { apt-get update -q >/dev/null; apt-get install -y -q time >/dev/null; }
@@ -61,5 +63,10 @@ stages = ["walk", "parse", "graph", "pagerank", "dedup", "authority", "xapian", 
 wall, user, system, steal, rss_kb = sys.argv[2:7]
 print("| %d | %s | %s | %.1f | %s | %.0f |" % (s["input_files"], " | ".join("%.1f" % sec.get(k, 0) for k in stages),
                                              wall, float(user) + float(system), steal, int(rss_kb) / 1024))
+# Where the memory went: each stage's resident MiB at its end / the peak so far (summary.json's memory).
+mem = s.get("memory", {})
+print("memory (MiB at each stage's end / peak so far): " +
+      ", ".join("%s %d/%d" % (k, mem[k]["resident_bytes"] >> 20, mem[k]["peak_resident_bytes"] >> 20)
+                for k in ["walk", "sample"] + stages[1:] if k in mem), file=sys.stderr)
 PY
 done
