@@ -1,14 +1,11 @@
 /// @file partitioned_build.cpp
-/// @brief A partitioned build's processes: parts exchanged and taken over, failures told, one build directory.
+/// @brief A partitioned build's processes: parts exchanged and merged, failures told, one build directory.
 #include "indexer/partitioned_build.h"
 
-#include <cstddef>
-#include <cstdint>
-#include <numeric>
 #include <optional>
+#include <string>
 #include <utility>
 
-#include "common/parallel.h"
 #include "indexer/parsed_part.h"
 
 namespace canon::indexer::detail {
