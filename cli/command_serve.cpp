@@ -58,6 +58,10 @@ void add_serve_command(CLI::App& app) {
             "Seconds a client has to send a request (or read an answer) before it is disconnected")
       ->default_str("10")
       ->check(CLI::Range(0.1, 3600.0));
+  serve->add_option("--search-threads", options->search_threads,
+                    "Searches run at once (0: one per core; four per core when the index lists remote shards)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 1024u));
   add_shard_options(*serve, options->shards);
   serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
 

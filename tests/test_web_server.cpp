@@ -634,3 +634,19 @@ TEST_CASE("SearchRoutes without a socket: paths, repeated and encoded parameters
     CHECK_MESSAGE(contains(answer.body, row.body_part), answer.body.substr(0, 300));
   }
 }
+
+TEST_CASE("searches at once: one per core, more when the index lists remote shards, or as told") {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  canon::testing::TempDir dir;
+  WebServerOptions options;
+  options.index_dir = test_index();
+  CHECK(canon::query::search_threads(options) == std::max(2u, cores));
+  options.index_dir = dir.write("local.stub", "auto " + (test_index() / "xapian").string() + "\n");
+  CHECK(canon::query::search_threads(options) == std::max(2u, cores));
+  // Whether a shard answers does not matter: the sizing reads the stub only.
+  options.index_dir =
+      dir.write("remote.stub", "auto " + (test_index() / "xapian").string() + "\nremote 127.0.0.1:1\n");
+  CHECK(canon::query::search_threads(options) == canon::query::kSearchesPerCoreOverNetwork * cores);
+  options.search_threads = 3;
+  CHECK(canon::query::search_threads(options) == 3);
+}

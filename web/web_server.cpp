@@ -27,9 +27,13 @@
 #include <thread>
 #include <unordered_map>
 
+#include "format/index_format.h"
+#include "format/shards.h"
+
 namespace canon::query {
 namespace {
 
+namespace fs = std::filesystem;
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
@@ -64,8 +68,19 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-/// Searches: one thread per core (at least 2).
-unsigned search_threads() { return std::max(2u, std::thread::hardware_concurrency()); }
+/// Whether the index's database is a stub listing a remote shard (false when it cannot be read:
+/// opening the index reports that).
+bool lists_remote_shard(const fs::path& index_dir) {
+  const auto database = index_format::canon_database_path(index_dir);
+  if (!database.ok()) return false;
+  const std::optional<fs::path> stub = index_format::stub_file_at(database.value());
+  if (!stub) return false;
+  const auto shards = index_format::read_stub(*stub);
+  if (!shards.ok()) return false;
+  return std::ranges::any_of(shards.value(), [](const index_format::ShardAddress& shard) {
+    return shard.kind == index_format::ShardAddress::Kind::kTcp;
+  });
+}
 
 /// Raises the soft limit on open files towards `wanted` (at most the hard limit).
 void raise_open_file_limit(std::size_t wanted) {
@@ -80,7 +95,7 @@ void raise_open_file_limit(std::size_t wanted) {
 /// The server's state: the limits and counts, the routes, the event loop and the search pool.
 struct ServerCore {
   explicit ServerCore(const WebServerOptions& opts)
-      : options(opts), routes(opts.index_dir, opts.shards), searches(search_threads()) {}
+      : options(opts), routes(opts.index_dir, opts.shards), searches(search_threads(opts)) {}
   ~ServerCore() {
     // Searches not started are dropped, the running ones finish; their answers are then
     // dropped with the event loop's queue.
@@ -234,6 +249,17 @@ private:
 
 }  // namespace
 
+// A search over remote shards waits on the network for most of its time (three exchanges with
+// every shard; docs/serving.md, "What it costs"), so one thread per core would leave the cores
+// idle under load.
+unsigned search_threads(const WebServerOptions& options) {
+  if (options.search_threads > 0) return options.search_threads;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (lists_remote_shard(options.index_dir)) return kSearchesPerCoreOverNetwork * cores;
+  return std::max(2u, cores);
+}
+
+
 struct WebServer::Rep : ServerCore {
   using ServerCore::ServerCore;
 };
@@ -337,7 +363,7 @@ Result<std::unique_ptr<WebServer>> WebServer::create(const WebServerOptions& opt
   // Fail now, with the Searcher's message, when the index cannot be read.
   if (Status ok = rep->routes.check_index(); !ok.ok()) return ok;
   // A socket per connection, and the index's files for each search thread.
-  raise_open_file_limit(options.max_connections + 64 + 16 * search_threads());
+  raise_open_file_limit(options.max_connections + 64 + 16 * search_threads(options));
 
   if (const beast::error_code error = listen(rep->acceptor, rep->loop, options.host, options.port)) {
     return Status::error("cannot listen on " + options.host + ":" + std::to_string(options.port) +

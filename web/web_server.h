@@ -4,7 +4,8 @@
 ///
 /// One network thread serves every connection, waiting on none of them: a connection that is
 /// open and sends nothing, or a byte a second, costs a socket and a buffer, not a thread.
-/// Searches run on a pool of one thread per core, in arrival order. What a client may hold:
+/// Searches run on a pool of one thread per core, in arrival order (more over remote shards,
+/// whose searches mostly wait: WebServerOptions::search_threads). What a client may hold:
 ///   - max_connections open at once, max_connections_per_client from one address; a
 ///     connection past either is answered 503 and closed at once;
 ///   - request_timeout to send a whole request, from when the server starts reading it (for a
@@ -57,7 +58,18 @@ struct WebServerOptions {
   std::size_t max_connections_per_client = 256;
   /// Time to send a request, or to read an answer.
   std::chrono::milliseconds request_timeout{10'000};
+  /// Searches run at once; 0: one per core (at least 2), or kSearchesPerCoreOverNetwork per core
+  /// when the index lists a remote shard.
+  unsigned search_threads = 0;
 };
+
+/// Searches at once per core on an index with remote shards (WebServerOptions::search_threads).
+inline constexpr unsigned kSearchesPerCoreOverNetwork = 4;
+
+/// The searches `canon serve` runs at once with `options`: options.search_threads, else one per
+/// core (at least 2), or kSearchesPerCoreOverNetwork per core when options.index_dir's database
+/// is a stub listing a remote shard.
+unsigned search_threads(const WebServerOptions& options);
 
 /// An HTTP server bound to its port, serving one index.
 class WebServer {
