@@ -249,29 +249,53 @@ void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& d
   if (hit.place.empty()) hit.place = urls::url_directories(hit.url);
 }
 
+/// Frequencies of terms over remote shards, kept between searches: a remote shard's
+/// frequencies do not change while its connection is open (xapian-tcpsrv reads the revision it
+/// opened), so they are forgotten when the shards are opened again (Searcher::Rep::shards_changed)
+/// and, past kMostRemembered terms, all at once.
+struct RememberedFrequencies {
+  static constexpr std::size_t kMostRemembered = 1 << 16;
+  std::unordered_map<std::string, Xapian::doccount> frequency;
+};
+
 /// Frequencies of terms in the database. Over remote shards, get_termfreq costs a round trip
 /// per term and shard, while the statistics a match gathers carry the frequency of every term
-/// of its query in one exchange per shard: so when the database has remote shards, the terms
-/// are asked for at once (a match of their OR that returns no document); else each is read when
-/// it is asked for.
+/// of its query in one exchange per shard: so when the database has remote shards
+/// (`remembered` given), the terms it does not hold yet are asked for at once (a match of their
+/// OR that returns no document) and kept there; a search whose terms were all asked for before
+/// makes no exchange. Else each is read when it is asked for.
 class TermFrequencies {
 public:
-  TermFrequencies(const Xapian::Database& db, const std::vector<std::string>& terms, bool at_once) : db_(db) {
-    if (!at_once || terms.empty()) return;
-    std::vector<Xapian::Query> leaves(terms.begin(), terms.end());
+  TermFrequencies(const Xapian::Database& db, const std::vector<std::string>& terms,
+                  RememberedFrequencies* remembered)
+      : db_(db), remembered_(remembered) {
+    if (remembered == nullptr) return;
+    std::vector<Xapian::Query> unknown;
+    for (const std::string& term : terms) {
+      if (!remembered->frequency.contains(term)) unknown.emplace_back(term);
+    }
+    if (unknown.empty()) return;
+    if (remembered->frequency.size() + unknown.size() > RememberedFrequencies::kMostRemembered) {
+      remembered->frequency.clear();
+      unknown.assign(terms.begin(), terms.end());
+    }
     Xapian::Enquire enquire(db);
-    enquire.set_query(Xapian::Query(Xapian::Query::OP_OR, leaves.begin(), leaves.end()));
+    enquire.set_query(Xapian::Query(Xapian::Query::OP_OR, unknown.begin(), unknown.end()));
     const Xapian::MSet statistics = enquire.get_mset(0, 0);
-    for (const std::string& term : terms) known_.emplace(term, statistics.get_termfreq(term));
+    for (const std::string& term : terms) {
+      if (!remembered->frequency.contains(term)) remembered->frequency.emplace(term, statistics.get_termfreq(term));
+    }
   }
   Xapian::doccount operator()(const std::string& term) const {
-    const auto found = known_.find(term);
-    return found != known_.end() ? found->second : db_.get_termfreq(term);
+    if (remembered_ != nullptr) {
+      if (const auto found = remembered_->frequency.find(term); found != remembered_->frequency.end()) return found->second;
+    }
+    return db_.get_termfreq(term);
   }
 
 private:
   const Xapian::Database& db_;
-  std::unordered_map<std::string, Xapian::doccount> known_;
+  RememberedFrequencies* remembered_;
 };
 
 /// `query` with title matches added (AND_MAYBE: they never make a page match): pages whose
@@ -416,9 +440,11 @@ Xapian::Query with_static_score(Xapian::Query query, const SearchRequest& reques
 }  // namespace
 
 struct Searcher::Rep {
-  explicit Rep(ShardSet opened) : shards(std::move(opened)) {}
+  Rep(ShardSet opened, std::filesystem::path index_dir) : shards(std::move(opened)), index_dir(std::move(index_dir)) {}
   /// The index's database, or the shards of it that answer.
   ShardSet shards;
+  /// Where the index was opened from, for messages.
+  std::filesystem::path index_dir;
   Xapian::Stem stemmer{fmt::kStemLanguage};
   Xapian::QueryParser parser;
   bool query_time_collapse = false;
@@ -429,10 +455,20 @@ struct Searcher::Rep {
   /// An empty database: the MSet of a query over it knows the query's terms and weighs them
   /// all alike, for make_snippet().
   Xapian::Database snippet_terms{std::string(), Xapian::DB_BACKEND_INMEMORY};
+  /// The anchor and title terms' frequencies over remote shards (TermFrequencies).
+  RememberedFrequencies remote_frequencies;
 
   const Xapian::Database& db() const { return shards.database(); }
-  /// Reads the index's metadata; configures the parser for the database. Throws Xapian::Error.
-  Status configure(const std::filesystem::path& index_dir);
+  /// After the shards were opened again (a new version of the index may be among them): the
+  /// index's metadata read again (configure()), the frequencies kept for the old ones forgotten.
+  /// Throws Xapian::Error.
+  Status shards_changed() {
+    remote_frequencies.frequency.clear();
+    return configure();
+  }
+  /// Reads the index's metadata (the collapse mode, the static scores' bounds); configures the
+  /// parser for the database. Throws Xapian::Error.
+  Status configure();
   /// Sets the parser up for the current database (again when the shards that answer change).
   void configure_parser();
   /// `request` on the current database (search() checks the request first). Throws
@@ -440,7 +476,7 @@ struct Searcher::Rep {
   Result<SearchResults> run(const SearchRequest& request);
 };
 
-Status Searcher::Rep::configure(const std::filesystem::path& index_dir) {
+Status Searcher::Rep::configure() {
   if (Status canon = fmt::check_canon_metadata(db(), index_dir); !canon.ok()) return canon;
   const std::string collapse = db().get_metadata(std::string(fmt::kCollapseMetadataKey));
   const std::optional<fmt::CollapseMode> mode = fmt::parse_collapse_mode(collapse);
@@ -479,8 +515,8 @@ Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& in
   auto shards = ShardSet::open(database.value(), shard_options);
   if (!shards.ok()) return shards.status();
   try {
-    auto rep = std::make_unique<Rep>(std::move(shards).value());
-    if (Status configured = rep->configure(index_dir); !configured.ok()) return configured;
+    auto rep = std::make_unique<Rep>(std::move(shards).value(), index_dir);
+    if (Status configured = rep->configure(); !configured.ok()) return configured;
     return std::unique_ptr<Searcher>(new Searcher(std::move(rep)));
   } catch (const Xapian::Error& e) {
     return Status::corruption("cannot open the index at '" + database.value().string() +
@@ -512,7 +548,7 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   const std::vector<std::string> exact_titles = title_match_terms(request);
   std::vector<std::string> counted = anchor_terms(asks);
   counted.insert(counted.end(), exact_titles.begin(), exact_titles.end());
-  const TermFrequencies frequencies(db(), counted, shards.has_remote());
+  const TermFrequencies frequencies(db(), counted, shards.has_remote() ? &remote_frequencies : nullptr);
   query = with_title_matches(query, parser, request, flags, exact_titles, frequencies, db().get_doccount());
   query = with_anchor_matches(query, db(), request, asks, frequencies);
   const bool log_score = request.static_score == StaticScore::kLogPageRank;
@@ -585,14 +621,16 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
   if (Status balanced = check_balanced(request.query); !balanced.ok()) return balanced;
   ShardSet& shards = rep_->shards;
   try {
-    if (shards.refresh()) rep_->configure_parser();
-    Result<SearchResults> results = [&] {
+    if (shards.refresh()) {
+      if (Status changed = rep_->shards_changed(); !changed.ok()) return changed;
+    }
+    Result<SearchResults> results = [&]() -> Result<SearchResults> {
       try {
         return rep_->run(request);
       } catch (const Xapian::NetworkError&) {
         // A remote shard failed or timed out: search again on the shards that still answer.
         if (!shards.reconnect_after_failure()) throw;
-        rep_->configure_parser();
+        if (Status changed = rep_->shards_changed(); !changed.ok()) return changed;
         return rep_->run(request);
       }
     }();

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 import time
 import urllib.parse
 import urllib.request
@@ -312,6 +313,11 @@ def updates(canon, site, work, shards):
         word = "zanzibarquokka"
         for (server, url), label in zip(servers, ("one database", "remote shards")):
             check(api_search(url, word)["results"] == [], f"update, {label}: the new word is not there yet")
+        # The new page's title, asked before it exists on every search thread at once: each keeps
+        # the frequencies of its title and anchor terms (0) while its shards stay open.
+        title = "Quokkas of Zanzibar"
+        with ThreadPoolExecutor(max_workers=32) as pool:
+            list(pool.map(lambda _: api_search(servers[1][1], title), range(64)))
         failures_during = []
         stop = threading.Event()
 
@@ -343,6 +349,18 @@ def updates(canon, site, work, shards):
         stop.set()
         for t in threads:
             t.join()
+        # Every search thread of the shards' server has opened them again by now, so each weighs
+        # the new title as a process that opens the shards afresh does, none with the frequencies
+        # it kept from before.
+        time.sleep(refresh)
+        want = comparable(search_json(canon, stub, title))
+        with ThreadPoolExecutor(max_workers=32) as pool:
+            answers = [comparable(answer) for answer in pool.map(lambda _: api_search(servers[1][1], title), range(64))]
+        stale = [answer for answer in answers if answer != want]
+        check(want["results"] and not stale, f"update, shards: the new title weighs as in a new process ({len(stale)} of 64 differ)",
+              "; ".join(f"{key}: {stale[0]['results'][0].get(key)} vs {want['results'][0].get(key)}"
+                        for key in want["results"][0] if stale and stale[0]["results"] and
+                        stale[0]["results"][0].get(key) != want["results"][0].get(key)) if stale else "")
         # Bounds with room for a sanitizer build on a busy machine; the times themselves are printed.
         check(found.get("one database", 99) < 3.0,
               f"update, one database: the new page is found {found.get('one database', -1):.2f} s after canon index")
