@@ -141,6 +141,7 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, s
     if (Status done = empty.value()->finish(); !done.ok()) return done;
     chunk_paths.push_back(chunk_path(0));
   }
+  if (plan.documents_written) plan.documents_written();
   if (Status merged = merge_databases(chunk_paths, xapian_dir.string()); !merged.ok()) return merged;
   fs::remove_all(chunk_dir, ec);
   // The merge numbers the documents chunk after chunk, each chunk's in file order; the shards'

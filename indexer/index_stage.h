@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct IndexPlan {
   bool index_duplicates = false;
   /// The largest cluster PageRank of the documents (IndexWriter::set_static_score_bound).
   double static_score_bound = 0.0;
+  /// Called when the documents are in their chunk databases, before those are merged (not
+  /// called when the previous database is updated in place): the pipeline times the two apart.
+  std::function<void()> documents_written;
 
   IndexPlan(const std::vector<PageRecord>& records, const ClusterAssignment& clusters,
             const std::vector<std::string>& anchor_texts, const IndexOptions& options, std::size_t graph_nodes)

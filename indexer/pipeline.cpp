@@ -14,6 +14,8 @@
 /// changed only where a document's digests say it must be.
 #include "indexer/pipeline.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -68,8 +70,11 @@ public:
     const auto now = std::chrono::steady_clock::now();
     if (processes_.size() > 1) summary_.stage_exchanged.emplace_back(stage, processes_.take());
     summary_.stage_memory.emplace_back(stage, memory_use());
+    const double cpu = cpu_seconds();
+    summary_.stage_cpu_seconds.emplace_back(stage, cpu - last_cpu_);
     summary_.stage_seconds.emplace_back(std::move(stage), std::chrono::duration<double>(now - last_).count());
     last_ = now;
+    last_cpu_ = cpu;
   }
 
 private:
@@ -77,6 +82,15 @@ private:
   const std::function<void(std::string_view)>& after_stage_;
   const MeteredCollective& processes_;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+  double last_cpu_ = cpu_seconds();
+
+  /// The CPU time (user and system) of every thread of this process so far.
+  static double cpu_seconds() {
+    rusage use{};
+    if (::getrusage(RUSAGE_SELF, &use) != 0) return 0.0;
+    const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+    return seconds(use.ru_utime) + seconds(use.ru_stime);
+  }
 };
 
 /// A previous canon index, or nothing at all, may be replaced; anything else is the user's.
@@ -305,12 +319,17 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
 
   // 6. The search index (a shard a process); a link to a copy names the page standing for it.
   if (options.collapse == CollapseMode::kIndexTime) gather_cluster_anchors(records, anchor_texts);
-  const IndexPlan index_plan(records, assignment, anchor_texts, options, site.graph.node_count());
+  IndexPlan index_plan(records, assignment, anchor_texts, options, site.graph.node_count());
+  bool merging = false;  // "xapian": the documents into chunk databases; "merge": those compacted
+  index_plan.documents_written = [&] {
+    clock.lap("xapian");
+    merging = true;
+  };
   const Status indexed = write_search_index(previous, chunks, store_reader, records, index_plan, threads,
                                             index_format::IndexLayout{work_dir}, processes, options.merge_shards,
                                             progress, reindex);
   if (!indexed.ok()) return indexed;
-  clock.lap("xapian");
+  clock.lap(merging ? "merge" : "xapian");
   if (processes.rank() != 0) return summary;  // the first process writes the records
 
   // 7. The records beside it, and the store's catalog for the next run.

@@ -51,6 +51,8 @@ PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, 
 nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   nlohmann::json stages = nlohmann::json::object();
   for (const auto& [stage, seconds] : s.stage_seconds) stages[stage] = seconds;
+  nlohmann::json cpu = nlohmann::json::object();
+  for (const auto& [stage, seconds] : s.stage_cpu_seconds) cpu[stage] = seconds;
   nlohmann::json exchanged = nlohmann::json::object();
   for (const auto& [stage, bytes] : s.stage_exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
   nlohmann::json memory = nlohmann::json::object();
@@ -99,6 +101,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
           {"updated", s.reindex.documents_updated}, {"removed", s.reindex.documents_removed},
           {"kept", s.reindex.documents_kept}}}}},
       {"seconds", stages},
+      {"cpu_seconds", cpu},
       {"memory", memory},
       {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
   };

@@ -181,6 +181,15 @@ TEST_CASE("sample_site: redirect, noindex, binary and alias pages") {
     CHECK(memory["resident_bytes"].get<std::uint64_t>() > 0);
     CHECK(memory["peak_resident_bytes"].get<std::uint64_t>() >= memory["resident_bytes"].get<std::uint64_t>());
   }
+  // The CPU of every stage timed: never negative, and the parse and the Xapian stage work.
+  REQUIRE(summary["cpu_seconds"].size() == summary["seconds"].size());
+  for (const auto& [stage, seconds] : summary["seconds"].items()) {
+    CAPTURE(stage);
+    CHECK(summary["cpu_seconds"].at(stage).get<double>() >= 0.0);
+  }
+  CHECK(summary["cpu_seconds"]["parse"].get<double>() > 0.0);
+  CHECK(summary["cpu_seconds"]["xapian"].get<double>() > 0.0);
+  CHECK(summary["seconds"].contains("merge"));
 }
 
 TEST_CASE("sample_site: PageRank sums to 1 over the graph; graph.tsv is the graph it ran on") {

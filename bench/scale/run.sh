@@ -40,8 +40,8 @@ sample_rss() {
   done
 }
 
-echo "| pages (+ copies) | walk | parse | graph | pagerank | dedup | authority | xapian | records | wall s | CPU s | steal % | peak RSS MiB |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| pages (+ copies) | walk | parse | graph | pagerank | dedup | authority | xapian | merge | records | wall s | CPU s | steal % | peak RSS MiB |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${sizes[@]}"; do
   site="$work/site-$n"
   [ -f "$site/truth.json" ] || "$gen" --pages "$n" --out "$site" --seed 1
@@ -59,10 +59,15 @@ for n in "${sizes[@]}"; do
 import json, sys
 s = json.load(open(sys.argv[1]))
 sec = s["seconds"]
-stages = ["walk", "parse", "graph", "pagerank", "dedup", "authority", "xapian", "records"]
+stages = ["walk", "parse", "graph", "pagerank", "dedup", "authority", "xapian", "merge", "records"]
 wall, user, system, steal, rss_kb = sys.argv[2:7]
 print("| %d | %s | %s | %.1f | %s | %.0f |" % (s["input_files"], " | ".join("%.1f" % sec.get(k, 0) for k in stages),
                                              wall, float(user) + float(system), steal, int(rss_kb) / 1024))
+# Where the time went: each stage's seconds and CPU seconds (summary.json's cpu_seconds; CPU well
+# below seconds x threads: the stage waited).
+cpu = s.get("cpu_seconds", {})
+print("CPU s / wall s per stage: " + ", ".join("%s %.1f/%.1f" % (k, cpu[k], sec[k]) for k in ["walk", "sample"] + stages[1:] if k in cpu),
+      file=sys.stderr)
 # Where the memory went: each stage's resident MiB at its end / the peak so far (summary.json's memory).
 mem = s.get("memory", {})
 print("memory (MiB at each stage's end / peak so far): " +
