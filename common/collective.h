@@ -38,6 +38,10 @@ public:
   /// Every process gives `mine` (any bytes, any length); every process receives all of them, by
   /// rank. Also a barrier: no process returns before every process has called it.
   virtual std::vector<std::string> all_gather_bytes(std::string_view mine) const = 0;
+  /// Every process gives `to_each`, the bytes for each process (its own included), and receives
+  /// what each process gave it: the result's element p is process p's to_each[rank()]. Also a
+  /// barrier. REQUIRES: to_each.size() == size().
+  virtual std::vector<std::string> all_to_all_bytes(const std::vector<std::string>& to_each) const = 0;
 };
 
 /// Another Collective, with the bytes this process sent and received through it counted (the
@@ -64,6 +68,15 @@ public:
     for (unsigned p = 0; p < all.size(); ++p) received_ += p == rank() ? 0 : all[p].size();
     return all;
   }
+  std::vector<std::string> all_to_all_bytes(const std::vector<std::string>& to_each) const override {
+    std::vector<std::string> from_each = processes_.all_to_all_bytes(to_each);
+    for (unsigned p = 0; p < size(); ++p) {
+      if (p == rank()) continue;
+      sent_ += to_each[p].size();
+      received_ += from_each[p].size();
+    }
+    return from_each;
+  }
   /// The bytes sent and received since the last call (or since it was made).
   std::pair<std::uint64_t, std::uint64_t> take() const {
     const std::pair<std::uint64_t, std::uint64_t> counted{sent_, received_};
@@ -86,6 +99,7 @@ public:
   }
   void all_reduce_min(std::span<std::uint32_t>) const override {}
   std::vector<std::string> all_gather_bytes(std::string_view mine) const override { return {std::string(mine)}; }
+  std::vector<std::string> all_to_all_bytes(const std::vector<std::string>& to_each) const override { return to_each; }
 };
 
 }  // namespace canon

@@ -15,6 +15,10 @@
 
 #include "common/status.h"
 
+namespace canon {
+class Collective;
+}
+
 namespace canon::dedup {
 
 /// What a detector sees of a page. Views need only stay valid during the call they are passed
@@ -179,6 +183,12 @@ public:
   /// Clusters the added documents; may call `load` for documents whose kept state is not
   /// enough. Documents with no words are singletons.
   virtual Clusters find_clusters(const DocumentLoader& load) = 0;
+  /// Lets find_clusters() share its work with the other processes of a partitioned build
+  /// (`processes`, which must outlive find_clusters()), each of which has added the same
+  /// documents and calls find_clusters() at the same point of its run: each still returns the
+  /// one-process result. The default shares nothing (every process does all of it); minhash
+  /// sends its LSH band keys to the processes that own them (lsh_candidates, dedup/minhash.h).
+  virtual void share_work_with(const Collective& processes) { (void)processes; }
   /// The detector's judgement of each pair (a, b) of this run, candidate or not (the pipeline
   /// asks for each duplicate against its cluster's chosen page); may call `load`. A pair that
   /// find_clusters() returned compares as near-duplicate with the same similarity.

@@ -10,6 +10,10 @@
 
 #include "dedup/shingles.h"
 
+namespace canon {
+class Collective;
+}
+
 namespace canon::dedup {
 
 /// A MinHash sketch: n values whose positions collide between two sets with probability
@@ -92,5 +96,16 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
 std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
     std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
     std::span<const bool> skip, unsigned threads);
+
+/// The same, computed by the processes of a partitioned build together, each giving the same
+/// arguments; every process returns the one-process result. Each process keys its share of the
+/// documents (an even split of them by process number) and sends each band key, with the
+/// document (and its rows when the key does not determine them), to the process that owns the
+/// key (the key mod P) in one all-to-all per round of bands; each owner pairs the runs of its
+/// keys; every band's pairs are then gathered by every process and merged in band order. So
+/// what a process sorts and pairs is its share of the keys (docs/partitioned-build.md).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
+    std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
+    std::span<const bool> skip, unsigned threads, const Collective& processes);
 
 }  // namespace canon::dedup

@@ -179,7 +179,9 @@ std::vector<SimilarPair> MinhashDetector::identical_pairs(std::span<bool> skip) 
 
 std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<const bool> skip) const {
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
-  std::vector<Pair> candidates = lsh_candidates(sketches_, width_, banding, skip, options_.threads);
+  std::vector<Pair> candidates = processes_ != nullptr
+                                     ? lsh_candidates(sketches_, width_, banding, skip, options_.threads, *processes_)
+                                     : lsh_candidates(sketches_, width_, banding, skip, options_.threads);
   // Pages of one name at mirrored paths need only copy_threshold, below what the banding is
   // tuned to: they are candidates whatever their sketches say.
   // So are moved pages (the same item at a parallel path), measured by containment, which a

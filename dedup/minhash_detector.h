@@ -47,6 +47,7 @@ public:
   void learn_site(std::span<const DedupDocument> sample) override;
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
+  void share_work_with(const Collective& processes) override { processes_ = &processes; }
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                   const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
@@ -128,6 +129,8 @@ private:
   /// Measured: compare() asks mostly for these (a duplicate against its cluster's indexed page)
   /// and need not load them again. 24 bytes per measured candidate.
   std::vector<std::pair<std::uint64_t, Measured>> measured_;
+  /// The processes LSH's band keys are shared among (share_work_with); none: this one does all.
+  const Collective* processes_ = nullptr;
 };
 
 }  // namespace canon::dedup

@@ -269,6 +269,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const SitePlan& plan = walked->plan;
   auto detector = make_run_detector(options, threads, plan.files.size());
   if (!detector.ok()) return detector.status();
+  detector.value()->share_work_with(processes);
   clock.lap("walk");
   const ChunkLayout chunks = chunk_layout(work_dir, plan.files.size(), options.chunk_files, threads * processes.size());
   auto run_store = start_shared_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks, processes);

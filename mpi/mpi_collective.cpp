@@ -1,5 +1,5 @@
 /// @file mpi_collective.cpp
-/// @brief MpiCollective::all_gather over MPI_Allgatherv.
+/// @brief MpiCollective over MPI_Allgatherv, MPI_Allreduce and MPI_Alltoallv.
 #include "mpi/mpi_collective.h"
 
 #include <mpi.h>
@@ -61,6 +61,49 @@ std::vector<std::string> MpiCollective::all_gather_bytes(std::string_view mine) 
     }
   }
   return all;
+}
+
+std::vector<std::string> MpiCollective::all_to_all_bytes(const std::vector<std::string>& to_each) const {
+  const MPI_Comm comm = static_cast<MPI_Comm>(communicator_);
+  const auto processes = static_cast<std::size_t>(communicator_.size());
+  std::vector<std::uint64_t> send_lengths(processes), receive_lengths(processes);
+  for (std::size_t p = 0; p < processes; ++p) send_lengths[p] = to_each[p].size();
+  MPI_Alltoall(send_lengths.data(), 1, MPI_UINT64_T, receive_lengths.data(), 1, MPI_UINT64_T, comm);
+  std::vector<std::string> from_each(processes);
+  for (std::size_t p = 0; p < processes; ++p) from_each[p].resize(receive_lengths[p]);
+  // Rounds as in all_gather_bytes: the number of rounds is the longest message's, agreed on by
+  // every process.
+  std::uint64_t longest = 0;
+  for (std::size_t p = 0; p < processes; ++p) longest = std::max({longest, send_lengths[p], receive_lengths[p]});
+  MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_UINT64_T, MPI_MAX, comm);
+  const std::uint64_t piece = std::max<std::uint64_t>(1, std::numeric_limits<int>::max() / processes);
+  std::vector<int> send_sizes(processes), send_offsets(processes), receive_sizes(processes), receive_offsets(processes);
+  std::string send_buffer, receive_buffer;
+  for (std::uint64_t from = 0; from < longest; from += piece) {
+    const auto piece_of = [&](std::uint64_t length) {
+      return static_cast<int>(length > from ? std::min(piece, length - from) : 0);
+    };
+    int send_total = 0, receive_total = 0;
+    for (std::size_t p = 0; p < processes; ++p) {
+      send_sizes[p] = piece_of(send_lengths[p]);
+      send_offsets[p] = send_total;
+      send_total += send_sizes[p];
+      receive_sizes[p] = piece_of(receive_lengths[p]);
+      receive_offsets[p] = receive_total;
+      receive_total += receive_sizes[p];
+    }
+    send_buffer.resize(static_cast<std::size_t>(send_total));
+    for (std::size_t p = 0; p < processes; ++p) {
+      if (send_sizes[p] > 0) std::copy_n(to_each[p].data() + from, send_sizes[p], send_buffer.data() + send_offsets[p]);
+    }
+    receive_buffer.resize(static_cast<std::size_t>(receive_total));
+    MPI_Alltoallv(send_buffer.data(), send_sizes.data(), send_offsets.data(), MPI_BYTE, receive_buffer.data(),
+                  receive_sizes.data(), receive_offsets.data(), MPI_BYTE, comm);
+    for (std::size_t p = 0; p < processes; ++p) {
+      if (receive_sizes[p] > 0) std::copy_n(receive_buffer.data() + receive_offsets[p], receive_sizes[p], from_each[p].data() + from);
+    }
+  }
+  return from_each;
 }
 
 }  // namespace canon::mpi

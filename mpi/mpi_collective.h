@@ -24,6 +24,9 @@ public:
   /// MPI_Allgather of the lengths, then MPI_Allgatherv of the bytes in rounds whose pieces
   /// together fit MPI's int counts (at most INT_MAX / size() bytes a process a round).
   std::vector<std::string> all_gather_bytes(std::string_view mine) const override;
+  /// MPI_Alltoall of the lengths, then MPI_Alltoallv of the bytes in rounds whose pieces
+  /// together fit MPI's int counts (at most INT_MAX / size() bytes a pair of processes a round).
+  std::vector<std::string> all_to_all_bytes(const std::vector<std::string>& to_each) const override;
 
 private:
   boost::mpi::communicator communicator_;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dedup/minhash.h"
+#include "support/thread_collective.h"
 
 using namespace canon::dedup;
 using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
@@ -298,4 +299,36 @@ TEST_CASE("lsh_candidates bounds a group of alike pages: neighbours in a run, ca
   // Below the bounds, every pair of the run is a candidate.
   const std::vector<Sketch> few(kLshRunNeighbours, Sketch(banding.bands * banding.rows, 7));
   CHECK(lsh_candidates(few, banding).size() == kLshRunNeighbours * (kLshRunNeighbours - 1) / 2);
+}
+
+TEST_CASE("lsh_candidates by several processes (band keys sent to their owners) equals one process's") {
+  std::mt19937_64 rng(2029);
+  for (int round = 0; round < 40; ++round) {
+    // Rows of 1 and 2 values give exact keys, 3 and more hashed ones (rows compared).
+    // In the first rounds, 700 pages of two values in bands of one row: each band's runs pass
+    // kLshRunNeighbours, pages pass kLshCandidatesPerDocument, and the band order decides which
+    // pairs are kept. Then a tiny alphabet makes equal bands common.
+    const bool crowded = round < 4;
+    const LshBanding banding{crowded ? 4 + unsigned(rng() % 3) : 1 + unsigned(rng() % 6),
+                             crowded ? 1 : 1 + unsigned(rng() % 4)};
+    const std::size_t width = banding.bands * banding.rows + rng() % 3;
+    const std::size_t docs = crowded ? 700 + rng() % 100 : rng() % 200;
+    const unsigned alphabet = crowded ? 2 : 2 + unsigned(rng() % 3);
+    std::vector<std::uint32_t> matrix(docs * width);
+    for (auto& v : matrix) v = static_cast<std::uint32_t>(rng() % alphabet);
+    std::unique_ptr<bool[]> skip(new bool[docs]);
+    for (std::size_t d = 0; d < docs; ++d) skip[d] = rng() % 6 == 0;
+    const auto skip_span = round % 2 ? std::span<const bool>(skip.get(), docs) : std::span<const bool>();
+    const unsigned threads = crowded ? 2 + unsigned(rng() % 3) : 1 + unsigned(rng() % 2);
+    const Pairs one = lsh_candidates(matrix, width, banding, skip_span, threads);
+    for (const unsigned processes : {1u, 2u, 3u, 5u}) {
+      CAPTURE(round);
+      CAPTURE(processes);
+      std::vector<Pairs> results(processes);
+      canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+        results[collective.rank()] = lsh_candidates(matrix, width, banding, skip_span, threads, collective);
+      });
+      for (const Pairs& result : results) CHECK(result == one);
+    }
+  }
 }

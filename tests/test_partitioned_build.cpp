@@ -167,6 +167,9 @@ public:
     }
     return all;
   }
+  std::vector<std::string> all_to_all_bytes(const std::vector<std::string>& to_each) const override {
+    return inner_.all_to_all_bytes(to_each);
+  }
 
 private:
   const canon::Collective& inner_;

@@ -1,7 +1,8 @@
 /// @file test_partitioned_mpi.cpp
 /// @brief The stages of a partitioned run, computed by the processes mpirun starts, give every
 /// process exactly the one-process result: PageRank (ranking/pagerank.h) and the clusters of
-/// near-duplicate pairs (dedup/components.h), and the bytes all_gather_bytes gathers, over
+/// near-duplicate pairs (dedup/components.h), LSH's candidates (dedup/minhash.h), and the bytes
+/// all_gather_bytes and all_to_all_bytes exchange, over
 /// mpi/mpi_collective.h. Run under
 /// `mpirun -np P` (tests/CMakeLists.txt: P = 1 .. 4); each process runs every case and checks
 /// its own result.
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "dedup/components.h"
+#include "dedup/minhash.h"
 #include "dedup/union_find.h"
 #include "mpi/mpi_collective.h"
 #include "ranking/pagerank.h"
@@ -79,6 +81,36 @@ TEST_CASE("all_gather_bytes over MPI: every process gets every process's bytes, 
   REQUIRE(all.size() == processes.size());
   for (unsigned p = 0; p < all.size(); ++p) CHECK(all[p] == bytes_of(p));
   CHECK(processes.all_gather_bytes({}) == std::vector<std::string>(processes.size()));
+}
+
+TEST_CASE("all_to_all_bytes over MPI: each process gets what each process gave it") {
+  const canon::mpi::MpiCollective processes{boost::mpi::communicator()};
+  // Process p gives process q (p + 1) * q * 100 bytes (none to process 0), each byte naming both.
+  const auto bytes_from_to = [](unsigned p, unsigned q) {
+    std::string bytes(std::size_t{p + 1} * q * 100, '\0');
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 7 + p * 13 + q) & 0xff);
+    return bytes;
+  };
+  std::vector<std::string> to_each(processes.size());
+  for (unsigned q = 0; q < processes.size(); ++q) to_each[q] = bytes_from_to(processes.rank(), q);
+  const std::vector<std::string> from_each = processes.all_to_all_bytes(to_each);
+  REQUIRE(from_each.size() == processes.size());
+  for (unsigned p = 0; p < processes.size(); ++p) CHECK(from_each[p] == bytes_from_to(p, processes.rank()));
+}
+
+TEST_CASE("LSH over MPI: band keys sent to their owners give every process the one-process candidates") {
+  const canon::mpi::MpiCollective processes{boost::mpi::communicator()};
+  std::mt19937_64 rng(404);  // the same sketches in every process
+  for (int round = 0; round < 12; ++round) {
+    const canon::dedup::LshBanding banding{1 + unsigned(rng() % 8), 1 + unsigned(rng() % 4)};
+    const std::size_t width = banding.bands * banding.rows;
+    const std::size_t docs = rng() % 3000;
+    std::vector<std::uint32_t> matrix(docs * width);
+    for (auto& v : matrix) v = static_cast<std::uint32_t>(rng() % 3);
+    CAPTURE(round);
+    CHECK(canon::dedup::lsh_candidates(matrix, width, banding, {}, 2, processes) ==
+          canon::dedup::lsh_candidates(matrix, width, banding, {}, 2));
+  }
 }
 
 int main(int argc, char** argv) {

@@ -26,6 +26,8 @@ struct SharedRun {
   std::vector<double> buffer;
   std::vector<std::uint32_t> minimum;
   std::vector<std::string> bytes;
+  /// all_to_all_bytes: exchange[from][to].
+  std::vector<std::vector<std::string>> exchange;
   std::mutex mutex;
 };
 
@@ -65,6 +67,17 @@ public:
     std::vector<std::string> all = run_.bytes;
     run_.sync.arrive_and_wait();
     return all;
+  }
+
+  std::vector<std::string> all_to_all_bytes(const std::vector<std::string>& to_each) const override {
+    if (rank_ == 0) run_.exchange.assign(run_.size, std::vector<std::string>(run_.size));
+    run_.sync.arrive_and_wait();
+    run_.exchange[rank_] = to_each;
+    run_.sync.arrive_and_wait();
+    std::vector<std::string> from_each(run_.size);
+    for (unsigned p = 0; p < run_.size; ++p) from_each[p] = run_.exchange[p][rank_];
+    run_.sync.arrive_and_wait();
+    return from_each;
   }
 
 private:
