@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
 
+#include "common/collective.h"
 #include "dedup/detector_support.h"
 #include "dedup/sorted_sets.h"
 #include "dedup/tokenizer.h"
@@ -314,12 +316,49 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
   std::stable_sort(components.begin(), components.end(), [](const auto& x, const auto& y) {
     return x.second - x.first > y.second - y.first;
   });
-  parallel_for(components.size(), options_.threads, [&](std::size_t c, std::size_t) {
-    const auto [begin, end] = components[c];
+  // In a partitioned build each process measures its share of the components (the same split
+  // on every process: each component, largest first, to the process with the fewest pairs so
+  // far), and every process then receives every measure.
+  const unsigned processes = processes_ != nullptr ? processes_->size() : 1;
+  const unsigned rank = processes_ != nullptr ? processes_->rank() : 0;
+  std::vector<std::size_t> mine, load_of(processes, 0);
+  for (std::size_t c = 0; c < components.size(); ++c) {
+    const auto least = static_cast<unsigned>(std::min_element(load_of.begin(), load_of.end()) - load_of.begin());
+    load_of[least] += components[c].second - components[c].first;
+    if (least == rank) mine.push_back(c);
+  }
+  parallel_for(mine.size(), options_.threads, [&](std::size_t m, std::size_t) {
+    const auto [begin, end] = components[mine[m]];
     std::vector<std::size_t> component;
     for (std::size_t i = begin; i < end; ++i) component.push_back(by_root[i].second);
     measure_component(pairs, component, load, out);
   });
+  if (processes > 1) share_measures(by_root, components, mine, out);
+}
+
+void MinhashDetector::share_measures(std::span<const std::pair<std::uint32_t, std::size_t>> by_root,
+                                     std::span<const std::pair<std::size_t, std::size_t>> components,
+                                     std::span<const std::size_t> mine, std::vector<Measured>& out) const {
+  struct Sent {
+    std::uint64_t pair;
+    double forward;
+    double backward;
+  };
+  std::string bytes;
+  for (const std::size_t c : mine) {
+    for (std::size_t i = components[c].first; i < components[c].second; ++i) {
+      const std::size_t p = by_root[i].second;
+      const Sent sent{p, out[p].forward, out[p].backward};
+      bytes.append(reinterpret_cast<const char*>(&sent), sizeof sent);
+    }
+  }
+  for (const std::string& theirs : processes_->all_gather_bytes(bytes)) {
+    for (std::size_t at = 0; at + sizeof(Sent) <= theirs.size(); at += sizeof(Sent)) {
+      Sent sent{};
+      std::memcpy(&sent, theirs.data() + at, sizeof sent);
+      out[sent.pair] = {sent.forward, sent.backward};
+    }
+  }
 }
 
 namespace {

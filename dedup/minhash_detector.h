@@ -104,6 +104,12 @@ private:
   /// out[index]: its documents loaded once, or block against block beyond the budget.
   void measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
                          const DocumentLoader& load, std::vector<Measured>& out) const;
+  /// In a partitioned build, after each process measured the components `mine` (indices into
+  /// `components`, ranges of `by_root`'s (root, pair index)): every process's measures in every
+  /// process's `out`.
+  void share_measures(std::span<const std::pair<std::uint32_t, std::size_t>> by_root,
+                      std::span<const std::pair<std::size_t, std::size_t>> components,
+                      std::span<const std::size_t> mine, std::vector<Measured>& out) const;
   std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {
     return std::span(sketches_).subspan(std::size_t{d} * width_, width_);
   }
@@ -129,7 +135,8 @@ private:
   /// Measured: compare() asks mostly for these (a duplicate against its cluster's indexed page)
   /// and need not load them again. 24 bytes per measured candidate.
   std::vector<std::pair<std::uint64_t, Measured>> measured_;
-  /// The processes LSH's band keys are shared among (share_work_with); none: this one does all.
+  /// The processes LSH's band keys and the exact measures are shared among (share_work_with);
+  /// none: this one does all.
   const Collective* processes_ = nullptr;
 };
 

@@ -14,6 +14,7 @@
 #include "dedup/minhash_detector.h"
 #include "dedup/page_names.h"
 #include "support/detector_fixtures.h"
+#include "support/thread_collective.h"
 
 using namespace canon::dedup;
 
@@ -92,6 +93,45 @@ TEST_CASE("minhash: parts added by separate detectors and merged cluster as one 
       REQUIRE(merged.add_encoded(*bytes).ok());
     }
     check_same(merged.find_clusters(memory_loader(docs)), want);
+  }
+}
+
+TEST_CASE("minhash: detectors sharing their work among processes each cluster as one detector") {
+  for (const std::uint64_t seed : {7u, 8u, 9u}) {
+    const Site site = make_site(seed);
+    const std::vector<DedupDocument>& docs = site.docs;
+    MinhashDetector whole(DedupOptions{});
+    const Clusters want = find_clusters(whole, docs);
+    REQUIRE(want.pairs.size() > 20);
+    // Pairs to compare afterwards: every verified pair and some that are not.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> asked;
+    for (const SimilarPair& p : want.pairs) asked.emplace_back(p.a, p.b);
+    for (std::uint32_t d = 0; d + 3 < docs.size(); d += 5) asked.emplace_back(d, d + 3);
+    const std::vector<Comparison> want_compared = whole.compare(asked, memory_loader(docs));
+    for (const unsigned processes : {2u, 3u, 5u}) {
+      CAPTURE(seed);
+      CAPTURE(processes);
+      std::vector<Clusters> got(processes);
+      std::vector<std::vector<Comparison>> compared(processes);
+      canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+        MinhashDetector mine(DedupOptions{});
+        learn(mine, docs);
+        for (std::uint32_t d = 0; d < docs.size(); ++d) mine.add(d, docs[d]);
+        mine.share_work_with(collective);
+        got[collective.rank()] = mine.find_clusters(memory_loader(docs));
+        compared[collective.rank()] = mine.compare(asked, memory_loader(docs));
+      });
+      for (unsigned p = 0; p < processes; ++p) {
+        CAPTURE(p);
+        check_same(got[p], want);
+        CHECK(got[p].candidates_examined == want.candidates_examined);
+        REQUIRE(compared[p].size() == want_compared.size());
+        for (std::size_t i = 0; i < asked.size(); ++i) {
+          CHECK(compared[p][i].similarity == want_compared[i].similarity);
+          CHECK(compared[p][i].near_duplicate == want_compared[i].near_duplicate);
+        }
+      }
+    }
   }
 }
 
