@@ -99,11 +99,16 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
   }
   catalog.urls = links.urls.urls();
   catalog.anchors = links.anchor_texts;
+  // The entries are made one at a time as they are written: on a large site, held whole they
+  // were the run's peak of memory (docs/benchmarks.md, "Memory per page").
+  std::vector<std::uint32_t> cataloged;
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
-    if (!plan.serves_url(i)) continue;
-    catalog.files.push_back(catalog_entry(records[i], links.targets[i], links.texts[i], segment_number));
+    if (plan.serves_url(i)) cataloged.push_back(static_cast<std::uint32_t>(i));
   }
-  return store::write_store_catalog(store.dir / "catalog", catalog);
+  return store::write_store_catalog(store.dir / "catalog", catalog, cataloged.size(), [&](std::size_t k) {
+    const std::uint32_t i = cataloged[k];
+    return catalog_entry(records[i], links.targets[i], links.texts[i], segment_number);
+  });
 }
 
 }  // namespace canon::indexer::detail

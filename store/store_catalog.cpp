@@ -2,8 +2,11 @@
 /// @brief The catalog's bytes: the magic line, the format version (u32), the payload
 /// (common/byte_codec.h) and the XXH3-64 of all that precedes it (u64), little-endian. The file is
 /// read and written whole: it is small next to the pages it describes (a few dozen bytes and
-/// the link ids per file).
+/// the link ids per file); a run writes it entry by entry (write_store_catalog with file_at),
+/// so that a large site's entries are not held whole beside it.
 #include "store/store_catalog.h"
+
+#include <memory>
 
 #include <xxhash.h>
 
@@ -84,7 +87,10 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
 
 }  // namespace
 
-std::string encode_store_catalog(const StoreCatalog& catalog) {
+namespace {
+
+/// The catalog's bytes before its files: everything but `catalog.files`, then their count.
+std::string encode_head(const StoreCatalog& catalog, std::size_t file_count) {
   std::string out(kMagic);
   put_fixed(out, kStoreCatalogVersion, 4);
   put_varint(out, catalog.fingerprint.size());
@@ -97,10 +103,47 @@ std::string encode_store_catalog(const StoreCatalog& catalog) {
   put_varint(out, catalog.next_segment);
   put_list(out, catalog.urls);
   put_list(out, catalog.anchors);
-  put_varint(out, catalog.files.size());
+  put_varint(out, file_count);
+  return out;
+}
+
+}  // namespace
+
+std::string encode_store_catalog(const StoreCatalog& catalog) {
+  std::string out = encode_head(catalog, catalog.files.size());
   for (const CatalogEntry& e : catalog.files) put_entry(out, e);
   put_fixed(out, XXH3_64bits(out.data(), out.size()), 8);
   return out;
+}
+
+Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& head, std::size_t file_count,
+                           const std::function<CatalogEntry(std::size_t)>& file_at) {
+  const auto failed = [&](const Status& why) {
+    return Status::io_error("cannot write '" + path.string() + "': " + why.message());
+  };
+  auto file = io::file_system().create(path);
+  if (!file.ok()) return failed(file.status());
+  const std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> hash(XXH3_createState(), &XXH3_freeState);
+  if (!hash || XXH3_64bits_reset(hash.get()) != XXH_OK) return Status::error("cannot start a hash (out of memory)");
+  std::string buffer = encode_head(head, file_count);
+  const auto flush = [&]() -> Status {
+    XXH3_64bits_update(hash.get(), buffer.data(), buffer.size());
+    Status appended = file.value()->append(buffer);
+    buffer.clear();
+    return appended;
+  };
+  constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+  for (std::size_t i = 0; i < file_count; ++i) {
+    put_entry(buffer, file_at(i));
+    if (buffer.size() >= kFlushBytes) {
+      if (Status appended = flush(); !appended.ok()) return failed(appended);
+    }
+  }
+  if (Status appended = flush(); !appended.ok()) return failed(appended);
+  put_fixed(buffer, XXH3_64bits_digest(hash.get()), 8);
+  if (Status appended = file.value()->append(buffer); !appended.ok()) return failed(appended);
+  if (Status closed = file.value()->close(); !closed.ok()) return failed(closed);
+  return Status::ok_status();
 }
 
 Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,6 +73,12 @@ std::string encode_store_catalog(const StoreCatalog& catalog);
 
 /// Writes `catalog` to `path` (created or replaced). An I/O error when it cannot be written.
 Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog);
+
+/// The same for the catalog `head` with the files file_at(0) .. file_at(file_count - 1) in place
+/// of head.files (not read): the same bytes, written entry by entry, so that neither the
+/// entries nor the catalog's bytes are held whole (about 1 MiB of them at a time).
+Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& head, std::size_t file_count,
+                           const std::function<CatalogEntry(std::size_t)>& file_at);
 
 /// The catalog whose bytes are `bytes` (as write_store_catalog writes them): kFailedPrecondition
 /// when it is of another format version, kCorruption when the bytes do not check out (`where`

@@ -70,6 +70,7 @@ TEST_CASE("a write that fails ends the run with the file and the reason; the pre
       {"a page store segment, at its first byte", ".seg", 0},
       {"a page store segment, part-way", ".seg", 4096},
       {"the page store's catalog", "store/catalog", 0},
+      {"the page store's catalog, part-way", "store/catalog", 300},
       {"pages.jsonl, part-way", "pages.jsonl", 1000},
       {"graph.tsv", "graph.tsv", 0},
       {"pairs.tsv", "pairs.tsv", 0},

@@ -115,6 +115,29 @@ TEST_CASE("a catalog is read back as it was written") {
   for (std::size_t i = 0; i < written.files.size(); ++i) check_same(read->files[i], written.files[i]);
 }
 
+TEST_CASE("a catalog written entry by entry is the same bytes as one written whole") {
+  canon::testing::TempDir dir;
+  StoreCatalog whole = sample_catalog();
+  // Enough entries to flush the writer's buffer several times.
+  const std::size_t first_files = whole.files.size();
+  for (std::size_t copy = 0; copy < 40000; ++copy) {
+    CatalogEntry e = whole.files[copy % first_files];
+    e.path = "copies/" + std::to_string(copy) + "/" + e.path;
+    whole.files.push_back(std::move(e));
+  }
+  StoreCatalog head = whole;
+  head.files.clear();
+  REQUIRE(canon::store::write_store_catalog(dir.path() / "streamed", head, whole.files.size(),
+                                            [&](std::size_t i) { return whole.files[i]; })
+              .ok());
+  const std::string bytes = slurp(dir.path() / "streamed");
+  CHECK(bytes.size() > (std::size_t{3} << 20));
+  CHECK(bytes == canon::store::encode_store_catalog(whole));
+  auto read = canon::store::read_store_catalog(dir.path() / "streamed");
+  REQUIRE_MESSAGE(read.ok(), read.status().message());
+  CHECK(read->files.size() == whole.files.size());
+}
+
 TEST_CASE("a catalog that does not check out is refused with the status that says why") {
   canon::testing::TempDir dir;
   const fs::path path = dir.path() / "catalog";
