@@ -2,11 +2,9 @@
 /// @brief Writing every document of the search index once, or updating the previous index where it changed.
 #include "indexer/index_stage.h"
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <mutex>
 #include <system_error>
 
@@ -86,14 +84,9 @@ ShardOfProcess shard_of_process(const std::vector<PageRecord>& records, const In
   return shard;
 }
 
-/// Chunk databases merged together into a group as soon as they are all written, on a site of
-/// more chunks than this (write_index).
-constexpr std::size_t kChunksPerGroup = 16;
-
 /// Stage 6, from scratch: each document (is_document) is written once, from its stored
 /// document with its cluster fields, chunk by chunk on all threads, into the chunk's database;
-/// the chunk databases are then merged (a group of kChunksPerGroup at a time, then the groups)
-/// into the index's database, or, one of several
+/// the chunk databases are then merged into the index's database, or, one of several
 /// processes, into the process's shard (ShardOfProcess; `to_merge`: shards to be merged). Sets
 /// each record's docid and digests.
 Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, std::vector<PageRecord>& records,
@@ -106,26 +99,6 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, s
   const auto chunk_path = [&](std::size_t chunk) { return (chunk_dir / std::to_string(chunk)).string(); };
   const fs::path xapian_dir = sharded ? layout.shard(processes.rank() + 1) : layout.xapian();
   std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
-  // On a large site the chunk databases are merged a group of consecutive ones at a time, by
-  // the thread that finishes a group's last chunk, while the others write on; the last merge
-  // then joins the groups. One merge of hundreds of chunks ran single-threaded at the end and
-  // kept every chunk on disk until it was done (docs/benchmarks.md, the 1M site).
-  const bool grouped = chunks.count() > kChunksPerGroup;
-  const std::size_t groups = grouped ? (chunks.count() + kChunksPerGroup - 1) / kChunksPerGroup : 0;
-  const auto group_path = [&](std::size_t group) { return (chunk_dir / ("group-" + std::to_string(group))).string(); };
-  const auto group_end = [&](std::size_t group) { return std::min(chunks.count(), (group + 1) * kChunksPerGroup); };
-  std::vector<Status> group_status(groups, Status::ok_status());
-  std::unique_ptr<std::atomic<std::size_t>[]> chunks_to_write(new std::atomic<std::size_t>[groups]);
-  for (std::size_t g = 0; g < groups; ++g) chunks_to_write[g] = group_end(g) - g * kChunksPerGroup;
-  const auto merge_group = [&](std::size_t group) {
-    std::vector<std::string> sources;
-    for (std::size_t chunk = group * kChunksPerGroup; chunk < group_end(group); ++chunk) sources.push_back(chunk_path(chunk));
-    group_status[group] = merge_databases(sources, group_path(group));
-    std::error_code removed;
-    if (group_status[group].ok()) {
-      for (const std::string& source : sources) fs::remove_all(source, removed);
-    }
-  };
   std::atomic<std::size_t> written_files{0};
   std::mutex progress_mutex;
   std::error_code ec;
@@ -156,20 +129,11 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, s
     chunk_status[chunk] = writer.value()->finish();
     const std::size_t done = written_files += chunks.end(chunk) - chunks.first(chunk);
     if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
-    // A group with a failed chunk is never complete: the stage fails below.
-    if (grouped && chunk_status[chunk].ok() && --chunks_to_write[chunk / kChunksPerGroup] == 0) {
-      merge_group(chunk / kChunksPerGroup);
-    }
   });
   progress.finish();
   if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
-  if (Status failed = first_error(group_status); !failed.ok()) return failed;
   std::vector<std::string> chunk_paths;
-  if (grouped) {
-    for (std::size_t group = 0; group < groups; ++group) chunk_paths.push_back(group_path(group));
-  } else {
-    for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) chunk_paths.push_back(chunk_path(chunk));
-  }
+  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) chunk_paths.push_back(chunk_path(chunk));
   if (chunk_paths.empty()) {  // no files at all: an empty database
     auto empty = IndexWriter::create(chunk_path(0), plan.writer);
     if (!empty.ok()) return empty.status();
