@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <xapian.h>
 
 #include "common/utf8.h"
 #include "indexer/pipeline.h"
@@ -574,8 +575,23 @@ TEST_CASE("the thread count and the chunking change nothing in the outputs") {
     return urls;
   };
   std::vector<fs::path> indexes;
-  for (const auto& [threads, chunk_files] : {std::pair{1u, std::size_t{0}}, std::pair{2u, std::size_t{3}},
-                                             std::pair{3u, std::size_t{7}}, std::pair{2u, std::size_t{1000}}}) {
+  // Every document under its id, whatever the threads and the chunks (down to a file a chunk).
+  const auto documents = [](const fs::path& index) {
+    Xapian::Database db((index / "xapian").string());
+    std::string out;
+    for (auto id = db.postlist_begin(""); id != db.postlist_end(""); ++id) {
+      const Xapian::Document doc = db.get_document(*id);
+      out += std::to_string(*id) + " " + doc.get_data() + "|";
+      for (auto term = doc.termlist_begin(); term != doc.termlist_end(); ++term) {
+        out += " " + *term + ":" + std::to_string(term.get_wdf());
+      }
+      out += "\n";
+    }
+    return out;
+  };
+  for (const auto& [threads, chunk_files] :
+       {std::pair{1u, std::size_t{0}}, std::pair{2u, std::size_t{3}}, std::pair{3u, std::size_t{7}},
+        std::pair{2u, std::size_t{1000}}, std::pair{2u, std::size_t{1}}, std::pair{1u, std::size_t{2}}}) {
     CAPTURE(threads);
     CAPTURE(chunk_files);
     IndexOptions options = options_for(sample_site(), dir.path() / ("index-" + std::to_string(indexes.size())));
@@ -592,6 +608,7 @@ TEST_CASE("the thread count and the chunking change nothing in the outputs") {
     for (const char* query : {"path:/", "backup", "larder", "install OR restore"}) {
       CHECK(result_urls(indexes[i], query) == result_urls(indexes[0], query));
     }
+    CHECK(documents(indexes[i]) == documents(indexes[0]));
   }
 }
 
