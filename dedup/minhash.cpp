@@ -395,7 +395,7 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::siz
         const SentKey sent{band, static_cast<std::uint32_t>(d), band_key(band_rows)};
         std::string& message = outbox[i][sent.key % count];
         message.append(reinterpret_cast<const char*>(&sent), sizeof sent);
-        message.append(reinterpret_cast<const char*>(band_rows.data()), row_bytes);
+        if (row_bytes > 0) message.append(reinterpret_cast<const char*>(band_rows.data()), row_bytes);
       }
     });
     std::vector<std::string> to_each(count);
@@ -415,6 +415,7 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::siz
         const std::size_t i = sent.band - round;
         std::vector<std::uint32_t>& band_rows = received_rows[i];
         received[i].push_back({sent.key, sent.document, band_rows.size()});
+        if (row_bytes == 0) continue;  // exact keys: no rows sent
         band_rows.resize(band_rows.size() + row_bytes / sizeof(std::uint32_t));
         std::memcpy(band_rows.data() + received[i].back().rows_at, message.data() + at + sizeof sent, row_bytes);
       }
