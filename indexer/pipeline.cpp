@@ -14,8 +14,6 @@
 /// changed only where a document's digests say it must be.
 #include "indexer/pipeline.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -70,11 +68,11 @@ public:
     const auto now = std::chrono::steady_clock::now();
     if (processes_.size() > 1) summary_.stage_exchanged.emplace_back(stage, processes_.take());
     summary_.stage_memory.emplace_back(stage, memory_use());
-    const double cpu = cpu_seconds();
-    summary_.stage_cpu_seconds.emplace_back(stage, cpu - last_cpu_);
+    const ResourceUse use = resource_use();
+    summary_.stage_use.emplace_back(stage, use - last_use_);
     summary_.stage_seconds.emplace_back(std::move(stage), std::chrono::duration<double>(now - last_).count());
     last_ = now;
-    last_cpu_ = cpu;
+    last_use_ = use;
   }
 
 private:
@@ -82,15 +80,7 @@ private:
   const std::function<void(std::string_view)>& after_stage_;
   const MeteredCollective& processes_;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-  double last_cpu_ = cpu_seconds();
-
-  /// The CPU time (user and system) of every thread of this process so far.
-  static double cpu_seconds() {
-    rusage use{};
-    if (::getrusage(RUSAGE_SELF, &use) != 0) return 0.0;
-    const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
-    return seconds(use.ru_utime) + seconds(use.ru_stime);
-  }
+  ResourceUse last_use_ = resource_use();
 };
 
 /// A previous canon index, or nothing at all, may be replaced; anything else is the user's.

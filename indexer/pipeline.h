@@ -15,6 +15,7 @@
 
 #include "common/collective.h"
 #include "common/memory_use.h"
+#include "common/resource_use.h"
 #include "common/status.h"
 #include "dedup/detector.h"
 #include "html/html_extract.h"
@@ -131,9 +132,9 @@ struct IndexSummary {
   ReindexSummary reindex;
   /// Seconds per stage, in run order.
   std::vector<std::pair<std::string, double>> stage_seconds;
-  /// CPU seconds (user and system, all threads) this process spent in each stage, in run order
-  /// (summary.json's `cpu_seconds`): with stage_seconds, whether a stage waited or worked.
-  std::vector<std::pair<std::string, double>> stage_cpu_seconds;
+  /// What this process used in each stage, in run order (summary.json's `cpu_seconds`,
+  /// `system_cpu_seconds` and `storage`): with stage_seconds, whether a stage waited or worked.
+  std::vector<std::pair<std::string, ResourceUse>> stage_use;
   /// The processes of the build (IndexOptions::processes), and in a partitioned build the bytes
   /// this process sent and received through them in each stage (summary.json's `exchanged`).
   unsigned processes = 1;

@@ -52,7 +52,13 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   nlohmann::json stages = nlohmann::json::object();
   for (const auto& [stage, seconds] : s.stage_seconds) stages[stage] = seconds;
   nlohmann::json cpu = nlohmann::json::object();
-  for (const auto& [stage, seconds] : s.stage_cpu_seconds) cpu[stage] = seconds;
+  nlohmann::json system_cpu = nlohmann::json::object();
+  nlohmann::json storage = nlohmann::json::object();
+  for (const auto& [stage, use] : s.stage_use) {
+    cpu[stage] = use.cpu_seconds;
+    system_cpu[stage] = use.system_cpu_seconds;
+    storage[stage] = {{"read_bytes", use.read_bytes}, {"written_bytes", use.written_bytes}, {"major_faults", use.major_faults}};
+  }
   nlohmann::json exchanged = nlohmann::json::object();
   for (const auto& [stage, bytes] : s.stage_exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
   nlohmann::json memory = nlohmann::json::object();
@@ -102,6 +108,8 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
           {"kept", s.reindex.documents_kept}}}}},
       {"seconds", stages},
       {"cpu_seconds", cpu},
+      {"system_cpu_seconds", system_cpu},
+      {"storage", storage},
       {"memory", memory},
       {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
   };

@@ -190,6 +190,17 @@ TEST_CASE("sample_site: redirect, noindex, binary and alias pages") {
   }
   CHECK(summary["cpu_seconds"]["parse"].get<double>() > 0.0);
   CHECK(summary["cpu_seconds"]["xapian"].get<double>() > 0.0);
+  // The kernel's share and the storage each stage used, for every stage timed; the Xapian stage
+  // writes its database (the page cache takes it, but it is bound for storage).
+  REQUIRE(summary["system_cpu_seconds"].size() == summary["seconds"].size());
+  REQUIRE(summary["storage"].size() == summary["seconds"].size());
+  for (const auto& [stage, seconds] : summary["seconds"].items()) {
+    CAPTURE(stage);
+    CHECK(summary["system_cpu_seconds"].at(stage).get<double>() >= 0.0);
+    CHECK(summary["system_cpu_seconds"].at(stage).get<double>() <= summary["cpu_seconds"].at(stage).get<double>() + 1e-6);
+    for (const char* key : {"read_bytes", "written_bytes", "major_faults"}) CHECK(summary["storage"].at(stage).contains(key));
+  }
+  CHECK(summary["storage"]["xapian"]["written_bytes"].get<std::uint64_t>() > 0);
   CHECK(summary["seconds"].contains("merge"));
 }
 

@@ -68,6 +68,15 @@ print("| %d | %s | %s | %.1f | %s | %.0f |" % (s["input_files"], " | ".join("%.1
 cpu = s.get("cpu_seconds", {})
 print("CPU s / wall s per stage: " + ", ".join("%s %.1f/%.1f" % (k, cpu[k], sec[k]) for k in ["walk", "sample"] + stages[1:] if k in cpu),
       file=sys.stderr)
+# The kernel's CPU and the storage each stage read and wrote (summary.json's system_cpu_seconds and
+# storage): a stage that slows once the site outgrows the page cache shows it here.
+sys_cpu = s.get("system_cpu_seconds", {})
+storage = s.get("storage", {})
+if storage:
+    print("kernel CPU s, GB read / written, major faults per stage: " +
+          ", ".join("%s %.1f, %.2f/%.2f, %d" % (k, sys_cpu[k], storage[k]["read_bytes"] / 1e9, storage[k]["written_bytes"] / 1e9,
+                                               storage[k]["major_faults"])
+                    for k in ["walk", "sample"] + stages[1:] if k in storage), file=sys.stderr)
 # Where the memory went: each stage's resident MiB at its end / the peak so far (summary.json's memory).
 mem = s.get("memory", {})
 print("memory (MiB at each stage's end / peak so far): " +
