@@ -45,7 +45,7 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::create(const std::string& path
   try {
     auto rep = std::make_unique<Rep>();
     rep->options = options;
-    rep->db = Xapian::WritableDatabase(path, Xapian::DB_CREATE_OR_OVERWRITE);
+    rep->db = Xapian::WritableDatabase(path, Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC);
     rep->db.set_metadata(
         std::string(fmt::kCollapseMetadataKey),
         std::string(fmt::to_string(options.collapse)));

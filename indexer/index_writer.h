@@ -129,7 +129,10 @@ struct DocumentDigests {
 class IndexWriter {
 public:
   /// Creates (or overwrites) a Xapian database at `path` and records options.collapse in its
-  /// metadata (index_format::kCollapseMetadataKey).
+  /// metadata (index_format::kCollapseMetadataKey). The database is a chunk that
+  /// merge_databases() joins into the index and that is deleted after: its commits are not
+  /// synced to storage (Xapian::DB_NO_SYNC), as nothing reads it after a crash; the merge
+  /// writes the index synced.
   static Result<std::unique_ptr<IndexWriter>> create(const std::string& path,
                                                      WriterOptions options = {});
   /// Opens the existing database at `path` (a copy of a previous index's, which `canon index`
