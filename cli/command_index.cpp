@@ -166,6 +166,10 @@ void add_index_command(CLI::App& app) {
                   "Under mpirun: merge the processes' shards into one database instead of a stub listing them");
   add_quiet_flag(*index, args->quiet, "No progress output");
   add_threads_option(*index, options.threads, "Parse and detection threads");
+  index->add_option("--chunk-files", options.chunk_files,
+                    "Files per chunk of the site, each parsed and written into its own Xapian database by one thread, "
+                    "the chunks then merged (0: by the site's size and the threads). The index does not depend on it")
+      ->capture_default_str();
 
   index->callback([args, base_url] {
     take_inputs(args->inputs, base_url->count() > 0, args->options);
