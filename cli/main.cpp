@@ -37,7 +37,8 @@ namespace {
 /// tree) come from the heap and what they free stays with the process. canon frees such blocks
 /// page after page: with the threshold kept at glibc's initial 128 KiB, `canon index` on
 /// python3.11-doc peaks at 80-87 MiB instead of 98 (docs/real-sites.md), at the same CPU. A
-/// MALLOC_MMAP_THRESHOLD_ in the environment is left to rule.
+/// MALLOC_MMAP_THRESHOLD_ in the environment is left to rule. A build linked with jemalloc
+/// (CMakeLists.txt) does not allocate through glibc's malloc, and this setting changes nothing.
 void keep_large_blocks_returnable() {
   if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr) mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 }
