@@ -169,6 +169,7 @@ void add_index_command(CLI::App& app) {
   index->add_option("--chunk-files", options.chunk_files,
                     "Files per chunk of the site, each parsed and written into its own Xapian database by one thread, "
                     "the chunks then merged (0: by the site's size and the threads). The index does not depend on it")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40))
       ->capture_default_str();
 
   index->callback([args, base_url] {

@@ -52,7 +52,7 @@ struct ChunkLayout {
   std::filesystem::path dir;
   std::size_t files = 0;
   std::size_t files_per_chunk = 1;
-  std::size_t count() const { return (files + files_per_chunk - 1) / files_per_chunk; }
+  std::size_t count() const { return files / files_per_chunk + (files % files_per_chunk != 0 ? 1 : 0); }
   /// The chunk's Xapian database.
   std::string path(std::size_t chunk) const { return (dir / std::to_string(chunk)).string(); }
   /// [first, end) of the files of `chunk`.

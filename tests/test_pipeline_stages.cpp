@@ -10,10 +10,12 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "indexer/cluster_assignment.h"
 #include "indexer/page_record.h"
+#include "indexer/parse_stage.h"
 #include "indexer/site_links.h"
 #include "indexer/site_plan.h"
 #include "support/temp_dir.h"
@@ -34,6 +36,24 @@ PageRecord page(const std::string& url, const char* refresh = nullptr) {
 }
 
 }  // namespace
+
+TEST_CASE("ChunkLayout: every file in exactly one chunk, whatever the chunk size") {
+  using canon::indexer::detail::chunk_layout;
+  const std::size_t huge = std::size_t{1} << 40;  // more files a chunk than any site has
+  for (const auto& [files, per_chunk, chunks] : std::vector<std::tuple<std::size_t, std::size_t, std::size_t>>{
+           {0, 7, 0}, {1, 7, 1}, {7, 7, 1}, {8, 7, 2}, {40, 1, 40}, {40, huge, 1}, {40, SIZE_MAX, 1}}) {
+    CAPTURE(files);
+    CAPTURE(per_chunk);
+    const auto layout = chunk_layout("/tmp", files, per_chunk, 2);
+    REQUIRE(layout.count() == chunks);
+    std::size_t covered = 0;
+    for (std::size_t c = 0; c < layout.count(); ++c) {
+      CHECK(layout.first(c) == covered);
+      covered = layout.end(c);
+    }
+    CHECK(covered == files);
+  }
+}
 
 TEST_CASE("page statuses: one text form each, read back") {
   for (const PageStatus status : {PageStatus::kIndexed, PageStatus::kDuplicate, PageStatus::kRedirect, PageStatus::kSkipped}) {
