@@ -3,6 +3,8 @@
 /// directories go is its author's choice).
 #include "indexer/site_walker.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <set>
 #include <system_error>
@@ -81,12 +83,12 @@ private:
     const std::string relative = relative_dir.empty() ? name : relative_dir + "/" + name;
     std::error_code ec;
     const bool is_link = entry.is_symlink(ec);
-    const fs::file_status status = fs::status(entry.path(), ec);  // follows links
-    if (ec || !fs::exists(status)) {
+    struct stat status {};  // follows links; stat(2) rather than fs::status for the size too
+    if (::stat(entry.path().c_str(), &status) != 0) {
       if (is_link && is_page_file_name(name)) listing_.skipped.push_back(SkippedPath{relative, "broken symbolic link", std::nullopt});
       return;
     }
-    const bool is_dir = fs::is_directory(status);
+    const bool is_dir = S_ISDIR(status.st_mode);
     if (!is_dir && !is_page_file_name(name)) return;  // not a page: not an input
     if (is_link) {
       const fs::path target = fs::canonical(entry.path(), ec);
@@ -96,11 +98,11 @@ private:
       }
     }
     if (is_dir && is_link) {
-      linked_dirs_.push_back(SiteFile{relative, entry.path(), {}, std::nullopt, {}});  // after the real tree: real paths win
+      linked_dirs_.push_back(SiteFile{relative, entry.path(), {}, std::nullopt, {}, 0});  // after the real tree: real paths win
     } else if (is_dir) {
       open_directory(entry.path(), relative);
-    } else if (fs::is_regular_file(status)) {
-      listing_.files.push_back(SiteFile{relative, entry.path(), {}, std::nullopt, {}});
+    } else if (S_ISREG(status.st_mode)) {
+      listing_.files.push_back(SiteFile{relative, entry.path(), {}, std::nullopt, {}, static_cast<std::uint64_t>(status.st_size)});
     } else {
       listing_.skipped.push_back(SkippedPath{relative, "not a regular file", std::nullopt});
     }

@@ -2,6 +2,7 @@
 /// @brief Finding the pages of a saved site on disk.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -24,6 +25,8 @@ struct SiteFile {
   std::string content_type;
   std::optional<std::string> redirect;
   std::string record;
+  /// Its size in bytes when the walk saw it (the parse's work, to schedule it); 0 when unknown.
+  std::uint64_t size = 0;
 };
 
 /// A path the walk saw but could not take, with the reason (for pages.jsonl).

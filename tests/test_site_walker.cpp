@@ -111,7 +111,7 @@ TEST_CASE("walk_site finds page files, sorted, with '/'-separated relative paths
   for (const char* name : {"index.html", "b.htm", "C.HTML", "upper.Htm", "a-b.html", "a.html",
                            "sub/a.html", "sub/dir/deep.html", "folder.html/inner.html",
                            "z/y/x/w.htm"}) {
-    write_file(root / name);
+    write_file(root / name, std::string("<p>") + name + "</p>");  // sizes differ
   }
   for (const char* name : {"notes.txt", "image.png", "html", "page.html.bak", "sub/style.css",
                            "sub/dir/README"}) {
@@ -136,6 +136,7 @@ TEST_CASE("walk_site finds page files, sorted, with '/'-separated relative paths
     CHECK_FALSE(file.relative_path.starts_with('/'));
     CHECK(fs::is_regular_file(file.absolute_path));
     CHECK(fs::equivalent(file.absolute_path, root / file.relative_path));
+    CHECK(file.size == fs::file_size(file.absolute_path));  // what the parse schedules by
   }
 }
 
