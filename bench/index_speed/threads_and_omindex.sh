@@ -2,9 +2,9 @@
 # @file threads_and_omindex.sh
 # @brief canon's wall time against omindex's and its own 1 -> 2 thread speed-up, in one run
 # (docs/benchmarks.md, "Threads and omindex"): per site, REPEATS rounds, each round running
-# omindex, `canon index` on 2 threads and `canon index` on 1 thread one after the other, so that
-# the machine's noise falls on all three; medians of wall and CPU seconds, and each database's
-# size per document.
+# omindex, `canon index` on 2 threads and `canon index` on 1 thread one after the other (each
+# round starting with the next of them), so that the machine's noise falls on all three; medians
+# of wall and CPU seconds, and each database's size per document.
 #
 # Usage: [REPEATS=5] bench/index_speed/threads_and_omindex.sh CANON WORK_DIR [NAME=SITE_DIR ...]
 #   default sites: cppreference, rust-doc and openjdk-17's api/ (Debian's packages).
@@ -40,7 +40,7 @@ size() {
   awk -v b="$(du -sb "$1" | cut -f1)" -v d="$docs" 'BEGIN { printf "%.1f %d %.0f\n", b / 1e6, d, b / d }'
 }
 
-echo "canon $("$canon" --version 2>/dev/null | head -1), $repeats rounds a site, each round: omindex, canon -j2, canon -j1"
+echo "canon $("$canon" --version 2>/dev/null | head -1), $repeats rounds a site, each round omindex, canon -j2 and canon -j1, starting with the next"
 echo
 echo "| site | omindex wall s | canon wall s | canon ÷ omindex (wall) | omindex CPU s | canon CPU s | canon 1 thread wall s | 1 → 2 threads | omindex's database MB (documents) | canon's database MB (documents) | bytes a document, omindex / canon |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"
@@ -49,12 +49,18 @@ for entry in "${sites[@]}"; do
   : >"$work/$name.runs"
   for ((round = 0; round < repeats; round++)); do
     rm -rf "$work/omega" "$work/canon2" "$work/canon1"
-    # omindex as a site search would run it over saved HTML: HTML only (as bench/real_sites).
-    read -r o_wall o_cpu < <(timed omindex --db "$work/omega" --url / \
-      -Mtxt:skip -Mjs:skip -Mcss:skip -Mpy:skip -Mjson:skip -Mxml:skip -Msvg:skip -Mpng:skip -Mgz:skip \
-      -Mjpg:skip -Mgif:skip -Mzip:skip -Mpdf:skip -Mipynb:skip -Mrst:skip -Mmd:skip "$dir")
-    read -r c2_wall c2_cpu < <(timed "$canon" index "$dir" --out "$work/canon2" --threads 2 --quiet)
-    read -r c1_wall c1_cpu < <(timed "$canon" index "$dir" --out "$work/canon1" --threads 1 --quiet)
+    # Each round starts with the next of the three, so that none always follows the same one
+    # (the writes of the one before are still being flushed).
+    for ((k = 0; k < 3; k++)); do
+      case $(((round + k) % 3)) in
+        # omindex as a site search would run it over saved HTML: HTML only (as bench/real_sites).
+        0) read -r o_wall o_cpu < <(timed omindex --db "$work/omega" --url / \
+             -Mtxt:skip -Mjs:skip -Mcss:skip -Mpy:skip -Mjson:skip -Mxml:skip -Msvg:skip -Mpng:skip -Mgz:skip \
+             -Mjpg:skip -Mgif:skip -Mzip:skip -Mpdf:skip -Mipynb:skip -Mrst:skip -Mmd:skip "$dir") ;;
+        1) read -r c2_wall c2_cpu < <(timed "$canon" index "$dir" --out "$work/canon2" --threads 2 --quiet) ;;
+        2) read -r c1_wall c1_cpu < <(timed "$canon" index "$dir" --out "$work/canon1" --threads 1 --quiet) ;;
+      esac
+    done
     echo "$o_wall $o_cpu $c2_wall $c2_cpu $c1_wall $c1_cpu" >>"$work/$name.runs"
   done
   col() { awk -v c="$1" '{ print $c }' "$work/$name.runs" | median; }
