@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -82,7 +83,15 @@ public:
               const StoreReader& store_reader)
       : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()),
         stored_pages_(files_.size()), stored_status_(files_.size(), Status::ok_status()) {
-    parallel_for(files_.size(), threads, [&](std::size_t s, std::size_t) {
+    // The largest files first: one large page parsed last keeps a thread busy alone (rust-doc:
+    // about 0.4 s of the sample's 0.9 on 2 threads). Each page lands in its own slot.
+    std::vector<std::size_t> largest_first(files_.size());
+    std::iota(largest_first.begin(), largest_first.end(), std::size_t{0});
+    std::stable_sort(largest_first.begin(), largest_first.end(), [&](std::size_t a, std::size_t b) {
+      return plan.files[files_[a]].size > plan.files[files_[b]].size;
+    });
+    parallel_for(files_.size(), threads, [&](std::size_t turn, std::size_t) {
+      const std::size_t s = largest_first[turn];
       const std::uint32_t i = files_[s];
       if (!plan.serves_url(i) || plan.files[i].redirect) return;
       if (const store::CatalogEntry* entry = reuse.entry(i)) {
