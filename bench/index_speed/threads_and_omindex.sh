@@ -3,8 +3,8 @@
 # @brief canon's wall time against omindex's and its own 1 -> 2 thread speed-up, in one run
 # (docs/benchmarks.md, "Threads and omindex"): per site, REPEATS rounds, each round running
 # omindex, `canon index` on 2 threads and `canon index` on 1 thread one after the other (each
-# round starting with the next of them), so that the machine's noise falls on all three; medians
-# of wall and CPU seconds, and each database's size per document.
+# round starting with the next of them, each after `sync`), so that the machine's noise falls on
+# all three; medians of wall and CPU seconds, and each database's size per document.
 #
 # Usage: [REPEATS=5] bench/index_speed/threads_and_omindex.sh CANON WORK_DIR [NAME=SITE_DIR ...]
 #   default sites: cppreference, rust-doc and openjdk-17's api/ (Debian's packages).
@@ -60,6 +60,10 @@ for entry in "${sites[@]}"; do
         1) read -r c2_wall c2_cpu < <(timed "$canon" index "$dir" --out "$work/canon2" --threads 2 --quiet) ;;
         2) read -r c1_wall c1_cpu < <(timed "$canon" index "$dir" --out "$work/canon1" --threads 1 --quiet) ;;
       esac
+      # What a run left for the kernel to write is written before the next run starts: else the
+      # next pays for it (omindex leaves its database to the page cache; the canon run after it
+      # took 2.5 s longer on rust-doc).
+      sync
     done
     echo "$o_wall $o_cpu $c2_wall $c2_cpu $c1_wall $c1_cpu" >>"$work/$name.runs"
   done
