@@ -98,11 +98,12 @@ private:
       }
     }
     if (is_dir && is_link) {
-      linked_dirs_.push_back(SiteFile{relative, entry.path(), {}, std::nullopt, {}, 0});  // after the real tree: real paths win
+      linked_dirs_.push_back(SiteFile{relative, entry.path().string(), {}, std::nullopt, {}, 0});  // after the real tree: real paths win
     } else if (is_dir) {
       open_directory(entry.path(), relative);
     } else if (S_ISREG(status.st_mode)) {
-      listing_.files.push_back(SiteFile{relative, entry.path(), {}, std::nullopt, {}, static_cast<std::uint64_t>(status.st_size)});
+      listing_.files.push_back(
+          SiteFile{relative, entry.path().string(), {}, std::nullopt, {}, static_cast<std::uint64_t>(status.st_size)});
     } else {
       listing_.skipped.push_back(SkippedPath{relative, "not a regular file", std::nullopt});
     }
