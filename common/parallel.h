@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <mutex>
+#include <numeric>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -21,6 +24,16 @@ inline unsigned resolve_thread_count(unsigned threads) {
 /// at least 1 (so per-worker scratch state can be sized with it).
 inline std::size_t worker_count(std::size_t n, unsigned threads) {
   return std::max<std::size_t>(1, std::min<std::size_t>(resolve_thread_count(threads), n));
+}
+
+/// The indices of `work` from the most work to the least, equal work in index order: the order
+/// to hand items to parallel_for in, so that the threads end together (a heavy item taken last
+/// keeps one thread busy while the others wait).
+inline std::vector<std::size_t> heaviest_first(std::span<const std::uint64_t> work) {
+  std::vector<std::size_t> order(work.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return work[a] > work[b]; });
+  return order;
 }
 
 /// Calls fn(i, worker) for every i in [0, n) on worker_count(n, threads) threads (the calling

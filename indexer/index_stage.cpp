@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
-#include <numeric>
 #include <system_error>
 
 #include "common/fault_injection.h"
@@ -115,12 +114,9 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, s
       if (shard.writes(d)) chunk_work[chunk] += records[d].store_bytes + 1;
     }
   }
-  std::vector<std::size_t> heaviest_first(chunks.count());
-  std::iota(heaviest_first.begin(), heaviest_first.end(), std::size_t{0});
-  std::stable_sort(heaviest_first.begin(), heaviest_first.end(),
-                   [&](std::size_t a, std::size_t b) { return chunk_work[a] > chunk_work[b]; });
+  const std::vector<std::size_t> order = heaviest_first(chunk_work);
   parallel_for(chunks.count(), threads, [&](std::size_t turn, std::size_t) {
-    const std::size_t chunk = heaviest_first[turn];
+    const std::size_t chunk = order[turn];
     auto writer = IndexWriter::create(chunk_path(chunk), plan.writer);
     if (!writer.ok()) {
       chunk_status[chunk] = writer.status();

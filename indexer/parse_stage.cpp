@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
-#include <numeric>
 
 #include "common/file_io.h"
 #include "dedup/authoritative_pages.h"
@@ -294,12 +293,9 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
       chunk_bytes[chunk] += 1 + (run.reuse.entry(i) == nullptr ? run.plan.files[i].size : 0);
     }
   }
-  std::vector<std::size_t> heaviest_first(chunks.count());
-  std::iota(heaviest_first.begin(), heaviest_first.end(), std::size_t{0});
-  std::stable_sort(heaviest_first.begin(), heaviest_first.end(),
-                   [&](std::size_t a, std::size_t b) { return chunk_bytes[a] > chunk_bytes[b]; });
+  const std::vector<std::size_t> order = heaviest_first(chunk_bytes);
   parallel_for(chunks.count(), threads, [&](std::size_t turn, std::size_t) {
-    const std::size_t chunk = heaviest_first[turn];
+    const std::size_t chunk = order[turn];
     if (chunk_owner(chunk, chunks.count(), processes.size()) != processes.rank()) return;  // another's part
     const std::uint32_t segment = store.segment_of_chunk(chunk);
     auto writer = store::PageStoreWriter::create(store.path(segment));

@@ -1,8 +1,9 @@
 /// @file test_parallel.cpp
-/// @brief parallel_for: every index exactly once, worker ids in range, errors surface.
+/// @brief parallel_for: every index exactly once, worker ids in range, errors surface; heaviest_first.
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -45,4 +46,21 @@ TEST_CASE("the first exception is rethrown once every thread has stopped") {
                                       }),
                   std::logic_error);
   CHECK(visited == 10);
+}
+
+TEST_CASE("heaviest_first: the most work first, equal work in index order") {
+  struct Case {
+    std::vector<std::uint64_t> work;
+    std::vector<std::size_t> order;
+  };
+  const std::vector<Case> cases = {
+      {{}, {}},
+      {{5}, {0}},
+      {{1, 3, 2}, {1, 2, 0}},
+      {{2, 2, 9, 2}, {2, 0, 1, 3}},  // ties keep their order
+      {{0, 0}, {0, 1}},
+  };
+  for (const Case& c : cases) {
+    CHECK(canon::heaviest_first(c.work) == c.order);
+  }
 }
