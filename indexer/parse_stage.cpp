@@ -255,8 +255,9 @@ Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* sto
   if (run.by_rule.marked[i]) {
     // Not read: a redirect to the URL the rules give, until its cluster is known.
     r.parsed = true;
-    r.url_rule = run.by_rule.rules[i];
-    r.refresh_url = run.by_rule.target[i];
+    const UrlRuleDuplicates::Rewrite& rewrite = run.by_rule.rewrites.at(i);
+    r.url_rule = rewrite.rules;
+    r.refresh_url = rewrite.target;
     r.status = PageStatus::kRedirect;
     return Status::ok_status();
   }

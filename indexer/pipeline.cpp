@@ -283,6 +283,10 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   if (Status whole = gather_parts(parse, chunks, run_store.value(), processes, threads, store_reader, records); !whole.ok()) {
     return whole;
   }
+  // The files' paths and URLs are in the records now: the plan is let go (`plan` is empty from
+  // here on), its outline kept.
+  const PlanOutline plan_outline = outline_of(plan);
+  walked->plan = SitePlan{};
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
   const std::vector<std::string> anchor_texts = anchor_ids.release();
   const ParsedLinks parsed_links = take_links(records, url_ids, anchor_texts);
@@ -304,7 +308,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
 
   // 5. The page each cluster is indexed under.
   const ClusterAssignment assignment = choose_authority(options, *detector.value(), clusters, records,
-                                                        plan.files.size(), resolver, walked->by_rule, load_page, summary);
+                                                        plan_outline.files, resolver, walked->by_rule, load_page, summary);
   if (Status read = store_reader.failed(); !read.ok()) return read;
   clock.lap("authority");
 
@@ -324,7 +328,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   if (processes.rank() != 0) return summary;  // the first process writes the records
 
   // 7. The records beside it, and the store's catalog for the next run.
-  const Status written = write_records_and_catalog(work_dir, records, site, clusters, options, run_store.value(), plan,
+  const Status written = write_records_and_catalog(work_dir, records, site, clusters, options, run_store.value(), plan_outline,
                                                    parsed_links, fingerprint, run_started_ns, summary);
   if (!written.ok()) return written;
   clock.lap("records");

@@ -66,7 +66,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o);
 /// store's catalog for the next run (write_catalog).
 Status write_records_and_catalog(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
                                  const SiteGraph& site, const dedup::Clusters& clusters, const IndexOptions& options,
-                                 const RunStore& store, const SitePlan& plan, const ParsedLinks& links,
+                                 const RunStore& store, const PlanOutline& plan, const ParsedLinks& links,
                                  const std::vector<std::pair<std::string, std::string>>& fingerprint,
                                  std::int64_t run_started_ns, IndexSummary& summary);
 

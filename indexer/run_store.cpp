@@ -76,7 +76,7 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
   return e;
 }
 
-Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vector<PageRecord>& records,
+Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::vector<PageRecord>& records,
                      const ParsedLinks& links, const std::vector<std::pair<std::string, std::string>>& fingerprint,
                      std::int64_t run_started_ns) {
   store::StoreCatalog catalog;
@@ -84,7 +84,7 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
   catalog.run_started_ns = run_started_ns;
   catalog.next_segment = store.next_number;
   std::vector<bool> used(store.names.size(), false);
-  for (std::size_t i = 0; i < plan.files.size(); ++i) {
+  for (std::size_t i = 0; i < plan.files; ++i) {
     if (records[i].in_dedup) used[records[i].store_location.segment] = true;
   }
   std::vector<std::uint32_t> segment_number(store.names.size(), kNoRecord);
@@ -102,8 +102,8 @@ Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vec
   // The entries are made one at a time as they are written: on a large site, held whole they
   // were the run's peak of memory (docs/benchmarks.md, "Memory per page").
   std::vector<std::uint32_t> cataloged;
-  for (std::size_t i = 0; i < plan.files.size(); ++i) {
-    if (plan.serves_url(i)) cataloged.push_back(static_cast<std::uint32_t>(i));
+  for (std::size_t i = 0; i < plan.files; ++i) {
+    if (plan.serves_url[i]) cataloged.push_back(static_cast<std::uint32_t>(i));
   }
   return store::write_store_catalog(store.dir / "catalog", catalog, cataloged.size(), [&](std::size_t k) {
     const std::uint32_t i = cataloged[k];

@@ -128,7 +128,7 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
 /// The page store's catalog for the next run (store_catalog.h): every file this run parsed
 /// or took over, with its links as parsed. Drops the segments no page is in (new ones no page
 /// went into, previous ones whose pages were copied).
-Status write_catalog(const RunStore& store, const SitePlan& plan, const std::vector<PageRecord>& records,
+Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::vector<PageRecord>& records,
                      const ParsedLinks& links, const std::vector<std::pair<std::string, std::string>>& fingerprint,
                      std::int64_t run_started_ns);
 

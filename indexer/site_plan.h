@@ -29,6 +29,18 @@ struct SitePlan {
   bool serves_url(std::size_t i) const { return urls[i].ok() && url_owner[i] == i; }
 };
 
+/// What the stages after the parse need of a plan, once its files' paths and URLs are in the
+/// page records: how many files it has and which serve their URL (the page store's catalog).
+/// The plan itself is let go then: its strings cost ~400 bytes a file (docs/benchmarks.md,
+/// "Memory per page").
+struct PlanOutline {
+  std::size_t files = 0;
+  std::vector<bool> serves_url;  ///< SitePlan::serves_url(i), by file
+};
+
+/// The outline of `plan`.
+PlanOutline outline_of(const SitePlan& plan);
+
 /// Whether a file at `path` serves a URL rather than one at `other` that maps to the same URL
 /// (dir/index.html and dir/index.htm are both dir/): index.html first, as a web server's
 /// DirectoryIndex chooses; otherwise the first file in path order keeps it.

@@ -11,8 +11,6 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
   UrlRuleDuplicates out;
   const std::size_t files = plan.files.size();
   out.marked.assign(files, false);
-  out.target.resize(files);
-  out.rules.resize(files);
   if (rules == nullptr) return out;
   std::unordered_map<std::string_view, std::size_t> served;
   for (std::size_t i = 0; i < files; ++i) {
@@ -25,9 +23,10 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
     const auto it = served.find(normal->url);
     if (it == served.end() || it->second == i) continue;
     out.marked[i] = true;
-    out.target[i] = normal->url;
+    UrlRuleDuplicates::Rewrite& rewrite = out.rewrites[i];
+    rewrite.target = normal->url;
     for (std::size_t applied : normal->rules) {
-      out.rules[i] += (out.rules[i].empty() ? "" : "; then ") + urls::describe(rules->rules()[applied]);
+      rewrite.rules += (rewrite.rules.empty() ? "" : "; then ") + urls::describe(rules->rules()[applied]);
     }
     ++out.count;
   }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "indexer/page_record.h"
@@ -16,8 +17,14 @@ namespace canon::indexer::detail {
 /// The files URL rules record as duplicates without reading them (IndexOptions::url_rules):
 /// per file, the URL the rules give (another file of the site serves it) and the rules applied.
 struct UrlRuleDuplicates {
+  /// What the rules made of one file.
+  struct Rewrite {
+    std::string target;  ///< the URL the rules give
+    std::string rules;   ///< the rules applied, described
+  };
   std::vector<bool> marked;
-  std::vector<std::string> target, rules;
+  /// By file index, the marked files only: few on most sites, so not a string pair a file.
+  std::unordered_map<std::size_t, Rewrite> rewrites;
   std::size_t count = 0;
 };
 
