@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/compact_string.h"
 #include "indexer/index_writer.h"
 #include "store/page_facts.h"
 #include "store/page_store.h"
@@ -42,25 +43,27 @@ struct InboundAnchor {
   std::uint32_t pages = 0;  ///< pages linking with it, each counted once
 };
 
-/// One input file through the stages. Small on purpose: no page text (docs/design.md, "Memory").
+/// One input file through the stages. Small on purpose: no page text (docs/design.md, "Memory"),
+/// and the fields most pages leave unset held as compact strings (common/compact_string.h).
 /// Record i is file i of the site plan (and detector document i); the walk's skipped paths
 /// follow the files. Its PageFacts are what the parse learnt of the file (or what a re-index
 /// took over from the catalog: the same type, copied whole).
 struct PageRecord : store::PageFacts {
   std::string path;  ///< relative to the site root (a crawl's page: its URL)
   /// A crawl's page: the record read, "crawl.warc.gz@1234" (SiteFile::record); else empty.
-  std::string archive_record;
+  CompactString archive_record;
   std::string url;
   /// Skipped until the page is parsed; a parsed page is a redirect, skipped (robots noindex),
   /// or indexed until its cluster makes it a duplicate.
   PageStatus status = PageStatus::kSkipped;
-  std::string reason;  ///< why it was skipped
   bool parsed = false;
+  bool in_dedup = false;  ///< handed to the detector (document = record index)
+  CompactString reason;   ///< why it was skipped
   /// Recorded by URL rules (IndexOptions::url_rules), not read: the rules applied, described.
   /// Such a page is a redirect to the URL the rules give until its cluster is known, then a
   /// duplicate in the cluster of that URL's page.
-  std::optional<std::string> url_rule;
-  std::optional<std::string> redirect_to;  ///< final target, for redirect pages
+  CompactOptionalString url_rule;
+  CompactOptionalString redirect_to;  ///< final target, for redirect pages
   std::vector<std::uint32_t> links;        ///< followed links' targets, as UrlIds
   /// The text of each of `links` (anchor_key, or place_key for a link to a place), as
   /// AnchorIds; kNoRecord for a link whose text is no name (none, or longer than
@@ -72,12 +75,11 @@ struct PageRecord : store::PageFacts {
   store::StoreLocation store_location;     ///< its page in the run's page store, when in_dedup
   std::uint64_t store_bytes = 0;          ///< the bytes of its record there
   std::optional<ranking::NodeId> node;     ///< in the link graph
-  bool in_dedup = false;                   ///< handed to the detector (document = record index)
   double pagerank = 0.0;
   double cluster_pagerank = 0.0;
   std::optional<std::uint32_t> cluster;    ///< dense cluster id, for pages in the detector
   std::uint32_t authoritative = kNoRecord; ///< record of the page its cluster is indexed under
-  std::string authority_reason;
+  CompactString authority_reason;
   std::optional<double> similarity;        ///< to the authoritative page, for duplicates
   /// IndexWriter::terms_source of the page, when in_dedup.
   std::uint64_t terms_source = 0;

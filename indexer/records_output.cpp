@@ -35,9 +35,9 @@ PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, 
     line.authority_reason = r.authority_reason;
   }
   line.similarity = r.similarity;
-  line.redirect_to = r.redirect_to;
-  line.canonical = r.canonical_url;
-  line.url_rule = r.url_rule;
+  line.redirect_to = r.redirect_to.optional();
+  line.canonical = r.canonical_url.optional();
+  line.url_rule = r.url_rule.optional();
   line.cut = r.cuts;
   line.encoding = r.encoding;
   line.encoding_source = r.encoding_source;

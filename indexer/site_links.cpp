@@ -65,8 +65,8 @@ std::vector<std::uint32_t> number_nodes(std::vector<PageRecord>& records, const 
 std::vector<std::uint32_t> landing_records(const UrlIds& urls, const RedirectResolver& resolver) {
   std::vector<std::uint32_t> page_of_url_id(urls.size(), kNoRecord);
   for (const auto& [url, record] : resolver.by_url()) {
-    if (const std::uint32_t id = urls.find(url); id != kNoRecord) {
-      std::string final_url = url;
+    std::string final_url(url);
+    if (const std::uint32_t id = urls.find(final_url); id != kNoRecord) {
       page_of_url_id[id] = resolver.follow(final_url);
     }
   }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -27,12 +28,13 @@ public:
   std::uint32_t follow(std::string& url) const;
   /// The record of the parsed page at `url` itself, or kNoRecord.
   std::uint32_t find(const std::string& url) const;
-  /// Every parsed page's URL and record.
-  const std::unordered_map<std::string, std::uint32_t>& by_url() const { return by_url_; }
+  /// Every parsed page's URL (a view of its record's) and record.
+  const std::unordered_map<std::string_view, std::uint32_t>& by_url() const { return by_url_; }
 
 private:
   std::span<const PageRecord> records_;
-  std::unordered_map<std::string, std::uint32_t> by_url_;
+  /// Views of the records' URLs, not copies (one string a page less held through the run).
+  std::unordered_map<std::string_view, std::uint32_t> by_url_;
 };
 
 /// The link graph of a site: node n is record node_records[n].

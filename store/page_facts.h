@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/byte_codec.h"
+#include "common/compact_string.h"
 #include "common/file_io.h"
 
 namespace canon::store {
@@ -24,7 +25,7 @@ struct PageFacts {
   std::vector<std::string> cuts;
   /// The encoding the page was read in (html::DecodedPage::encoding) and how it was decided
   /// (html::encoding_source_name); both empty for UTF-8.
-  std::string encoding, encoding_source;
+  CompactString encoding, encoding_source;
   std::string title;
   /// The page's main heading (html::ExtractedPage::main_heading).
   std::string heading;
@@ -33,9 +34,9 @@ struct PageFacts {
   /// dedup::listed_entries of its main content's links: sorted, without repeats.
   std::vector<std::uint32_t> listed;
   bool robots_noindex = false;
-  std::optional<std::string> canonical_url;
+  CompactOptionalString canonical_url;
   /// The <meta http-equiv="refresh"> target, as the page says (or a crawl's HTTP redirect).
-  std::optional<std::string> refresh_url;
+  CompactOptionalString refresh_url;
 
   /// These facts alone, to copy them whole (`record.facts() = entry.facts()`).
   PageFacts& facts() { return *this; }
