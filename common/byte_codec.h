@@ -66,10 +66,13 @@ public:
     rest_.remove_prefix(static_cast<std::size_t>(bytes));
     return value;
   }
-  std::string string() {
+  std::string string() { return std::string(view()); }
+  /// The next string, as string() reads it, but a view of the input (valid while the input is):
+  /// no copy of a large one.
+  std::string_view view() {
     const std::uint64_t size = varint();
-    if (!ok_ || size > rest_.size()) return fail(), std::string();
-    std::string text(rest_.substr(0, size));
+    if (!ok_ || size > rest_.size()) return fail(), std::string_view();
+    const std::string_view text = rest_.substr(0, size);
     rest_.remove_prefix(size);
     return text;
   }

@@ -117,7 +117,7 @@ Result<ParsedPart> decode_parsed_part(std::string_view bytes, const std::string&
   }
   ParsedPart part;
   const std::uint64_t first = in.varint(), end = in.varint();
-  const std::string catalog = in.string();
+  const std::string_view catalog = in.view();  // decoded from `bytes` itself, not a copy
   const std::uint64_t has_state = in.varint();
   if (has_state == 1) part.detector_state = in.string();
   if (!in.ok() || !in.at_end() || has_state > 1 || first > end || end > UINT32_MAX) {

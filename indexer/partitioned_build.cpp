@@ -16,8 +16,11 @@ namespace {
 /// Every process's part of a partitioned build, exchanged: each process gives its own (encoded)
 /// and receives the others', decoded, by rank (its own left out). Also the barrier after which
 /// every segment of the run's store is finished.
-Result<std::vector<ParsedPart>> exchange_parsed_parts(const ParsedPart& mine, const Collective& processes) {
-  std::vector<std::string> parts = processes.all_gather_bytes(encode_parsed_part(mine));
+Result<std::vector<ParsedPart>> exchange_parsed_parts(std::string mine, const Collective& processes) {
+  std::vector<std::string> parts = processes.all_gather_bytes(mine);
+  // Its own part, sent and given back: neither copy is held while the others are decoded.
+  std::string().swap(mine);
+  std::string().swap(parts[processes.rank()]);
   std::vector<ParsedPart> others;
   for (unsigned p = 0; p < parts.size(); ++p) {
     if (p == processes.rank()) continue;
@@ -58,9 +61,11 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
                     std::vector<PageRecord>& records) {
   if (processes.size() == 1) return store_reader.open_new();
   const auto own = files_of_process(chunks, processes.rank(), processes.size());
-  auto others = exchange_parsed_parts(
-      make_parsed_part(records, own.first, own.second, store, parse.url_ids, parse.anchor_ids, parse.detector),
-      processes);
+  // Encoded in a statement of its own: the part itself (its catalog entries, a copy of every URL)
+  // is let go before the exchange.
+  std::string mine = encode_parsed_part(
+      make_parsed_part(records, own.first, own.second, store, parse.url_ids, parse.anchor_ids, parse.detector));
+  auto others = exchange_parsed_parts(std::move(mine), processes);
   if (!others.ok()) return others.status();
   if (Status opened = store_reader.open_new(); !opened.ok()) return opened;
   return merge_parsed_parts(parse, own, std::move(others).value(), store, threads, records);
