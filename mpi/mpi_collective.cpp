@@ -30,6 +30,11 @@ void MpiCollective::all_reduce_min(std::span<std::uint32_t> values) const {
                 static_cast<MPI_Comm>(communicator_));
 }
 
+std::uint64_t MpiCollective::piece() const {
+  const std::uint64_t round = std::min<std::uint64_t>(round_bytes_, std::numeric_limits<int>::max());
+  return std::max<std::uint64_t>(1, round / static_cast<std::uint64_t>(communicator_.size()));
+}
+
 std::vector<std::string> MpiCollective::all_gather_bytes(std::string_view mine) const {
   const MPI_Comm comm = static_cast<MPI_Comm>(communicator_);
   const int processes = communicator_.size();
@@ -41,7 +46,7 @@ std::vector<std::string> MpiCollective::all_gather_bytes(std::string_view mine) 
   // Round by round, each process sends the next piece of its bytes (none once it has sent all);
   // a round's pieces together stay within MPI's int counts and displacements. (The gather of the
   // lengths already waited for every process.)
-  const std::uint64_t piece = std::max<std::uint64_t>(1, std::numeric_limits<int>::max() / all.size());
+  const std::uint64_t piece = this->piece();
   const std::uint64_t longest = *std::max_element(lengths.begin(), lengths.end());
   const int rank = communicator_.rank();
   std::vector<int> sizes(all.size()), offsets(all.size());
@@ -76,7 +81,7 @@ std::vector<std::string> MpiCollective::all_to_all_bytes(const std::vector<std::
   std::uint64_t longest = 0;
   for (std::size_t p = 0; p < processes; ++p) longest = std::max({longest, send_lengths[p], receive_lengths[p]});
   MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_UINT64_T, MPI_MAX, comm);
-  const std::uint64_t piece = std::max<std::uint64_t>(1, std::numeric_limits<int>::max() / processes);
+  const std::uint64_t piece = this->piece();
   std::vector<int> send_sizes(processes), send_offsets(processes), receive_sizes(processes), receive_offsets(processes);
   std::string send_buffer, receive_buffer;
   for (std::uint64_t from = 0; from < longest; from += piece) {

@@ -83,6 +83,38 @@ TEST_CASE("all_gather_bytes over MPI: every process gets every process's bytes, 
   CHECK(processes.all_gather_bytes({}) == std::vector<std::string>(processes.size()));
 }
 
+TEST_CASE("all_gather_bytes over MPI in rounds of a few bytes: the same bytes") {
+  for (const std::size_t round_bytes : {1, 7, 1000, 4096}) {
+    const canon::mpi::MpiCollective processes{boost::mpi::communicator(), round_bytes};
+    const auto bytes_of = [](unsigned p) {
+      std::string bytes(std::size_t{p} * 1000 + 13, '\0');
+      for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 17 + p) & 0xff);
+      return bytes;
+    };
+    const std::vector<std::string> all = processes.all_gather_bytes(bytes_of(processes.rank()));
+    CAPTURE(round_bytes);
+    REQUIRE(all.size() == processes.size());
+    for (unsigned p = 0; p < all.size(); ++p) CHECK(all[p] == bytes_of(p));
+  }
+}
+
+TEST_CASE("all_to_all_bytes over MPI in rounds of a few bytes: the same bytes") {
+  for (const std::size_t round_bytes : {1, 7, 1000}) {
+    const canon::mpi::MpiCollective processes{boost::mpi::communicator(), round_bytes};
+    const auto bytes_from_to = [](unsigned p, unsigned q) {
+      std::string bytes(std::size_t{p + 2} * (q + 1) * 50, '\0');
+      for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 5 + p * 11 + q) & 0xff);
+      return bytes;
+    };
+    std::vector<std::string> to_each(processes.size());
+    for (unsigned q = 0; q < processes.size(); ++q) to_each[q] = bytes_from_to(processes.rank(), q);
+    const std::vector<std::string> from_each = processes.all_to_all_bytes(to_each);
+    CAPTURE(round_bytes);
+    REQUIRE(from_each.size() == processes.size());
+    for (unsigned p = 0; p < processes.size(); ++p) CHECK(from_each[p] == bytes_from_to(p, processes.rank()));
+  }
+}
+
 TEST_CASE("all_to_all_bytes over MPI: each process gets what each process gave it") {
   const canon::mpi::MpiCollective processes{boost::mpi::communicator()};
   // Process p gives process q (p + 1) * q * 100 bytes (none to process 0), each byte naming both.
