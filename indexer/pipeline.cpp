@@ -308,7 +308,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
 
   // 5. The page each cluster is indexed under.
   const ClusterAssignment assignment = choose_authority(options, *detector.value(), clusters, records,
-                                                        plan_outline.files, resolver, walked->by_rule, load_page, summary);
+                                                        plan_outline.files(), resolver, walked->by_rule, load_page, summary);
   if (Status read = store_reader.failed(); !read.ok()) return read;
   clock.lap("authority");
 

@@ -84,7 +84,7 @@ Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::
   catalog.run_started_ns = run_started_ns;
   catalog.next_segment = store.next_number;
   std::vector<bool> used(store.names.size(), false);
-  for (std::size_t i = 0; i < plan.files; ++i) {
+  for (std::size_t i = 0; i < plan.files(); ++i) {
     if (records[i].in_dedup) used[records[i].store_location.segment] = true;
   }
   std::vector<std::uint32_t> segment_number(store.names.size(), kNoRecord);
@@ -102,7 +102,7 @@ Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::
   // The entries are made one at a time as they are written: on a large site, held whole they
   // were the run's peak of memory (docs/benchmarks.md, "Memory per page").
   std::vector<std::uint32_t> cataloged;
-  for (std::size_t i = 0; i < plan.files; ++i) {
+  for (std::size_t i = 0; i < plan.files(); ++i) {
     if (plan.serves_url[i]) cataloged.push_back(static_cast<std::uint32_t>(i));
   }
   return store::write_store_catalog(store.dir / "catalog", catalog, cataloged.size(), [&](std::size_t k) {

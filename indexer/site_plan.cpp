@@ -35,7 +35,7 @@ Result<SitePlan> plan_site(const std::filesystem::path& site_dir, const std::str
 }
 
 PlanOutline outline_of(const SitePlan& plan) {
-  PlanOutline outline{plan.files.size(), std::vector<bool>(plan.files.size())};
+  PlanOutline outline{std::vector<bool>(plan.files.size())};
   for (std::size_t i = 0; i < plan.files.size(); ++i) outline.serves_url[i] = plan.serves_url(i);
   return outline;
 }

@@ -34,8 +34,8 @@ struct SitePlan {
 /// The plan itself is let go then: its strings cost ~400 bytes a file (docs/benchmarks.md,
 /// "Memory per page").
 struct PlanOutline {
-  std::size_t files = 0;
   std::vector<bool> serves_url;  ///< SitePlan::serves_url(i), by file
+  std::size_t files() const { return serves_url.size(); }
 };
 
 /// The outline of `plan`.
