@@ -3,8 +3,9 @@
 # @brief canon's wall time against omindex's and its own 1 -> 2 thread speed-up, in one run
 # (docs/benchmarks.md, "Threads and omindex"): per site, REPEATS rounds, each round running
 # omindex, `canon index` on 2 threads and `canon index` on 1 thread one after the other (each
-# round starting with the next of them, each after `sync`), so that the machine's noise falls on
-# all three; medians of wall and CPU seconds, and each database's size per document.
+# round starting with the next of them, each after `sync` and with the site's files read into the
+# page cache), so that the machine's noise falls on all three; medians of wall and CPU seconds,
+# and each database's size per document.
 #
 # Usage: [REPEATS=5] bench/index_speed/threads_and_omindex.sh CANON WORK_DIR [NAME=SITE_DIR ...]
 #   default sites: cppreference, rust-doc and openjdk-17's api/ (Debian's packages).
@@ -52,6 +53,11 @@ for entry in "${sites[@]}"; do
     # Each round starts with the next of the three, so that none always follows the same one
     # (the writes of the one before are still being flushed).
     for ((k = 0; k < 3; k++)); do
+      # Every run starts with the site's files in the page cache: omindex leaves the files it read
+      # out of it (`fincore` shows none of them resident after an omindex run), so whichever run
+      # came after omindex read the site from the disk (rust-doc: 2.2-2.5 s of I/O wait against
+      # 0.2 s) and the order of the runs, not the tools, decided a part of the ratios.
+      find "$dir" -type f -print0 | xargs -0 cat >/dev/null
       case $(((round + k) % 3)) in
         # omindex as a site search would run it over saved HTML: HTML only (as bench/real_sites).
         0) read -r o_wall o_cpu < <(timed omindex --db "$work/omega" --url / \
@@ -60,9 +66,7 @@ for entry in "${sites[@]}"; do
         1) read -r c2_wall c2_cpu < <(timed "$canon" index "$dir" --out "$work/canon2" --threads 2 --quiet) ;;
         2) read -r c1_wall c1_cpu < <(timed "$canon" index "$dir" --out "$work/canon1" --threads 1 --quiet) ;;
       esac
-      # What a run left for the kernel to write is written before the next run starts: else the
-      # next pays for it (omindex leaves its database to the page cache; the canon run after it
-      # took 2.5 s longer on rust-doc).
+      # What a run left for the kernel to write is written before the next run starts.
       sync
     done
     echo "$o_wall $o_cpu $c2_wall $c2_cpu $c1_wall $c1_cpu" >>"$work/$name.runs"
