@@ -48,6 +48,12 @@ std::vector<std::string> UrlIds::urls() const {
   return out;
 }
 
+std::vector<std::string_view> UrlIds::views() const {
+  std::vector<std::string_view> out(ids_.size());
+  for (const auto& [url, id] : ids_) out[id] = url;
+  return out;
+}
+
 std::vector<std::string> UrlIds::release() {
   std::vector<std::string> out(ids_.size());
   while (!ids_.empty()) {

@@ -102,6 +102,10 @@ public:
   std::size_t size() const { return ids_.size(); }
   /// Every URL, by id. Not while another thread calls ids().
   std::vector<std::string> urls() const;
+  /// Every URL interned so far, by id, as views of the interned strings: they stay valid while
+  /// this UrlIds lives, whatever is interned after (the table never moves a string it holds).
+  /// Not while another thread calls ids().
+  std::vector<std::string_view> views() const;
   /// Every URL, by id, moved out: the ids are forgotten (as after construction). Not while
   /// another thread calls ids().
   std::vector<std::string> release();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <numeric>
+#include <unordered_map>
 #include <utility>
 
 #include "common/byte_codec.h"
@@ -24,6 +25,34 @@ constexpr std::uint64_t kPartVersion = 1;
 
 /// Files taken over from one part, a block at a time (parallel_for's unit).
 constexpr std::size_t kTakeOverBlock = 256;
+
+/// The strings a part's files refer to, out of the run's whole table: each id renumbered in order
+/// of first use, its string appended to the part's table.
+class PartTable {
+public:
+  PartTable(std::span<const std::string_view> run_table, std::vector<std::string>& part_table)
+      : run_table_(run_table), part_table_(part_table) {}
+  /// `ids` (into the run's table; kNoRecord stays kNoRecord) as ids into the part's table.
+  std::vector<std::uint32_t> renumber(const std::vector<std::uint32_t>& ids) {
+    std::vector<std::uint32_t> out;
+    out.reserve(ids.size());
+    for (const std::uint32_t id : ids) {
+      if (id == kNoRecord) {
+        out.push_back(kNoRecord);
+        continue;
+      }
+      const auto [at, added] = part_id_.try_emplace(id, static_cast<std::uint32_t>(part_table_.size()));
+      if (added) part_table_.emplace_back(run_table_[id]);
+      out.push_back(at->second);
+    }
+    return out;
+  }
+
+private:
+  std::span<const std::string_view> run_table_;
+  std::vector<std::string>& part_table_;
+  std::unordered_map<std::uint32_t, std::uint32_t> part_id_;
+};
 
 }  // namespace
 
@@ -77,20 +106,21 @@ Status take_over_part(const ParseContext& run, const RunStore& store, ParsedPart
 }  // namespace
 
 ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
-                            const RunStore& store, const UrlIds& url_ids, const AnchorIds& anchor_ids,
-                            const dedup::Detector& detector) {
+                            const RunStore& store, std::span<const std::string_view> urls,
+                            std::span<const std::string_view> anchors, const dedup::Detector& detector) {
   ParsedPart part;
   part.first_file = first_file;
   part.end_file = end_file;
   part.catalog.segments = store.names;
-  part.catalog.urls = url_ids.urls();
-  part.catalog.anchors = anchor_ids.urls();
   std::vector<std::uint32_t> same_segment(store.names.size());
   std::iota(same_segment.begin(), same_segment.end(), 0);
+  PartTable part_urls(urls, part.catalog.urls);
+  PartTable part_anchors(anchors, part.catalog.anchors);
   part.catalog.files.reserve(end_file - first_file);
   for (std::uint32_t i = first_file; i < end_file; ++i) {
     const PageRecord& r = records[i];
-    part.catalog.files.push_back(catalog_entry(r, r.links, r.link_anchors, same_segment));
+    part.catalog.files.push_back(catalog_entry(r, part_urls.renumber(r.links), part_anchors.renumber(r.link_anchors),
+                                               same_segment));
   }
   part.detector_state = detector.encode_added(first_file, end_file);
   return part;
@@ -145,19 +175,24 @@ Result<ParsedPart> load_parsed_part(const fs::path& path) {
   return decode_parsed_part(bytes.value(), path.string());
 }
 
+Status take_over_parsed_part(const ParseContext& run, ParsedPart&& part, const RunStore& store, unsigned threads,
+                             std::vector<PageRecord>& records) {
+  if (part.detector_state) {
+    if (Status taken = run.detector.add_encoded(*part.detector_state); !taken.ok()) {
+      return Status::corruption("the detector state of files " + std::to_string(part.first_file) + " to " +
+                                std::to_string(part.end_file) + ": " + taken.message());
+    }
+    std::string().swap(*part.detector_state);  // taken: not held while the files are
+  }
+  return take_over_part(run, store, std::move(part), threads, records);
+}
+
 Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std::uint32_t> own,
                           std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
                           std::vector<PageRecord>& records) {
   if (Status covered = parts_cover(own, parts, run.plan.files.size()); !covered.ok()) return covered;
   for (ParsedPart& part : parts) {
-    if (part.detector_state) {
-      if (Status taken = run.detector.add_encoded(*part.detector_state); !taken.ok()) {
-        return Status::corruption("the detector state of files " + std::to_string(part.first_file) + " to " +
-                                  std::to_string(part.end_file) + ": " + taken.message());
-      }
-      std::string().swap(*part.detector_state);  // taken: not held while the next part is
-    }
-    if (Status taken = take_over_part(run, store, std::move(part), threads, records); !taken.ok()) return taken;
+    if (Status taken = take_over_parsed_part(run, std::move(part), store, threads, records); !taken.ok()) return taken;
   }
   return Status::ok_status();
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,11 +33,13 @@ struct ParsedPart {
 };
 
 /// The part of files [first_file, end_file) of `records` as the parse left them (no docids yet),
-/// their links numbered by `url_ids` and `anchor_ids`, in the segments of `store`, with what
-/// `detector` kept of them. REQUIRES: first_file <= end_file <= records.size().
+/// in the segments of `store`, with what `detector` kept of them. The records' links are ids
+/// into `urls` and `anchors` (UrlIds::views() of the run's tables); the part's catalog holds only
+/// the URLs and texts its own files link with, renumbered in order of first use.
+/// REQUIRES: first_file <= end_file <= records.size().
 ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
-                            const RunStore& store, const UrlIds& url_ids, const AnchorIds& anchor_ids,
-                            const dedup::Detector& detector);
+                            const RunStore& store, std::span<const std::string_view> urls,
+                            std::span<const std::string_view> anchors, const dedup::Detector& detector);
 
 /// The bytes of `part` (docs/index-format.md, "A parsed part"): what a process sends, and what
 /// save_parsed_part writes. Pure.
@@ -59,13 +62,20 @@ Result<ParsedPart> load_parsed_part(const std::filesystem::path& path);
 Status parts_cover(std::pair<std::uint32_t, std::uint32_t> own, const std::vector<ParsedPart>& parts,
                    std::size_t files);
 
-/// Merges `parts` (another process's, received or loaded; in any order) into `records` and the
-/// detector of `run`: each of their files recorded as the parse made it (record_file from its
-/// entry), and what the detector kept of them taken from the part, or, when a part has no
-/// detector state, added from its pages in the run's store. The parts must not overlap each other
-/// nor `own` [first, end), and together with it cover every file of the plan (parts_cover): else
-/// kCorruption, before anything is changed. Nothing is written.
-/// REQUIRES: every segment the parts name is finished and open in `run.store_reader`.
+/// Takes `part` (another process's, received or loaded) over into `records` and the detector of
+/// `run`, on `threads` threads: each of its files recorded as the parse made it (record_file from
+/// its entry), and what the detector kept of them taken from the part, or, when the part has no
+/// detector state, added from its pages in the run's store. kCorruption when the detector state
+/// does not check out. Nothing is written.
+/// REQUIRES: the part's files are none of those already in `records`; every segment it names is
+/// finished and open in `run.store_reader`.
+Status take_over_parsed_part(const ParseContext& run, ParsedPart&& part, const RunStore& store, unsigned threads,
+                             std::vector<PageRecord>& records);
+
+/// Merges `parts` (in any order) into `records` and the detector of `run`, as
+/// take_over_parsed_part does each. The parts must not overlap each other nor `own` [first,
+/// end), and together with it cover every file of the plan (parts_cover): else kCorruption,
+/// before anything is changed. REQUIRES: as take_over_parsed_part's.
 Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std::uint32_t> own,
                           std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
                           std::vector<PageRecord>& records);

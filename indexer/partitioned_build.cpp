@@ -2,6 +2,7 @@
 /// @brief A partitioned build's processes: parts exchanged and merged, failures told, one build directory.
 #include "indexer/partitioned_build.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,29 +11,6 @@
 
 namespace canon::indexer::detail {
 namespace fs = std::filesystem;
-
-namespace {
-
-/// Every process's part of a partitioned build, exchanged: each process gives its own (encoded)
-/// and receives the others', decoded, by rank (its own left out). Also the barrier after which
-/// every segment of the run's store is finished.
-Result<std::vector<ParsedPart>> exchange_parsed_parts(std::string mine, const Collective& processes) {
-  std::vector<std::string> parts = processes.all_gather_bytes(mine);
-  // Its own part, sent and given back: neither copy is held while the others are decoded.
-  std::string().swap(mine);
-  std::string().swap(parts[processes.rank()]);
-  std::vector<ParsedPart> others;
-  for (unsigned p = 0; p < parts.size(); ++p) {
-    if (p == processes.rank()) continue;
-    auto part = decode_parsed_part(parts[p], "the part of process " + std::to_string(p));
-    if (!part.ok()) return part.status();
-    others.push_back(std::move(part).value());
-    std::string().swap(parts[p]);  // decoded: its bytes are not held while the next part is
-  }
-  return others;
-}
-
-}  // namespace
 
 Status every_process_did(const Status& mine, const Collective& processes, const std::string& what) {
   if (processes.size() == 1) return mine;
@@ -60,15 +38,56 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
                     const Collective& processes, unsigned threads, StoreReader& store_reader,
                     std::vector<PageRecord>& records) {
   if (processes.size() == 1) return store_reader.open_new();
-  const auto own = files_of_process(chunks, processes.rank(), processes.size());
-  // Encoded in a statement of its own: the part itself (its catalog entries, a copy of every URL)
-  // is let go before the exchange.
-  std::string mine = encode_parsed_part(
-      make_parsed_part(records, own.first, own.second, store, parse.url_ids, parse.anchor_ids, parse.detector));
-  auto others = exchange_parsed_parts(std::move(mine), processes);
-  if (!others.ok()) return others.status();
-  if (Status opened = store_reader.open_new(); !opened.ok()) return opened;
-  return merge_parsed_parts(parse, own, std::move(others).value(), store, threads, records);
+  // Round r: every process gives the r-th chunk of its part (its chunks are consecutive) and
+  // takes over the others' r-th, so that a process holds one chunk of each other part at a time,
+  // not their whole parts (on the 1M-page site each part's bytes were 0.6 GB).
+  const unsigned count = processes.size();
+  std::vector<std::pair<std::size_t, std::size_t>> chunks_of(count, {0, 0});  // [first, end) by process
+  std::size_t rounds = 1;  // at least one exchange, the barrier below, even for a site without files
+  for (unsigned p = 0; p < count; ++p) {
+    auto& [first, end] = chunks_of[p];
+    for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
+      if (chunk_owner(chunk, chunks.count(), count) != p) continue;
+      if (first == end) first = chunk;
+      end = chunk + 1;
+    }
+    rounds = std::max(rounds, end - first);
+  }
+  // The files of process p's round r: its r-th chunk, or none.
+  const auto piece = [&](unsigned p, std::size_t round) -> std::pair<std::uint32_t, std::uint32_t> {
+    const auto [first, end] = chunks_of[p];
+    if (first + round >= end) return {0, 0};
+    return {static_cast<std::uint32_t>(chunks.first(first + round)), static_cast<std::uint32_t>(chunks.end(first + round))};
+  };
+  // Views of the run's tables: every URL and text this process's files link with is interned by
+  // now, and taking over the others' files interns more without moving them.
+  const std::vector<std::string_view> urls = parse.url_ids.views();
+  const std::vector<std::string_view> anchors = parse.anchor_ids.views();
+  for (std::size_t round = 0; round < rounds; ++round) {
+    const auto [first, end] = piece(processes.rank(), round);
+    std::vector<std::string> pieces = processes.all_gather_bytes(
+        encode_parsed_part(make_parsed_part(records, first, end, store, urls, anchors, parse.detector)));
+    // The first exchange is the barrier after which every segment of the run's store is finished.
+    if (round == 0) {
+      if (Status opened = store_reader.open_new(); !opened.ok()) return opened;
+    }
+    std::string().swap(pieces[processes.rank()]);  // its own, given back
+    for (unsigned p = 0; p < count; ++p) {
+      if (p == processes.rank()) continue;
+      const std::string where = "the part of process " + std::to_string(p);
+      auto part = decode_parsed_part(pieces[p], where);
+      if (!part.ok()) return part.status();
+      if (std::pair(part->first_file, part->end_file) != piece(p, round)) {
+        return Status::corruption(where + " holds files " + std::to_string(part->first_file) + " to " +
+                                  std::to_string(part->end_file) + ", not its chunk's");
+      }
+      if (part->first_file == part->end_file) continue;
+      Status taken = take_over_parsed_part(parse, std::move(part).value(), store, threads, records);
+      if (!taken.ok()) return taken;
+      std::string().swap(pieces[p]);  // taken over: its bytes are not held while the next piece is
+    }
+  }
+  return Status::ok_status();
 }
 
 Result<SharedBuildDirectory> start_build_directory(const fs::path& out_dir, const Collective& processes) {

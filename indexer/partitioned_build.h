@@ -27,8 +27,9 @@ Result<RunStore> start_shared_store(const std::filesystem::path& store_dir, Reus
                                     const Collective& processes);
 
 /// Stage 2's end: the new segments opened, and in a partitioned build every process's part
-/// (parsed_part.h: its own made, the others' received and merged), so that `records` and the
-/// detector hold the whole site on every process.
+/// (parsed_part.h) exchanged, a chunk a round (each gives its next chunk's part and takes the
+/// others' over), so that `records` and the detector hold the whole site on every process.
+/// kCorruption when a part received does not check out or is not its sender's chunk.
 Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
                     const Collective& processes, unsigned threads, StoreReader& store_reader,
                     std::vector<PageRecord>& records);

@@ -4,9 +4,12 @@
 /// That merged parts give the one-process index is test_partitioned_build's.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "dedup/detector.h"
 #include "indexer/parsed_part.h"
 #include "support/temp_dir.h"
 
@@ -132,6 +135,43 @@ TEST_CASE("parts cover a site when they hold every file once") {
       CHECK(covered.code() == StatusCode::kCorruption);
       CHECK(covered.message() ==
             "the parts do not cover the site's " + std::to_string(row.files) + " files: " + row.error);
+    }
+  }
+}
+
+TEST_CASE("a part's catalog holds the URLs and link texts of its own files only, renumbered") {
+  using canon::indexer::kNoRecord;
+  // The run's tables: ten URLs and six texts; the part is files [3, 5) of five.
+  const std::vector<std::string> url_strings{"u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9"};
+  const std::vector<std::string> text_strings{"t0", "t1", "t2", "t3", "t4", "t5"};
+  const std::vector<std::string_view> urls(url_strings.begin(), url_strings.end());
+  const std::vector<std::string_view> texts(text_strings.begin(), text_strings.end());
+  std::vector<canon::indexer::PageRecord> records(5);
+  for (canon::indexer::PageRecord& r : records) r.parsed = true;
+  records[0].links = {0, 1};  // outside the part: its URLs stay out
+  records[0].link_anchors = {0, 1};
+  records[3].links = {7, 2, 7};
+  records[3].link_anchors = {kNoRecord, 4, 4};
+  records[4].links = {2, 9};
+  records[4].link_anchors = {5, kNoRecord};
+  canon::indexer::detail::RunStore store;
+  store.names = {"segment-1"};
+  auto detector = canon::dedup::make_detector("minhash", {});
+  REQUIRE(detector.ok());
+  detector.value()->reset(5);
+
+  const ParsedPart part = canon::indexer::detail::make_parsed_part(records, 3, 5, store, urls, texts, *detector.value());
+  CHECK(part.catalog.urls == std::vector<std::string>{"u7", "u2", "u9"});
+  CHECK(part.catalog.anchors == std::vector<std::string>{"t4", "t5"});
+  REQUIRE(part.catalog.files.size() == 2);
+  CHECK(part.catalog.files[0].links == std::vector<std::uint32_t>{0, 1, 0});
+  CHECK(part.catalog.files[0].link_anchors == std::vector<std::uint32_t>{kNoRecord, 0, 0});
+  CHECK(part.catalog.files[1].links == std::vector<std::uint32_t>{1, 2});
+  CHECK(part.catalog.files[1].link_anchors == std::vector<std::uint32_t>{1, kNoRecord});
+  // Each file's links name the URLs they named in the run's table.
+  for (std::size_t k = 0; k < 2; ++k) {
+    for (std::size_t l = 0; l < records[3 + k].links.size(); ++l) {
+      CHECK(part.catalog.urls[part.catalog.files[k].links[l]] == url_strings[records[3 + k].links[l]]);
     }
   }
 }
