@@ -189,6 +189,17 @@ public:
   /// one-process result. The default shares nothing (every process does all of it); minhash
   /// sends its LSH band keys to the processes that own them (lsh_candidates, dedup/minhash.h).
   virtual void share_work_with(const Collective& processes) { (void)processes; }
+  /// In a partitioned build (after share_work_with()): from the next reset() on, this process
+  /// add()s the documents [first, end) itself, and takes every other document over from the
+  /// encode_added() of the process that added it; the processes' ranges cover every document
+  /// once. A detector may then keep some of its state for its own documents only, and still
+  /// returns the one-process result. The default keeps everything; minhash keeps the sketches
+  /// of its own documents only (encode_added() leaves them out; find_clusters() sends a sketch
+  /// where a candidate's estimate needs it).
+  virtual void hold_documents(std::uint32_t first, std::uint32_t end) {
+    (void)first;
+    (void)end;
+  }
   /// The detector's judgement of each pair (a, b) of this run, candidate or not (the pipeline
   /// asks for each duplicate against its cluster's chosen page); may call `load`. A pair that
   /// find_clusters() returned compares as near-duplicate with the same similarity.

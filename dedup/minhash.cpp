@@ -370,11 +370,29 @@ void read_pair_lists(std::string_view bytes, std::vector<std::vector<Pair>>& out
 std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
                                  std::span<const bool> skip, unsigned threads, const Collective& processes) {
   if (processes.size() == 1) return lsh_candidates(matrix, width, banding, skip, threads);
-  assert(width > 0 && std::size_t{banding.bands} * banding.rows <= width);
+  assert(width > 0);
   const std::size_t n = matrix.size() / width;
+  // An even split of the documents by process number.
+  const std::size_t own_first = n * processes.rank() / processes.size();
+  const std::size_t own_end = n * (processes.rank() + 1) / processes.size();
+  return lsh_candidates(matrix.subspan(own_first * width, (own_end - own_first) * width), own_first, n, width, banding,
+                        skip, threads, processes);
+}
+
+std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents,
+                                 std::size_t width, LshBanding banding, std::span<const bool> skip, unsigned threads,
+                                 const Collective& processes) {
+  assert(width > 0 && std::size_t{banding.bands} * banding.rows <= width);
+  const std::size_t n = documents;
   assert(skip.empty() || skip.size() == n);
   const unsigned count = processes.size();
-  const std::size_t own_first = n * processes.rank() / count, own_end = n * (processes.rank() + 1) / count;
+  const std::size_t own_first = first, own_end = first + held_rows.size() / width;
+  assert(own_end <= n);
+  if (count == 1) {
+    assert(own_first == 0 && own_end == n);
+    return lsh_candidates(held_rows, width, banding, skip, threads);
+  }
+  const std::span<const std::uint32_t> matrix = held_rows;  // row d - own_first is document d's
   const std::size_t rows = banding.rows;
   const bool exact_keys = exact_band_keys(rows * sizeof(std::uint32_t));
   const std::size_t row_bytes = exact_keys ? 0 : rows * sizeof(std::uint32_t);
@@ -391,7 +409,7 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::siz
       const auto band = static_cast<std::uint32_t>(round + i);
       for (std::size_t d = own_first; d < own_end; ++d) {
         if (!skip.empty() && skip[d]) continue;
-        const auto band_rows = matrix.subspan(d * width + std::size_t{band} * rows, rows);
+        const auto band_rows = matrix.subspan((d - own_first) * width + std::size_t{band} * rows, rows);
         const SentKey sent{band, static_cast<std::uint32_t>(d), band_key(band_rows)};
         std::string& message = outbox[i][sent.key % count];
         message.append(reinterpret_cast<const char*>(&sent), sizeof sent);

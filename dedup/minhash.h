@@ -108,4 +108,13 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
     std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
     std::span<const bool> skip, unsigned threads, const Collective& processes);
 
+/// The same, each process holding the rows of some of the `documents` only: `held_rows` are the
+/// rows of documents [first, first + held_rows.size() / width), and the processes' ranges
+/// together cover every document once (`skip`, when not empty, is of all `documents`). Each
+/// process keys the documents it holds; every process returns the one-process result over all
+/// the rows.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
+    std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents, std::size_t width,
+    LshBanding banding, std::span<const bool> skip, unsigned threads, const Collective& processes);
+
 }  // namespace canon::dedup

@@ -48,7 +48,9 @@ double MinhashDetector::measure(std::size_t common, std::size_t a, std::size_t b
 
 void MinhashDetector::reset(std::uint32_t n) {
   // Fresh zeroed arrays: a document never added keeps size 0 and is a singleton.
-  sketches_.assign(std::size_t{n} * width_, 0);
+  held_first_ = std::min(hold_first_, n);
+  held_end_ = std::max(held_first_, std::min(hold_end_, n));
+  sketches_.assign(std::size_t{held_end_ - held_first_} * width_, 0);
   sketches_.shrink_to_fit();
   sizes_.assign(n, 0);
   sizes_.shrink_to_fit();
@@ -87,7 +89,8 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
     repeated_only_[i] = has_shingles ? 1 : 0;
     return;
   }
-  hasher_.sketch32(shingles, std::span(sketches_).subspan(std::size_t{i} * width_, width_));
+  assert(holds(i));  // hold_documents(): a process adds its own documents only
+  hasher_.sketch32(shingles, std::span(sketches_).subspan(std::size_t{i - held_first_} * width_, width_));
 }
 
 std::size_t MinhashDetector::state_bytes_per_document() const {
@@ -108,16 +111,18 @@ constexpr std::string_view kEncodedTag = "canon minhash documents";
 
 std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, std::uint32_t end) const {
   assert(begin <= end && end <= sizes_.size() && page_names_.size() == sizes_.size());
+  // Sketches held by parts stay with their part: the receiver keeps none of them.
+  const bool with_sketches = holds_all();
   std::string out;
   codec::put_string(out, kEncodedTag);
-  codec::put_varint(out, width_);
+  codec::put_varint(out, with_sketches ? width_ : 0);
   codec::put_varint(out, begin);
   codec::put_varint(out, end);
   for (std::uint32_t d = begin; d < end; ++d) {
     codec::put_varint(out, sizes_[d]);
     codec::put_fixed(out, text_hashes_[d], 8);
     out.push_back(static_cast<char>(repeated_only_[d]));
-    if (sizes_[d] > 0) {
+    if (with_sketches && sizes_[d] > 0) {
       for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(out, value, 4);
     }
     encode_page_name(page_names_[d], out);
@@ -127,14 +132,19 @@ std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, st
 
 Status MinhashDetector::add_encoded(std::string_view bytes) {
   codec::Reader in(bytes);
-  const bool ours = in.string() == kEncodedTag && in.varint() == width_;
+  const bool tagged = in.string() == kEncodedTag;
+  const std::uint64_t width = in.varint();
   const std::uint64_t begin = in.varint(), end = in.varint();
-  if (!ours || !in.ok() || begin > end || end > sizes_.size() || page_names_.size() != sizes_.size()) {
+  // Sketches come with the documents unless they are held by parts; then the documents taken
+  // are another process's, whose sketches it keeps.
+  const bool ours = tagged && (holds_all() ? width == width_ : width == 0);
+  if (!ours || !in.ok() || begin > end || end > sizes_.size() || page_names_.size() != sizes_.size() ||
+      (width == 0 && begin < end && begin < held_end_ && held_first_ < end)) {
     return Status::corruption("encoded documents not of this minhash detector (another kind, sketch size or run)");
   }
   // Read whole before anything is taken: bytes that do not check out change nothing.
   const std::size_t count = end - begin;
-  std::vector<std::uint32_t> sizes(count), sketches(count * width_, 0);
+  std::vector<std::uint32_t> sizes(count), sketches(width == 0 ? 0 : count * width_, 0);
   std::vector<std::uint64_t> text_hashes(count);
   std::vector<char> repeated_only(count, 0);
   std::vector<PageName> names(count);
@@ -146,7 +156,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
     const std::uint64_t repeated = in.fixed(1);
     if (repeated > 1 || (repeated == 1 && sizes[k] > 0)) in.mark_bad();
     repeated_only[k] = static_cast<char>(repeated);
-    if (sizes[k] > 0) {
+    if (width != 0 && sizes[k] > 0) {
       for (std::size_t h = 0; h < width_; ++h) sketches[k * width_ + h] = static_cast<std::uint32_t>(in.fixed(4));
     }
     names[k] = decode_page_name(in);
@@ -155,7 +165,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   std::copy(sizes.begin(), sizes.end(), sizes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(text_hashes.begin(), text_hashes.end(), text_hashes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(repeated_only.begin(), repeated_only.end(), repeated_only_.begin() + static_cast<std::ptrdiff_t>(begin));
-  std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
+  if (width != 0) std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
   std::move(names.begin(), names.end(), page_names_.begin() + static_cast<std::ptrdiff_t>(begin));
   return Status::ok_status();
 }
@@ -181,9 +191,11 @@ std::vector<SimilarPair> MinhashDetector::identical_pairs(std::span<bool> skip) 
 
 std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<const bool> skip) const {
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
-  std::vector<Pair> candidates = processes_ != nullptr
-                                     ? lsh_candidates(sketches_, width_, banding, skip, options_.threads, *processes_)
-                                     : lsh_candidates(sketches_, width_, banding, skip, options_.threads);
+  std::vector<Pair> candidates =
+      processes_ == nullptr ? lsh_candidates(sketches_, width_, banding, skip, options_.threads)
+      : holds_all()         ? lsh_candidates(sketches_, width_, banding, skip, options_.threads, *processes_)
+                            : lsh_candidates(sketches_, held_first_, sizes_.size(), width_, banding, skip,
+                                             options_.threads, *processes_);
   // Pages of one name at mirrored paths need only copy_threshold, below what the banding is
   // tuned to: they are candidates whatever their sketches say.
   // So are moved pages (the same item at a parallel path), measured by containment, which a
@@ -217,26 +229,11 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   // LSH only proposes. A candidate whose similarity could reach what its names require only if
   // its estimate were several standard deviations too low is dropped unread. The rest are
   // measured exactly from reloaded documents.
-  const double slack = kEstimateSlackSigmas * 0.5 / std::sqrt(static_cast<double>(width_));
-  std::vector<double> similarity(candidates.size(), 0.0);
-  std::vector<bool> needed(candidates.size(), false);
   std::vector<double> required_of(candidates.size(), options_.threshold);
   parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
-    const auto [a, b] = candidates[c];
-    required_of[c] = required(a, b);
-    // Masked containment, or all shingles: no bound from the sketches of the own shingles.
-    if (moved(a, b) || repeated_only_[a] || repeated_only_[b]) {
-      similarity[c] = -1.0;
-      return;
-    }
-    const double high = std::min(1.0, estimate_jaccard(sketch_of(a), sketch_of(b)) + slack);
-    // The overlap that Jaccard `high` would mean, at most the smaller set.
-    const double sum = static_cast<double>(sizes_[a]) + static_cast<double>(sizes_[b]);
-    const double common = std::min<double>(high * sum / (1.0 + high), std::min(sizes_[a], sizes_[b]));
-    const auto common_high = static_cast<std::size_t>(std::ceil(common));
-    if (measure(common_high, sizes_[a], sizes_[b]) >= required_of[c]) similarity[c] = -1.0;
+    required_of[c] = required(candidates[c].first, candidates[c].second);
   });
-  for (std::size_t c = 0; c < candidates.size(); ++c) needed[c] = similarity[c] < 0.0;
+  const std::vector<bool> needed = worth_measuring(candidates, required_of);
   std::vector<Measured> measured(candidates.size());
   measure_exactly(candidates, needed, load, measured);
 
@@ -252,6 +249,116 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
     if (p.a > p.b) std::swap(p.a, p.b);
   }
   return clusters_from_pairs(n, std::move(pairs), candidates.size());
+}
+
+bool MinhashDetector::worth_measuring(std::uint32_t a, std::uint32_t b, double required,
+                                      std::span<const std::uint32_t> sketch_a,
+                                      std::span<const std::uint32_t> sketch_b) const {
+  const double slack = kEstimateSlackSigmas * 0.5 / std::sqrt(static_cast<double>(width_));
+  const double high = std::min(1.0, estimate_jaccard(sketch_a, sketch_b) + slack);
+  // The overlap that Jaccard `high` would mean, at most the smaller set.
+  const double sum = static_cast<double>(sizes_[a]) + static_cast<double>(sizes_[b]);
+  const double common = std::min<double>(high * sum / (1.0 + high), std::min(sizes_[a], sizes_[b]));
+  const auto common_high = static_cast<std::size_t>(std::ceil(common));
+  return measure(common_high, sizes_[a], sizes_[b]) >= required;
+}
+
+std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candidates,
+                                                   std::span<const double> required_of) const {
+  // Masked containment, or all shingles: no bound from the sketches of the own shingles.
+  const auto unbounded = [&](const Pair& p) {
+    return moved(p.first, p.second) || repeated_only_[p.first] || repeated_only_[p.second];
+  };
+  std::vector<char> worth(candidates.size(), 0);
+  if (holds_all()) {
+    parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
+      const auto [a, b] = candidates[c];
+      worth[c] = unbounded(candidates[c]) || worth_measuring(a, b, required_of[c], sketch_of(a), sketch_of(b));
+    });
+    return {worth.begin(), worth.end()};
+  }
+  // Sketches held by parts: the process holding a candidate's first sketch judges it.
+  const Collective& processes = *processes_;
+  const unsigned count = processes.size();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> held(count);  // [first, end) by process
+  {
+    std::string mine;
+    codec::put_varint(mine, held_first_);
+    codec::put_varint(mine, held_end_);
+    const std::vector<std::string> told = processes.all_gather_bytes(mine);
+    for (unsigned p = 0; p < count; ++p) {
+      codec::Reader in(told[p]);
+      held[p].first = static_cast<std::uint32_t>(in.varint());
+      held[p].second = static_cast<std::uint32_t>(in.varint());
+    }
+  }
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, unsigned>> by_first;  // the non-empty ranges, sorted
+  for (unsigned p = 0; p < count; ++p) {
+    if (held[p].first < held[p].second) by_first.emplace_back(held[p].first, held[p].second, p);
+  }
+  std::sort(by_first.begin(), by_first.end());
+  const auto holder = [&](std::uint32_t d) {
+    auto it = std::upper_bound(by_first.begin(), by_first.end(), d,
+                               [](std::uint32_t key, const auto& range) { return key < std::get<0>(range); });
+    if (it == by_first.begin() || d >= std::get<1>(*--it)) return count;  // held by none
+    return std::get<2>(*it);
+  };
+  // 1. The sketches this process holds that another's candidates need: each sent once.
+  std::vector<std::vector<std::uint32_t>> wanted(count);
+  for (const Pair& p : candidates) {
+    if (unbounded(p) || holder(p.second) != processes.rank()) continue;
+    const unsigned judge = holder(p.first);
+    if (judge != processes.rank() && judge < count) wanted[judge].push_back(p.second);
+  }
+  std::vector<std::string> to_each(count);
+  for (unsigned p = 0; p < count; ++p) {
+    std::sort(wanted[p].begin(), wanted[p].end());
+    wanted[p].erase(std::unique(wanted[p].begin(), wanted[p].end()), wanted[p].end());
+    for (const std::uint32_t d : wanted[p]) {
+      codec::put_fixed(to_each[p], d, 4);
+      for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(to_each[p], value, 4);
+    }
+  }
+  wanted.clear();
+  const std::vector<std::string> from_each = processes.all_to_all_bytes(to_each);
+  to_each.clear();
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> received;  // sorted by document
+  for (const std::string& message : from_each) {
+    codec::Reader in(message);
+    while (!in.at_end() && in.ok()) {
+      auto& [d, sketch] = received.emplace_back(static_cast<std::uint32_t>(in.fixed(4)), std::vector<std::uint32_t>(width_));
+      for (std::uint32_t& value : sketch) value = static_cast<std::uint32_t>(in.fixed(4));
+    }
+  }
+  std::sort(received.begin(), received.end());
+  const auto sketch = [&](std::uint32_t d) -> std::span<const std::uint32_t> {
+    if (holds(d)) return sketch_of(d);
+    const auto it = std::lower_bound(received.begin(), received.end(), d,
+                                     [](const auto& r, std::uint32_t key) { return r.first < key; });
+    assert(it != received.end() && it->first == d);
+    return it->second;
+  };
+  // 2. This process's verdicts, in candidate order; then every process's, in the same order.
+  std::vector<std::size_t> judged;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (!unbounded(candidates[c]) && holder(candidates[c].first) == processes.rank()) judged.push_back(c);
+  }
+  std::string verdicts(judged.size(), '\0');
+  parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) {
+    const auto [a, b] = candidates[judged[k]];
+    verdicts[k] = worth_measuring(a, b, required_of[judged[k]], sketch(a), sketch(b)) ? 1 : 0;
+  });
+  const std::vector<std::string> all = processes.all_gather_bytes(verdicts);
+  std::vector<std::size_t> next(count, 0);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (unbounded(candidates[c])) {
+      worth[c] = 1;
+      continue;
+    }
+    const unsigned judge = holder(candidates[c].first);
+    worth[c] = judge < count && next[judge] < all[judge].size() && all[judge][next[judge]++] != 0;
+  }
+  return {worth.begin(), worth.end()};
 }
 
 std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,

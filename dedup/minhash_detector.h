@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -48,12 +49,17 @@ public:
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
   void share_work_with(const Collective& processes) override { processes_ = &processes; }
+  void hold_documents(std::uint32_t first, std::uint32_t end) override {
+    hold_first_ = first;
+    hold_end_ = end;
+  }
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                   const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
   /// Per document: its own shingle count, word-sequence hash, whether its shingles are all
-  /// the site's repeated text, sketch (when it has own shingles) and PageName
-  /// (encode_page_name()), after a header naming the detector, the sketch width and the range.
+  /// the site's repeated text, sketch (when it has own shingles; none when this detector holds
+  /// its own documents' sketches only, hold_documents()) and PageName (encode_page_name()),
+  /// after a header naming the detector, the sketch width (0: no sketches) and the range.
   std::optional<std::string> encode_added(std::uint32_t begin, std::uint32_t end) const override;
   Status add_encoded(std::string_view bytes) override;
 
@@ -110,15 +116,29 @@ private:
   void share_measures(std::span<const std::pair<std::uint32_t, std::size_t>> by_root,
                       std::span<const std::pair<std::size_t, std::size_t>> components,
                       std::span<const std::size_t> mine, std::vector<Measured>& out) const;
+  /// Whether `candidates[c]` may be similar enough to be measured, for each c: the pair needs
+  /// masked containment or all shingles, or its sketch estimate, `slack` above, could reach
+  /// required_of[c]. With the sketches held by parts (hold_documents()), the process holding a
+  /// pair's first sketch judges it, the second's sent to it, and all share the verdicts.
+  std::vector<bool> worth_measuring(std::span<const Pair> candidates, std::span<const double> required_of) const;
+  /// The same verdict for one pair, from its two sketches.
+  bool worth_measuring(std::uint32_t a, std::uint32_t b, double required, std::span<const std::uint32_t> sketch_a,
+                       std::span<const std::uint32_t> sketch_b) const;
+  /// Whether this detector holds document d's sketch (hold_documents()).
+  bool holds(std::uint32_t d) const { return d >= held_first_ && d < held_end_; }
+  /// Whether it holds every document's sketch (a one-process run).
+  bool holds_all() const { return held_first_ == 0 && held_end_ == sizes_.size(); }
+  /// REQUIRES: holds(d).
   std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {
-    return std::span(sketches_).subspan(std::size_t{d} * width_, width_);
+    return std::span(sketches_).subspan(std::size_t{d - held_first_} * width_, width_);
   }
 
   DedupOptions options_;
   MinHasher hasher_;
   std::size_t width_;
-  /// Per document of this run: sketch32 of its own shingles (row-major, width_ values each),
-  /// own shingle count (0: none), XXH3 of the whole word sequence (0: no words or never added).
+  /// Per document of this run: sketch32 of its own shingles (row-major, width_ values each;
+  /// of the documents [held_first_, held_end_) only), own shingle count (0: none), XXH3 of the
+  /// whole word sequence (0: no words or never added).
   std::vector<std::uint32_t> sketches_;
   std::vector<std::uint32_t> sizes_;
   std::vector<std::uint64_t> text_hashes_;
@@ -138,6 +158,12 @@ private:
   /// The processes LSH's band keys and the exact measures are shared among (share_work_with);
   /// none: this one does all.
   const Collective* processes_ = nullptr;
+  /// The documents hold_documents() gave this process (all by default), and those whose
+  /// sketches this run holds: the same, within the run's documents.
+  std::uint32_t hold_first_ = 0;
+  std::uint32_t hold_end_ = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t held_first_ = 0;
+  std::uint32_t held_end_ = 0;
 };
 
 }  // namespace canon::dedup

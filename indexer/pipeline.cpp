@@ -37,6 +37,7 @@
 #include "indexer/index_stage.h"
 #include "indexer/page_record.h"
 #include "indexer/parse_stage.h"
+#include "indexer/parsed_part.h"
 #include "indexer/partitioned_build.h"
 #include "indexer/previous_build.h"
 #include "indexer/records_output.h"
@@ -229,14 +230,21 @@ Status learn_repeated_text(dedup::Detector& detector, SamplePages& sample, const
   return Status::ok_status();
 }
 
-/// The run's near-duplicate detector: `options.detector` with the run's thread count, ready for
-/// `files` documents.
+/// The run's near-duplicate detector: `options.detector` with the run's thread count, its work
+/// shared with `processes`, ready for the run's documents (`chunks.files`), of which this process
+/// adds those of its own chunks.
 Result<std::unique_ptr<dedup::Detector>> make_run_detector(const IndexOptions& options, unsigned threads,
-                                                          std::size_t files) {
+                                                          const ChunkLayout& chunks, const Collective& processes) {
   dedup::DedupOptions dedup_options = options.dedup;
   dedup_options.threads = threads;
   auto detector = dedup::make_detector(options.detector, dedup_options);
-  if (detector.ok()) detector.value()->reset(static_cast<std::uint32_t>(files));
+  if (!detector.ok()) return detector;
+  detector.value()->share_work_with(processes);
+  if (processes.size() > 1) {
+    const auto [first, end] = files_of_process(chunks, processes.rank(), processes.size());
+    detector.value()->hold_documents(first, end);
+  }
+  detector.value()->reset(static_cast<std::uint32_t>(chunks.files));
   return detector;
 }
 
@@ -257,11 +265,10 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   auto walked = walk_site(options, base_url, std::move(crawl), previous, threads, processes, reindex, summary);
   if (!walked.ok()) return walked.status();
   const SitePlan& plan = walked->plan;
-  auto detector = make_run_detector(options, threads, plan.files.size());
-  if (!detector.ok()) return detector.status();
-  detector.value()->share_work_with(processes);
-  clock.lap("walk");
   const ChunkLayout chunks = chunk_layout(work_dir, plan.files.size(), options.chunk_files, threads * processes.size());
+  auto detector = make_run_detector(options, threads, chunks, processes);
+  if (!detector.ok()) return detector.status();
+  clock.lap("walk");
   auto run_store = start_shared_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks, processes);
   if (!run_store.ok()) return run_store.status();
   StoreReader store_reader(run_store.value());

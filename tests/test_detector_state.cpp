@@ -1,7 +1,8 @@
 /// @file test_detector_state.cpp
 /// @brief Detector::encode_added / add_encoded: detectors that each added one part of a site,
 /// their state merged into one, cluster exactly as one detector that added every document; bytes
-/// that do not check out are refused and change nothing.
+/// that do not check out are refused and change nothing; processes that hold their own documents'
+/// sketches only cluster as one detector.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -133,6 +134,85 @@ TEST_CASE("minhash: detectors sharing their work among processes each cluster as
       }
     }
   }
+}
+
+TEST_CASE("minhash: processes holding their own documents' sketches only each cluster as one detector") {
+  for (const std::uint64_t seed : {7u, 8u, 9u}) {
+    const Site site = make_site(seed);
+    const std::vector<DedupDocument>& docs = site.docs;
+    const auto n = static_cast<std::uint32_t>(docs.size());
+    MinhashDetector whole(DedupOptions{});
+    const Clusters want = find_clusters(whole, docs);
+    REQUIRE(want.pairs.size() > 20);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> asked;
+    for (const SimilarPair& p : want.pairs) asked.emplace_back(p.a, p.b);
+    for (std::uint32_t d = 0; d + 3 < n; d += 5) asked.emplace_back(d, d + 3);
+    const std::vector<Comparison> want_compared = whole.compare(asked, memory_loader(docs));
+    for (const unsigned processes : {1u, 2u, 3u, 5u}) {
+      CAPTURE(seed);
+      CAPTURE(processes);
+      // Uneven ranges in process order, as chunks fall; with 5 processes the second holds none.
+      const auto bound = [&](unsigned k) { return n * (processes == 5 && k == 2 ? 1 : k) / processes; };
+      const auto range_of = [&](unsigned p) { return std::pair(bound(p), bound(p + 1)); };
+      std::vector<Clusters> got(processes);
+      std::vector<std::vector<Comparison>> compared(processes);
+      std::vector<std::size_t> sent(processes);
+      canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+        const auto [first, end] = range_of(collective.rank());
+        MinhashDetector mine(DedupOptions{});
+        mine.share_work_with(collective);
+        mine.hold_documents(first, end);
+        learn(mine, docs);
+        for (std::uint32_t d = first; d < end; ++d) mine.add(d, docs[d]);
+        // The parse exchange: each process's documents, without their sketches, to all.
+        const std::string own = mine.encode_added(first, end).value();
+        sent[collective.rank()] = own.size();
+        const std::vector<std::string> all = collective.all_gather_bytes(own);
+        for (unsigned p = 0; p < all.size(); ++p) {
+          if (p != collective.rank()) REQUIRE(mine.add_encoded(all[p]).ok());
+        }
+        got[collective.rank()] = mine.find_clusters(memory_loader(docs));
+        compared[collective.rank()] = mine.compare(asked, memory_loader(docs));
+      });
+      for (unsigned p = 0; p < processes; ++p) {
+        CAPTURE(p);
+        check_same(got[p], want);
+        CHECK(got[p].candidates_examined == want.candidates_examined);
+        REQUIRE(compared[p].size() == want_compared.size());
+        for (std::size_t i = 0; i < asked.size(); ++i) {
+          CHECK(compared[p][i].similarity == want_compared[i].similarity);
+          CHECK(compared[p][i].near_duplicate == want_compared[i].near_duplicate);
+        }
+      }
+      // The sketches stay with their process: what it sends is smaller than its documents' sketches.
+      if (processes > 1) {
+        const auto [first, end] = range_of(0);
+        CHECK(sent[0] < std::size_t{end - first} * DedupOptions{}.num_hashes * sizeof(std::uint32_t));
+      }
+    }
+  }
+}
+
+TEST_CASE("minhash: documents without sketches are taken only by a detector holding its own sketches, and not its own") {
+  const Site site = make_site(7);
+  const std::vector<DedupDocument>& docs = site.docs;
+  const auto n = static_cast<std::uint32_t>(docs.size());
+  MinhashDetector holder(DedupOptions{});
+  holder.hold_documents(0, n / 2);
+  learn(holder, docs);
+  for (std::uint32_t d = 0; d < n / 2; ++d) holder.add(d, docs[d]);
+  const std::string without_sketches = holder.encode_added(0, n / 2).value();
+  MinhashDetector whole(DedupOptions{});  // holds every sketch: it needs them sent
+  learn(whole, docs);
+  CHECK_FALSE(whole.add_encoded(without_sketches).ok());
+  MinhashDetector overlapping(DedupOptions{});  // holds some of these documents' sketches
+  overlapping.hold_documents(10, n);
+  learn(overlapping, docs);
+  CHECK_FALSE(overlapping.add_encoded(without_sketches).ok());
+  MinhashDetector other_range(DedupOptions{});
+  other_range.hold_documents(n / 2, n);
+  learn(other_range, docs);
+  CHECK(other_range.add_encoded(without_sketches).ok());
 }
 
 TEST_CASE("minhash: encoded documents that do not check out are refused and change nothing") {
