@@ -70,6 +70,21 @@ void check_same(const Clusters& got, const Clusters& want) {
   }
 }
 
+/// Every process's clusters and comparisons are those of the one detector.
+void check_every_process(const std::vector<Clusters>& got, const std::vector<std::vector<Comparison>>& compared,
+                         const Clusters& want, const std::vector<Comparison>& want_compared) {
+  for (std::size_t p = 0; p < got.size(); ++p) {
+    CAPTURE(p);
+    check_same(got[p], want);
+    CHECK(got[p].candidates_examined == want.candidates_examined);
+    REQUIRE(compared[p].size() == want_compared.size());
+    for (std::size_t i = 0; i < want_compared.size(); ++i) {
+      CHECK(compared[p][i].similarity == want_compared[i].similarity);
+      CHECK(compared[p][i].near_duplicate == want_compared[i].near_duplicate);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("minhash: parts added by separate detectors and merged cluster as one detector that added all") {
@@ -122,16 +137,7 @@ TEST_CASE("minhash: detectors sharing their work among processes each cluster as
         got[collective.rank()] = mine.find_clusters(memory_loader(docs));
         compared[collective.rank()] = mine.compare(asked, memory_loader(docs));
       });
-      for (unsigned p = 0; p < processes; ++p) {
-        CAPTURE(p);
-        check_same(got[p], want);
-        CHECK(got[p].candidates_examined == want.candidates_examined);
-        REQUIRE(compared[p].size() == want_compared.size());
-        for (std::size_t i = 0; i < asked.size(); ++i) {
-          CHECK(compared[p][i].similarity == want_compared[i].similarity);
-          CHECK(compared[p][i].near_duplicate == want_compared[i].near_duplicate);
-        }
-      }
+      check_every_process(got, compared, want, want_compared);
     }
   }
 }
@@ -174,16 +180,7 @@ TEST_CASE("minhash: processes holding their own documents' sketches only each cl
         got[collective.rank()] = mine.find_clusters(memory_loader(docs));
         compared[collective.rank()] = mine.compare(asked, memory_loader(docs));
       });
-      for (unsigned p = 0; p < processes; ++p) {
-        CAPTURE(p);
-        check_same(got[p], want);
-        CHECK(got[p].candidates_examined == want.candidates_examined);
-        REQUIRE(compared[p].size() == want_compared.size());
-        for (std::size_t i = 0; i < asked.size(); ++i) {
-          CHECK(compared[p][i].similarity == want_compared[i].similarity);
-          CHECK(compared[p][i].near_duplicate == want_compared[i].near_duplicate);
-        }
-      }
+      check_every_process(got, compared, want, want_compared);
       // The sketches stay with their process: what it sends is smaller than its documents' sketches.
       if (processes > 1) {
         const auto [first, end] = range_of(0);
