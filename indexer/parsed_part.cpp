@@ -76,34 +76,6 @@ Status parts_cover(std::pair<std::uint32_t, std::uint32_t> own, const std::vecto
   return Status::ok_status();
 }
 
-namespace {
-
-/// The files of `part` into `records` (record_file from each entry), on `threads` threads; the
-/// detector adds their pages from the store when the part has no detector state.
-Status take_over_part(const ParseContext& run, const RunStore& store, ParsedPart&& part, unsigned threads,
-                      std::vector<PageRecord>& records) {
-  const std::size_t files = run.plan.files.size();
-  const bool add_pages = !part.detector_state.has_value();
-  PreviousBuild from{store.dir, {}, std::move(part.catalog), {}};
-  Reuse reuse{&from, std::vector<std::uint32_t>(files, kNoEntry), std::vector<std::optional<FileStamp>>(files),
-              std::vector<std::uint32_t>(store.names.size()), std::vector<bool>(store.names.size(), false)};
-  std::iota(reuse.segment_of_old.begin(), reuse.segment_of_old.end(), 0);
-  for (std::uint32_t i = part.first_file; i < part.end_file; ++i) reuse.unchanged_entry[i] = i - part.first_file;
-  ParseContext from_part{run.plan,      run.by_rule, reuse, run.sample, run.detector, run.store_reader,
-                         run.url_ids,   run.anchor_ids, add_pages};
-  const std::size_t count = part.end_file - part.first_file;
-  const std::size_t blocks = (count + kTakeOverBlock - 1) / kTakeOverBlock;
-  std::vector<Status> block_status(blocks, Status::ok_status());
-  parallel_for(blocks, threads, [&](std::size_t b, std::size_t) {
-    const std::size_t end = std::min(count, (b + 1) * kTakeOverBlock);
-    for (std::size_t k = b * kTakeOverBlock; k < end && block_status[b].ok(); ++k) {
-      block_status[b] = record_file(from_part, part.first_file + k, nullptr, 0, records[part.first_file + k]);
-    }
-  });
-  return first_error(block_status);
-}
-
-}  // namespace
 
 ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
                             const RunStore& store, std::span<const std::string_view> urls,
@@ -175,39 +147,69 @@ Result<ParsedPart> load_parsed_part(const fs::path& path) {
   return decode_parsed_part(bytes.value(), path.string());
 }
 
-Status take_over_parsed_part(const ParseContext& run, ParsedPart&& part, const RunStore& store, unsigned threads,
-                             std::vector<PageRecord>& records) {
+PartTakeOver::PartTakeOver(const ParseContext& run, const RunStore& store)
+    : run_(run),
+      from_{store.dir, {}, {}, {}},
+      reuse_{&from_, std::vector<std::uint32_t>(run.plan.files.size(), kNoEntry),
+             std::vector<std::optional<FileStamp>>(run.plan.files.size()), std::vector<std::uint32_t>(store.names.size()),
+             std::vector<bool>(store.names.size(), false)} {
+  // The parts' entries name the run's own segments.
+  std::iota(reuse_.segment_of_old.begin(), reuse_.segment_of_old.end(), 0);
+}
+
+Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<PageRecord>& records) {
   if (part.detector_state) {
-    if (Status taken = run.detector.add_encoded(*part.detector_state); !taken.ok()) {
+    if (Status taken = run_.detector.add_encoded(*part.detector_state); !taken.ok()) {
       return Status::corruption("the detector state of files " + std::to_string(part.first_file) + " to " +
                                 std::to_string(part.end_file) + ": " + taken.message());
     }
     std::string().swap(*part.detector_state);  // taken: not held while the files are
   }
-  return take_over_part(run, store, std::move(part), threads, records);
+  // The part's files as the unchanged files of a previous build whose catalog is the part's.
+  from_.catalog = std::move(part.catalog);
+  for (std::uint32_t i = part.first_file; i < part.end_file; ++i) reuse_.unchanged_entry[i] = i - part.first_file;
+  ParseContext from_part{run_.plan,     run_.by_rule, reuse_,         run_.sample,     run_.detector,
+                         run_.store_reader, run_.url_ids, run_.anchor_ids, !part.detector_state.has_value()};
+  const std::size_t count = part.end_file - part.first_file;
+  const std::size_t blocks = (count + kTakeOverBlock - 1) / kTakeOverBlock;
+  std::vector<Status> block_status(blocks, Status::ok_status());
+  parallel_for(blocks, threads, [&](std::size_t b, std::size_t) {
+    const std::size_t end = std::min(count, (b + 1) * kTakeOverBlock);
+    for (std::size_t k = b * kTakeOverBlock; k < end && block_status[b].ok(); ++k) {
+      block_status[b] = record_file(from_part, part.first_file + k, nullptr, 0, records[part.first_file + k]);
+    }
+  });
+  for (std::uint32_t i = part.first_file; i < part.end_file; ++i) reuse_.unchanged_entry[i] = kNoEntry;
+  from_.catalog = {};
+  return first_error(block_status);
 }
 
 Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std::uint32_t> own,
                           std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
                           std::vector<PageRecord>& records) {
   if (Status covered = parts_cover(own, parts, run.plan.files.size()); !covered.ok()) return covered;
+  PartTakeOver take_over(run, store);
   for (ParsedPart& part : parts) {
-    if (Status taken = take_over_parsed_part(run, std::move(part), store, threads, records); !taken.ok()) return taken;
+    if (Status taken = take_over.take(std::move(part), threads, records); !taken.ok()) return taken;
   }
   return Status::ok_status();
 }
 
-std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank,
-                                                         unsigned processes) {
-  std::size_t begin = 0, end = 0;
-  bool any = false;
+std::pair<std::size_t, std::size_t> chunks_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes) {
+  std::size_t first = 0, end = 0;
   for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
     if (chunk_owner(chunk, chunks.count(), processes) != rank) continue;
-    if (!any) begin = chunks.first(chunk);
-    end = chunks.end(chunk);
-    any = true;
+    if (first == end) first = chunk;
+    end = chunk + 1;
   }
-  return {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)};
+  return {first, end};
+}
+
+std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank,
+                                                         unsigned processes) {
+  const auto [first, end] = chunks_of_process(chunks, rank, processes);
+  if (first == end) return {0, 0};
+  return {static_cast<std::uint32_t>(chunks.first(first)), static_cast<std::uint32_t>(chunks.end(end - 1))};
 }
 
 }  // namespace canon::indexer::detail

@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "indexer/page_record.h"
 #include "indexer/parse_stage.h"
+#include "indexer/previous_build.h"
 #include "indexer/run_store.h"
 #include "store/store_catalog.h"
 
@@ -62,26 +63,41 @@ Result<ParsedPart> load_parsed_part(const std::filesystem::path& path);
 Status parts_cover(std::pair<std::uint32_t, std::uint32_t> own, const std::vector<ParsedPart>& parts,
                    std::size_t files);
 
-/// Takes `part` (another process's, received or loaded) over into `records` and the detector of
-/// `run`, on `threads` threads: each of its files recorded as the parse made it (record_file from
-/// its entry), and what the detector kept of them taken from the part, or, when the part has no
-/// detector state, added from its pages in the run's store. kCorruption when the detector state
-/// does not check out. Nothing is written.
-/// REQUIRES: the part's files are none of those already in `records`; every segment it names is
-/// finished and open in `run.store_reader`.
-Status take_over_parsed_part(const ParseContext& run, ParsedPart&& part, const RunStore& store, unsigned threads,
-                             std::vector<PageRecord>& records);
+/// Takes parts (other processes', received or loaded) over into the records and the detector of
+/// `run`, one after another: what a re-use needs for the site's files is made once, not once a
+/// part (a partitioned build takes the others' parts over a chunk at a time). Not thread-safe.
+class PartTakeOver {
+public:
+  PartTakeOver(const ParseContext& run, const RunStore& store);
+  PartTakeOver(const PartTakeOver&) = delete;  // reuse_ points at from_
+  PartTakeOver& operator=(const PartTakeOver&) = delete;
+  /// Takes `part` over on `threads` threads: each of its files recorded in `records` as the parse
+  /// made it (record_file from its entry), and what the detector kept of them taken from the
+  /// part, or, when the part has no detector state, added from its pages in the run's store.
+  /// kCorruption when the detector state does not check out. Nothing is written.
+  /// REQUIRES: the part's files are none of those already in `records`; every segment it names
+  /// is finished and open in `run.store_reader`.
+  Status take(ParsedPart&& part, unsigned threads, std::vector<PageRecord>& records);
+
+private:
+  const ParseContext& run_;
+  PreviousBuild from_;  ///< its catalog: the part being taken over
+  Reuse reuse_;         ///< its files: the part's, as unchanged files of `from_`
+};
 
 /// Merges `parts` (in any order) into `records` and the detector of `run`, as
-/// take_over_parsed_part does each. The parts must not overlap each other nor `own` [first,
+/// PartTakeOver::take does each. The parts must not overlap each other nor `own` [first,
 /// end), and together with it cover every file of the plan (parts_cover): else kCorruption,
-/// before anything is changed. REQUIRES: as take_over_parsed_part's.
+/// before anything is changed. REQUIRES: as PartTakeOver::take's.
 Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std::uint32_t> own,
                           std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
                           std::vector<PageRecord>& records);
 
-/// The files of the chunks process `rank` of `processes` parses: one run of consecutive files
-/// (chunk_owner() gives each process a contiguous run of chunks), empty when it has no chunk.
+/// The chunks process `rank` of `processes` parses, [first, end): chunk_owner() gives each
+/// process a contiguous run of chunks; empty when it has none.
+std::pair<std::size_t, std::size_t> chunks_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes);
+
+/// The files of those chunks: one run of consecutive files, empty when it has no chunk.
 std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank,
                                                          unsigned processes);
 

@@ -42,16 +42,11 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
   // takes over the others' r-th, so that a process holds one chunk of each other part at a time,
   // not their whole parts (on the 1M-page site each part's bytes were 0.6 GB).
   const unsigned count = processes.size();
-  std::vector<std::pair<std::size_t, std::size_t>> chunks_of(count, {0, 0});  // [first, end) by process
+  std::vector<std::pair<std::size_t, std::size_t>> chunks_of(count);  // [first, end) by process
   std::size_t rounds = 1;  // at least one exchange, the barrier below, even for a site without files
   for (unsigned p = 0; p < count; ++p) {
-    auto& [first, end] = chunks_of[p];
-    for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-      if (chunk_owner(chunk, chunks.count(), count) != p) continue;
-      if (first == end) first = chunk;
-      end = chunk + 1;
-    }
-    rounds = std::max(rounds, end - first);
+    chunks_of[p] = chunks_of_process(chunks, p, count);
+    rounds = std::max(rounds, chunks_of[p].second - chunks_of[p].first);
   }
   // The files of process p's round r: its r-th chunk, or none.
   const auto piece = [&](unsigned p, std::size_t round) -> std::pair<std::uint32_t, std::uint32_t> {
@@ -63,6 +58,7 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
   // now, and taking over the others' files interns more without moving them.
   const std::vector<std::string_view> urls = parse.url_ids.views();
   const std::vector<std::string_view> anchors = parse.anchor_ids.views();
+  PartTakeOver take_over(parse, store);
   for (std::size_t round = 0; round < rounds; ++round) {
     const auto [first, end] = piece(processes.rank(), round);
     std::vector<std::string> pieces = processes.all_gather_bytes(
@@ -82,7 +78,7 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
                                   std::to_string(part->end_file) + ", not its chunk's");
       }
       if (part->first_file == part->end_file) continue;
-      Status taken = take_over_parsed_part(parse, std::move(part).value(), store, threads, records);
+      Status taken = take_over.take(std::move(part).value(), threads, records);
       if (!taken.ok()) return taken;
       std::string().swap(pieces[p]);  // taken over: its bytes are not held while the next piece is
     }
