@@ -43,6 +43,7 @@
 #include "indexer/records_output.h"
 #include "indexer/run_store.h"
 #include "indexer/site_links.h"
+#include "indexer/site_links_by_owner.h"
 #include "indexer/site_plan.h"
 #include "indexer/url_rule_duplicates.h"
 #include "ranking/link_graph.h"
@@ -108,6 +109,21 @@ void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, 
   summary.pagerank_iterations = ranks.iterations;
   summary.pagerank_converged = ranks.converged;
   for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
+}
+
+/// Stage 3, first half: redirects and the link graph (link_pages); in a partitioned build by
+/// parts, each process working out its own files' links (link_pages_by_owner).
+Result<SiteGraph> link_site(std::vector<PageRecord>& records, const ParsedLinks& links, const RedirectResolver& resolver,
+                            const ChunkLayout& chunks, const Collective& processes) {
+  if (processes.size() == 1) return link_pages(records, links, resolver);
+  auto [first, end] = files_of_process(chunks, processes.rank(), processes.size());
+  // The records of the paths the walk skipped follow the files (never parsed): the last
+  // process's.
+  if (processes.rank() + 1 == processes.size()) {
+    if (first == end) first = static_cast<std::uint32_t>(chunks.files);
+    end = static_cast<std::uint32_t>(records.size());
+  }
+  return link_pages_by_owner(records, first, end, links, processes);
 }
 
 /// Nanoseconds since the epoch, now.
@@ -301,7 +317,9 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
 
   // 3. Redirects, the link graph and PageRank.
   const RedirectResolver resolver(records);
-  const SiteGraph site = link_pages(records, parsed_links, resolver);
+  auto linked = link_site(records, parsed_links, resolver, chunks, processes);
+  if (!linked.ok()) return linked.status();
+  const SiteGraph site = std::move(linked).value();
   clock.lap("graph");
   rank_pages(site, options.pagerank, processes, records, summary);
   clock.lap("pagerank");

@@ -34,6 +34,10 @@ std::uint32_t RedirectResolver::follow(std::string& url) const {
   return kNoRecord;
 }
 
+std::string redirect_loop_reason() {
+  return "redirect loop (or a chain of more than " + std::to_string(RedirectResolver::kMaxHops) + " redirects)";
+}
+
 namespace {
 
 /// Marks each parsed redirect page as a redirect with its final target (or as skipped, when its
@@ -48,7 +52,7 @@ std::vector<std::uint32_t> number_nodes(std::vector<PageRecord>& records, const 
       if (resolver.follow(target) == kNoRecord && resolver.find(target) != kNoRecord) {
         // Still on a redirect page of the site after every hop: the redirects go round.
         r.status = PageStatus::kSkipped;
-        r.reason = "redirect loop (or a chain of more than " + std::to_string(RedirectResolver::kMaxHops) + " redirects)";
+        r.reason = redirect_loop_reason();
         continue;
       }
       r.status = PageStatus::kRedirect;
@@ -72,6 +76,8 @@ std::vector<std::uint32_t> landing_records(const UrlIds& urls, const RedirectRes
   }
   return page_of_url_id;
 }
+
+}  // namespace
 
 /// For each place key's id, the id of its text as a name (kNoRecord for other ids): a link from
 /// another page to a place names the page too (`os.makedirs()` links to os.html#os.makedirs;
@@ -102,8 +108,6 @@ void count_inbound_anchors(std::vector<std::uint64_t> named_links, std::span<con
   }
   for (const std::uint32_t record : node_records) sort_inbound_anchors(records[record].inbound_anchors, anchor_texts);
 }
-
-}  // namespace
 
 ParsedLinks take_links(std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts) {
   ParsedLinks links{urls, anchor_texts, std::vector<std::vector<std::uint32_t>>(records.size()),

@@ -58,6 +58,21 @@ struct ParsedLinks {
 /// moved out of them: each record is left with none.
 ParsedLinks take_links(std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts);
 
+/// Why a redirect page whose redirects go round (or run longer than RedirectResolver::kMaxHops)
+/// is skipped: pages.jsonl's reason.
+std::string redirect_loop_reason();
+
+/// For each link text's id in `anchor_texts`, the id of the text naming a page that a link to one
+/// of its places carries too (a place key's text without its '#': `os.makedirs()` linking to
+/// os.html#os.makedirs names os.html), or kNoRecord (other texts, or that text not interned).
+std::vector<std::uint32_t> names_of_places(const std::vector<std::string>& anchor_texts);
+
+/// Gives each target its inbound anchors from `named_links` (target record << 32 | text id, one
+/// entry per linking page and text), counted, then orders those of `node_records`
+/// (sort_inbound_anchors).
+void count_inbound_anchors(std::vector<std::uint64_t> named_links, std::span<const std::uint32_t> node_records,
+                           const std::vector<std::string>& anchor_texts, std::vector<PageRecord>& records);
+
 /// Anchor texts kept per page: the ones the most pages link with.
 inline constexpr std::size_t kMaxInboundAnchors = 32;
 /// Place names kept per page (place_key texts): a class's members, a module's functions.

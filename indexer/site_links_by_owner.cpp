@@ -1,0 +1,427 @@
+/// @file site_links_by_owner.cpp
+/// @brief link_pages() by parts: URLs resolved by their owner processes, a redirect hop a round.
+///
+/// Written by hand, not with a distributed-hash-table library: what is exchanged is a few
+/// messages of the run's own collectives (all_to_all_bytes), and the result must be link_pages'
+/// bit for bit, which fixes every order (nodes and edges in file order, texts counted per page).
+#include "indexer/site_links_by_owner.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+#include <xxhash.h>
+
+#include "common/byte_codec.h"
+#include "urls/url.h"
+
+namespace canon::indexer {
+namespace {
+
+using codec::put_string;
+using codec::put_varint;
+
+Status damaged(std::string_view what) {
+  return Status::corruption("the link stage received a damaged message (" + std::string(what) + ")");
+}
+
+/// What the owner of a URL knows of the page at it.
+struct OwnedUrl {
+  std::uint32_t file = kNoRecord;
+  std::uint32_t node = kNoRecord;          ///< kNoRecord for a redirect page
+  std::optional<std::string> redirects_to;  ///< the next URL, for a redirect page
+};
+
+/// Where a URL was found to lead.
+struct Landing {
+  std::uint32_t file = kNoRecord;  ///< the page it lands on, or kNoRecord
+  std::uint32_t node = kNoRecord;
+  std::string final_url;           ///< the URL the last redirect leads to
+  bool final_url_is_page = false;  ///< a page of the site serves final_url (set when file is none)
+};
+
+/// One URL being followed: from a redirect page of this process (`redirect_of`) or a link target
+/// (`url_id`).
+struct Query {
+  std::uint32_t redirect_of = kNoRecord;
+  std::uint32_t url_id = kNoRecord;
+  std::string url;
+  int lookups = 0;
+  bool existence_only = false;  ///< after kMaxHops: only whether a page serves `url`
+  Landing landing;
+};
+
+/// The process whose range holds `file`; `ends` are the ranges' ends in rank order.
+unsigned file_owner(std::uint32_t file, const std::vector<std::uint32_t>& ends) {
+  return static_cast<unsigned>(std::upper_bound(ends.begin(), ends.end(), file) - ends.begin());
+}
+
+/// Every process's range, checked to tile [0, files) in rank order (an empty one anywhere);
+/// returns their ends.
+Result<std::vector<std::uint32_t>> gather_ranges(std::uint32_t first, std::uint32_t end, std::size_t files,
+                                                 const Collective& processes) {
+  std::string mine;
+  put_varint(mine, first);
+  put_varint(mine, end);
+  std::vector<std::uint32_t> ends;
+  std::uint64_t expected_first = 0;
+  for (const std::string& bytes : processes.all_gather_bytes(mine)) {
+    codec::Reader in(bytes);
+    std::uint64_t f = in.varint(), e = in.varint();
+    if (f == e) f = e = expected_first;  // a process without files
+    if (!in.ok() || f != expected_first || e < f || e > files) return damaged("the files' ranges do not tile the site");
+    ends.push_back(static_cast<std::uint32_t>(e));
+    expected_first = e;
+  }
+  if (expected_first != files) return damaged("the files' ranges do not tile the site");
+  return ends;
+}
+
+/// Whether every process is done (each says whether it is): one all_reduce_min.
+bool all_done(bool done, const Collective& processes) {
+  std::uint32_t flag = done ? 1 : 0;
+  processes.all_reduce_min(std::span(&flag, 1));
+  return flag == 1;
+}
+
+/// Follows every query to where it leads, a lookup a round at the URL's owner, which answers
+/// from `owned` (the pages whose URLs it owns).
+Status follow_queries(std::vector<Query>& queries, const std::unordered_map<std::string, OwnedUrl>& owned,
+                      const Collective& processes) {
+  const unsigned p_count = processes.size();
+  std::vector<std::size_t> active(queries.size());
+  for (std::size_t q = 0; q < queries.size(); ++q) active[q] = q;
+  while (!all_done(active.empty(), processes)) {
+    // Ask each URL's owner; its answers come back in the order asked.
+    std::vector<std::string> asks(p_count);
+    std::vector<std::vector<std::size_t>> asked(p_count);
+    for (const std::size_t q : active) {
+      const unsigned owner = url_owner(queries[q].url, p_count);
+      put_string(asks[owner], queries[q].url);
+      asked[owner].push_back(q);
+    }
+    const std::vector<std::string> received = processes.all_to_all_bytes(asks);
+    std::vector<std::string> answers(p_count);
+    for (unsigned from = 0; from < p_count; ++from) {
+      codec::Reader in(received[from]);
+      while (!in.at_end()) {
+        const std::string_view url = in.view();
+        if (!in.ok()) return damaged("a URL asked for");
+        const auto it = owned.find(std::string(url));
+        if (it == owned.end()) {
+          put_varint(answers[from], 0);  // no page serves it
+        } else if (it->second.redirects_to) {
+          put_varint(answers[from], 2);
+          put_string(answers[from], *it->second.redirects_to);
+        } else {
+          put_varint(answers[from], 1);
+          put_varint(answers[from], it->second.file);
+          put_varint(answers[from], it->second.node);
+        }
+      }
+    }
+    const std::vector<std::string> answered = processes.all_to_all_bytes(answers);
+    std::vector<std::size_t> still;
+    for (unsigned owner = 0; owner < p_count; ++owner) {
+      codec::Reader in(answered[owner]);
+      for (const std::size_t q : asked[owner]) {
+        Query& query = queries[q];
+        const std::uint64_t kind = in.varint();
+        if (!in.ok() || kind > 2) return damaged("an answer");
+        ++query.lookups;
+        if (query.existence_only || kind != 2) {
+          // RedirectResolver::follow ends here: a page, nowhere, or (after its last hop) a URL
+          // served by a page or not.
+          query.landing.final_url = query.url;
+          query.landing.final_url_is_page = kind != 0;
+          if (kind == 1 && !query.existence_only) {
+            const std::uint64_t file = in.varint(), node = in.varint();
+            if (!in.ok() || file >= kNoRecord || node >= kNoRecord) return damaged("an answer");
+            query.landing.file = static_cast<std::uint32_t>(file);
+            query.landing.node = static_cast<std::uint32_t>(node);
+          } else if (kind == 1) {
+            in.varint();
+            in.varint();
+          } else if (kind == 2) {
+            in.view();
+          }
+          continue;
+        }
+        query.url = in.string();  // stripped of its index page by share_pages
+        if (!in.ok()) return damaged("an answer");
+        // After kMaxHops redirects the chain lands nowhere; a redirect page still asks whether
+        // its last URL is a page (then its redirects go round).
+        if (query.lookups == RedirectResolver::kMaxHops) {
+          if (query.redirect_of == kNoRecord) {
+            query.landing.final_url = query.url;
+            continue;
+          }
+          query.existence_only = true;
+        }
+        still.push_back(q);
+      }
+      if (!in.at_end()) return damaged("more answers than questions");
+    }
+    active = std::move(still);
+  }
+  return Status::ok_status();
+}
+
+/// The parsed pages of this process, told to the owners of their URLs; returns the pages whose
+/// URLs this process owns, the smallest file first for a URL two pages give.
+Result<std::unordered_map<std::string, OwnedUrl>> share_pages(const std::vector<PageRecord>& records,
+                                                              std::uint32_t first, std::uint32_t end,
+                                                              const std::vector<std::uint32_t>& node_of,
+                                                              const Collective& processes) {
+  std::vector<std::string> to_owner(processes.size());
+  for (std::uint32_t i = first; i < end; ++i) {
+    const PageRecord& r = records[i];
+    if (!r.parsed) continue;
+    std::string& out = to_owner[url_owner(r.url, processes.size())];
+    put_string(out, r.url);
+    put_varint(out, i);
+    put_varint(out, r.refresh_url ? 0 : std::uint64_t{node_of[i - first]} + 1);
+    if (r.refresh_url) put_string(out, urls::strip_index_page(*r.refresh_url));
+  }
+  std::unordered_map<std::string, OwnedUrl> owned;
+  for (const std::string& bytes : processes.all_to_all_bytes(to_owner)) {
+    codec::Reader in(bytes);
+    while (!in.at_end()) {
+      std::string url = in.string();
+      OwnedUrl page;
+      const std::uint64_t file = in.varint(), node = in.varint();
+      if (!in.ok() || file >= kNoRecord || node > kNoRecord) return damaged("a page");
+      page.file = static_cast<std::uint32_t>(file);
+      if (node == 0) {
+        page.redirects_to = in.string();
+      } else {
+        page.node = static_cast<std::uint32_t>(node - 1);
+      }
+      if (!in.ok()) return damaged("a page");
+      owned.emplace(std::move(url), std::move(page));  // processes in rank order: files in order
+    }
+  }
+  return owned;
+}
+
+/// What each process made of its own files, for every process (link_pages' results over them):
+/// per file 0 nothing, 1 a node, 2 a redirect (then its final URL), 3 a redirect loop; then its
+/// rows' edges; then each node's inbound anchors (their texts, not ids).
+std::string encode_own_results(const std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
+                               const std::vector<ranking::Edge>& edges, const std::vector<std::string>& anchor_texts) {
+  std::string out;
+  for (std::uint32_t i = first; i < end; ++i) {
+    const PageRecord& r = records[i];
+    if (r.node) {
+      put_varint(out, 1);
+    } else if (r.status == PageStatus::kRedirect && r.parsed && r.refresh_url) {
+      put_varint(out, 2);
+      put_string(out, *r.redirect_to);
+    } else if (r.parsed && r.refresh_url) {
+      put_varint(out, 3);
+    } else {
+      put_varint(out, 0);
+    }
+  }
+  put_varint(out, edges.size());
+  for (const ranking::Edge& e : edges) {
+    put_varint(out, e.source);
+    put_varint(out, e.target);
+  }
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (!records[i].node) continue;
+    put_varint(out, records[i].inbound_anchors.size());
+    for (const InboundAnchor& a : records[i].inbound_anchors) {
+      put_string(out, anchor_texts[a.text]);
+      put_varint(out, a.pages);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+unsigned url_owner(std::string_view url, unsigned processes) {
+  return processes <= 1 ? 0 : static_cast<unsigned>(XXH3_64bits(url.data(), url.size()) % processes);
+}
+
+Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
+                                      const ParsedLinks& links, const Collective& processes) {
+  const unsigned p_count = processes.size();
+  const auto ends = gather_ranges(first, end, records.size(), processes);
+  if (!ends.ok()) return ends.status();
+  const std::vector<std::string>& anchor_texts = links.anchor_texts;
+
+  // 1. This process's nodes, numbered after those of the processes before it.
+  std::vector<std::uint32_t> node_of(end - first, kNoRecord);
+  std::uint32_t own_nodes = 0;
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (records[i].parsed && !records[i].refresh_url) node_of[i - first] = own_nodes++;
+  }
+  std::string count;
+  put_varint(count, own_nodes);
+  std::uint32_t node_base = 0, node_total = 0;
+  const std::vector<std::string> counts = processes.all_gather_bytes(count);
+  for (unsigned p = 0; p < p_count; ++p) {
+    codec::Reader in(counts[p]);
+    const std::uint64_t n = in.varint();
+    if (!in.ok() || node_total + n >= kNoRecord) return damaged("a count of nodes");
+    if (p < processes.rank()) node_base += static_cast<std::uint32_t>(n);
+    node_total += static_cast<std::uint32_t>(n);
+  }
+  for (std::uint32_t& node : node_of) {
+    if (node != kNoRecord) node += node_base;
+  }
+
+  // 2. The pages told to their URLs' owners; this process's redirect pages and link targets
+  // followed there.
+  auto owned = share_pages(records, first, end, node_of, processes);
+  if (!owned.ok()) return owned.status();
+  std::vector<Query> queries;
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (records[i].parsed && records[i].refresh_url) queries.push_back({i, kNoRecord, records[i].url, 0, false, {}});
+  }
+  const std::size_t redirect_queries = queries.size();
+  std::vector<std::uint32_t> query_of_url(links.urls.size(), kNoRecord);
+  {
+    const std::vector<std::string_view> url_text = links.urls.views();
+    for (std::uint32_t i = first; i < end; ++i) {
+      if (node_of[i - first] == kNoRecord) continue;
+      for (const std::uint32_t id : links.targets[i]) {
+        if (query_of_url[id] != kNoRecord) continue;
+        query_of_url[id] = static_cast<std::uint32_t>(queries.size());
+        queries.push_back({kNoRecord, id, std::string(url_text[id]), 0, false, {}});
+      }
+    }
+  }
+  if (Status followed = follow_queries(queries, owned.value(), processes); !followed.ok()) return followed;
+  owned.value() = {};
+
+  // 3. This process's files: redirects and nodes as number_nodes() makes them.
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (node_of[i - first] != kNoRecord) records[i].node = node_of[i - first];
+  }
+  for (std::size_t q = 0; q < redirect_queries; ++q) {
+    const Query& query = queries[q];
+    PageRecord& r = records[query.redirect_of];
+    if (query.landing.file == kNoRecord && query.landing.final_url_is_page) {
+      r.status = PageStatus::kSkipped;
+      r.reason = redirect_loop_reason();
+    } else {
+      r.status = PageStatus::kRedirect;
+      r.redirect_to = query.landing.final_url;
+    }
+  }
+
+  // 4. Its rows, and the texts it links with sent to the owners of the files linked to.
+  const std::vector<std::uint32_t> name_of_place = names_of_places(anchor_texts);
+  std::vector<ranking::Edge> edges;
+  std::vector<std::string> named_to(p_count);
+  std::vector<std::uint64_t> page_named;
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (node_of[i - first] == kNoRecord) continue;
+    const std::vector<std::uint32_t>& targets = links.targets[i];
+    const std::vector<std::uint32_t>& texts = links.texts[i];
+    const bool with_texts = texts.size() == targets.size();
+    page_named.clear();
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      const Landing& landing = queries[query_of_url[targets[k]]].landing;
+      if (landing.file == kNoRecord) continue;
+      edges.push_back({node_of[i - first], landing.node});
+      // As link_pages: a page's own links name its places only.
+      const std::uint32_t text = with_texts ? texts[k] : kNoRecord;
+      if (text == kNoRecord) continue;
+      if (landing.file != i || is_place_key(anchor_texts[text])) page_named.push_back(std::uint64_t{landing.file} << 32 | text);
+      if (landing.file != i && name_of_place[text] != kNoRecord) {
+        page_named.push_back(std::uint64_t{landing.file} << 32 | name_of_place[text]);
+      }
+    }
+    std::sort(page_named.begin(), page_named.end());  // each linking page counts once per text
+    page_named.erase(std::unique(page_named.begin(), page_named.end()), page_named.end());
+    for (const std::uint64_t named : page_named) {
+      const auto target = static_cast<std::uint32_t>(named >> 32);
+      std::string& out = named_to[file_owner(target, ends.value())];
+      put_varint(out, target);
+      put_string(out, anchor_texts[static_cast<std::uint32_t>(named)]);
+    }
+  }
+  queries = {};
+
+  // 5. What other pages call this process's pages, counted where the pages are.
+  std::unordered_map<std::string_view, std::uint32_t> id_of_text;
+  for (std::uint32_t id = 0; id < anchor_texts.size(); ++id) id_of_text.emplace(anchor_texts[id], id);
+  std::vector<std::uint64_t> named_links;
+  for (const std::string& bytes : processes.all_to_all_bytes(named_to)) {
+    codec::Reader in(bytes);
+    while (!in.at_end()) {
+      const std::uint64_t target = in.varint();
+      const std::string_view text = in.view();
+      if (!in.ok() || target < first || target >= end || !records[target].node) return damaged("a link text");
+      const auto id = id_of_text.find(text);
+      if (id == id_of_text.end()) return damaged("a link text this process does not hold");
+      named_links.push_back(target << 32 | id->second);
+    }
+  }
+  named_to = {};
+  std::vector<std::uint32_t> own_node_records;
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (node_of[i - first] != kNoRecord) own_node_records.push_back(i);
+  }
+  count_inbound_anchors(std::move(named_links), own_node_records, anchor_texts, records);
+
+  // 6. Every part's results, for the stages that still read every record.
+  const std::vector<std::string> parts =
+      processes.all_gather_bytes(encode_own_results(records, first, end, edges, anchor_texts));
+  edges = {};
+  std::vector<ranking::Edge> all_edges;
+  std::vector<std::uint32_t> node_records;
+  node_records.reserve(node_total);
+  for (unsigned p = 0; p < p_count; ++p) {
+    const std::uint32_t part_first = p == 0 ? 0 : ends.value()[p - 1];
+    const std::uint32_t part_end = ends.value()[p];
+    codec::Reader in(parts[p]);
+    for (std::uint32_t i = part_first; i < part_end; ++i) {
+      const std::uint64_t kind = in.varint();
+      if (!in.ok() || kind > 3) return damaged("a part's results");
+      PageRecord& r = records[i];
+      if (kind == 1) {
+        r.node = static_cast<ranking::NodeId>(node_records.size());
+        node_records.push_back(i);
+      } else if (kind == 2) {
+        r.status = PageStatus::kRedirect;
+        r.redirect_to = in.string();
+      } else if (kind == 3) {
+        r.status = PageStatus::kSkipped;
+        r.reason = redirect_loop_reason();
+      }
+    }
+    const std::uint64_t edge_count = in.count();
+    for (std::uint64_t k = 0; k < edge_count && in.ok(); ++k) {
+      const std::uint64_t source = in.varint(), target = in.varint();
+      if (source >= node_total || target >= node_total) return damaged("an edge");
+      all_edges.push_back({static_cast<ranking::NodeId>(source), static_cast<ranking::NodeId>(target)});
+    }
+    for (std::uint32_t i = part_first; i < part_end && in.ok(); ++i) {
+      if (!records[i].node) continue;
+      const std::uint64_t anchors = in.count();
+      std::vector<InboundAnchor> inbound;
+      inbound.reserve(anchors);
+      for (std::uint64_t k = 0; k < anchors && in.ok(); ++k) {
+        const auto id = id_of_text.find(in.view());
+        const std::uint64_t pages = in.varint();
+        if (id == id_of_text.end() || pages > UINT32_MAX) return damaged("an inbound anchor");
+        inbound.push_back({id->second, static_cast<std::uint32_t>(pages)});
+      }
+      if (p != processes.rank()) records[i].inbound_anchors = std::move(inbound);
+    }
+    if (!in.ok() || !in.at_end()) return damaged("a part's results");
+  }
+  if (node_records.size() != node_total) return damaged("a part's nodes");
+  auto graph = ranking::LinkGraph::build_consuming(static_cast<ranking::NodeId>(node_total), std::move(all_edges));
+  return SiteGraph{std::move(graph), std::move(node_records)};
+}
+
+}  // namespace canon::indexer

@@ -1,0 +1,42 @@
+/// @file site_links_by_owner.h
+/// @brief Stage 3 of a partitioned build: redirects and the link graph worked out by parts, each
+/// URL looked up by the process that owns it (docs/partitioned-build.md, "The link graph by
+/// owner").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/collective.h"
+#include "common/status.h"
+#include "indexer/page_record.h"
+#include "indexer/site_links.h"
+
+namespace canon::indexer {
+
+/// The process that owns `url` in a run of `processes` processes: the one that knows which page
+/// serves it and where that page redirects. The same on every process and machine (XXH3-64).
+unsigned url_owner(std::string_view url, unsigned processes);
+
+/// link_pages() by parts. Each process reads of `records` and `links` only its own files,
+/// [first, end) (the processes' ranges tile the files in rank order; one may be empty):
+/// - its parsed pages are told to their URLs' owners (url_owner): the file, its node (nodes are
+///   numbered in file order, each process numbering its own from the counts before it) and
+///   where it redirects;
+/// - the URLs its pages link to and its redirect pages' URLs are resolved by their owners, a
+///   redirect a round (one all_to_all_bytes a hop, RedirectResolver::kMaxHops at most): a
+///   link lands on a file and its node, or nowhere; a redirect page gets its final URL, or is
+///   found to go round;
+/// - its rows of the graph are its pages' links; the texts it links with go, as text, to the
+///   process that owns the target file, which counts what other pages call its pages
+///   (count_inbound_anchors).
+/// Then, while the stages after this one still read every record, the parts' results are
+/// gathered: every process returns the whole graph and leaves `records` as link_pages leaves
+/// them (status, redirect_to, node, inbound_anchors), bit for bit.
+/// Fails (kCorruption) when a message does not decode, the ranges do not tile the files, or a
+/// link text received is not among `links.anchor_texts` (every process holds every text until
+/// the parts' records stay with their part).
+Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
+                                      const ParsedLinks& links, const Collective& processes);
+
+}  // namespace canon::indexer

@@ -1,0 +1,188 @@
+/// @file test_site_links_by_owner.cpp
+/// @brief link_pages_by_owner against link_pages (the oracle: one process, every record): random
+/// sites with redirect chains, loops, chains longer than RedirectResolver::kMaxHops, pages
+/// sharing a URL, unparsed files and link texts naming pages and places, cut among 1 to 5
+/// simulated processes at random (empty parts among them).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "indexer/page_record.h"
+#include "indexer/site_links.h"
+#include "indexer/site_links_by_owner.h"
+#include "support/thread_collective.h"
+
+using namespace canon::indexer;
+
+namespace {
+
+/// A random site: its records (links and texts not yet taken) and the URL and text tables.
+struct RandomSite {
+  std::vector<PageRecord> records;
+  UrlIds urls;
+  std::vector<std::string> anchor_texts;
+};
+
+std::string url_of(std::size_t k) { return "http://s/p" + std::to_string(k); }
+
+RandomSite make_site(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  RandomSite site;
+  const std::size_t n = 40 + below(160);
+  for (std::size_t k = 0; k < n; ++k) {
+    PageRecord r;
+    r.url = url_of(k);
+    r.parsed = below(10) != 0;
+    r.status = r.parsed ? PageStatus::kIndexed : PageStatus::kSkipped;
+    if (r.parsed && below(6) == 0) {
+      // A redirect to a page of the site, to its index.html form, or to nowhere.
+      const std::size_t to = below(n);
+      r.refresh_url = below(8) == 0 ? "http://s/gone" + std::to_string(to)
+                                    : (below(4) == 0 ? url_of(to) + "/index.html" : url_of(to));
+    }
+    site.records.push_back(std::move(r));
+  }
+  // Two pages giving the same URL: the first serves it.
+  site.records[below(n)].url = site.records[below(n)].url;
+  // A chain longer than the resolver follows, ending on a page, and a loop.
+  const std::size_t chain = RedirectResolver::kMaxHops + 2;
+  for (std::size_t k = 0; k < chain; ++k) {
+    PageRecord r;
+    r.url = "http://s/chain" + std::to_string(k);
+    r.parsed = true;
+    r.refresh_url = k + 1 < chain ? "http://s/chain" + std::to_string(k + 1) : url_of(0);
+    site.records.push_back(std::move(r));
+  }
+  for (const int k : {0, 1}) {
+    PageRecord r;
+    r.url = "http://s/loop" + std::to_string(k);
+    r.parsed = true;
+    r.refresh_url = "http://s/loop" + std::to_string(1 - k);
+    site.records.push_back(std::move(r));
+  }
+  std::shuffle(site.records.begin(), site.records.end(), rng);
+  // Links and their texts: names and place names from a small pool, some links without a text.
+  AnchorIds anchors;
+  const std::vector<std::string> words = {"vec", "push", "home", "Vec push", "push", "index"};
+  for (PageRecord& r : site.records) {
+    if (!r.parsed) continue;
+    std::vector<std::string> targets, keys;
+    const std::size_t links = below(12);
+    for (std::size_t k = 0; k < links; ++k) {
+      const std::size_t to = below(site.records.size());
+      targets.push_back(below(10) == 0 ? "http://elsewhere/x" : site.records[to].url);
+      const std::size_t text = below(words.size() + 2);
+      keys.push_back(text >= words.size() ? "" : (below(3) == 0 ? place_key(words[text]) : anchor_key(words[text])));
+    }
+    r.links = site.urls.ids(targets);
+    if (below(5) != 0) r.link_anchors = intern_anchor_keys(keys, anchors);
+  }
+  site.anchor_texts = anchors.urls();
+  return site;
+}
+
+/// What link_pages leaves in a record, with its inbound anchors as texts.
+struct Linked {
+  PageStatus status;
+  std::string reason;
+  std::optional<std::string> redirect_to;
+  std::optional<canon::ranking::NodeId> node;
+  std::vector<std::pair<std::string, std::uint32_t>> inbound;
+  bool operator==(const Linked&) const = default;
+};
+
+std::vector<Linked> linked(const std::vector<PageRecord>& records, const std::vector<std::string>& anchor_texts) {
+  std::vector<Linked> out;
+  for (const PageRecord& r : records) {
+    Linked l{r.status, std::string(r.reason.str()), r.redirect_to ? std::optional<std::string>(std::string(*r.redirect_to)) : std::nullopt, r.node, {}};
+    for (const InboundAnchor& a : r.inbound_anchors) l.inbound.emplace_back(anchor_texts[a.text], a.pages);
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+/// `processes` ranges tiling [0, n) in rank order, cut at random; some may be empty.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> random_ranges(std::uint32_t n, unsigned processes, std::mt19937_64& rng) {
+  std::vector<std::uint32_t> cuts = {0, n};
+  for (unsigned p = 1; p < processes; ++p) cuts.push_back(static_cast<std::uint32_t>(rng() % (n + 1)));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  for (unsigned p = 0; p < processes; ++p) ranges.emplace_back(cuts[p], cuts[p + 1]);
+  return ranges;
+}
+
+/// A graph's edges as (source, target) pairs.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> edges_of(const canon::ranking::LinkGraph& graph) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  for (const canon::ranking::Edge& e : graph.edges()) out.emplace_back(e.source, e.target);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("link_pages_by_owner: every process gets link_pages' graph and records, whatever the parts") {
+  std::mt19937_64 cuts(99);
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    RandomSite site = make_site(seed);
+    std::vector<PageRecord> oracle = site.records;
+    const RedirectResolver resolver(oracle);
+    const SiteGraph want = link_pages(oracle, take_links(oracle, site.urls, site.anchor_texts), resolver);
+    const std::vector<Linked> want_records = linked(oracle, site.anchor_texts);
+    REQUIRE(want.graph.edge_count() > 0);
+    for (const unsigned processes : {1u, 2u, 3u, 5u}) {
+      CAPTURE(seed);
+      CAPTURE(processes);
+      const auto ranges = random_ranges(static_cast<std::uint32_t>(site.records.size()), processes, cuts);
+      std::vector<std::vector<Linked>> got_records(processes);
+      std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> got_edges(processes);
+      std::vector<std::vector<std::uint32_t>> got_nodes(processes);
+      std::vector<std::string> failed(processes);
+      canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+        const unsigned p = collective.rank();
+        std::vector<PageRecord> mine = site.records;
+        const ParsedLinks links = take_links(mine, site.urls, site.anchor_texts);
+        auto graph = link_pages_by_owner(mine, ranges[p].first, ranges[p].second, links, collective);
+        if (!graph.ok()) {
+          failed[p] = graph.status().message();
+          return;
+        }
+        got_records[p] = linked(mine, site.anchor_texts);
+        got_edges[p] = edges_of(graph->graph);
+        got_nodes[p] = graph->node_records;
+      });
+      for (unsigned p = 0; p < processes; ++p) {
+        CAPTURE(p);
+        REQUIRE(failed[p].empty());
+        CHECK(got_nodes[p] == want.node_records);
+        CHECK(got_edges[p] == edges_of(want.graph));
+        REQUIRE(got_records[p].size() == want_records.size());
+        for (std::size_t i = 0; i < want_records.size(); ++i) {
+          CAPTURE(i);
+          CHECK(got_records[p][i] == want_records[i]);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("link_pages_by_owner: ranges that do not tile the files are refused on every process") {
+  RandomSite site = make_site(3);
+  const auto n = static_cast<std::uint32_t>(site.records.size());
+  std::vector<std::string> failed(2);
+  canon::testing::run_processes(2, [&](const canon::Collective& collective) {
+    std::vector<PageRecord> mine = site.records;
+    const ParsedLinks links = take_links(mine, site.urls, site.anchor_texts);
+    // Process 1 starts one file late: file n / 2 belongs to no process.
+    const auto [first, end] = collective.rank() == 0 ? std::pair<std::uint32_t, std::uint32_t>{0, n / 2}
+                                                     : std::pair<std::uint32_t, std::uint32_t>{n / 2 + 1, n};
+    auto graph = link_pages_by_owner(mine, first, end, links, collective);
+    failed[collective.rank()] = graph.ok() ? "" : graph.status().message();
+  });
+  CHECK(failed[0].find("do not tile") != std::string::npos);
+  CHECK(failed[1].find("do not tile") != std::string::npos);
+}
