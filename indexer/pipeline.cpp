@@ -350,11 +350,14 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
                                             progress, reindex);
   if (!indexed.ok()) return indexed;
   clock.lap(merging ? "merge" : "xapian");
-  if (processes.rank() != 0) return summary;  // the first process writes the records
-
-  // 7. The records beside it, and the store's catalog for the next run.
-  const Status written = write_records_and_catalog(work_dir, records, site, clusters, options, run_store.value(), plan_outline,
-                                                   parsed_links, fingerprint, run_started_ns, summary);
+  // 7. The store's catalog for the next run (each process writes its files' part), and the
+  // records beside the index (the first process).
+  const auto own_files = files_of_process(chunks, processes.rank(), processes.size());
+  const Status cataloged = write_catalog(run_store.value(), plan_outline, records, parsed_links, own_files, fingerprint,
+                                         run_started_ns, processes);
+  if (!cataloged.ok()) return cataloged;
+  if (processes.rank() != 0) return summary;
+  const Status written = write_record_files(work_dir, records, site, clusters, options, summary);
   if (!written.ok()) return written;
   clock.lap("records");
   summary.reindex = std::move(reindex);

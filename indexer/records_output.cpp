@@ -166,15 +166,9 @@ Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& re
 
 }  // namespace
 
-Status write_records_and_catalog(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
-                                 const dedup::Clusters& clusters, const IndexOptions& options, const RunStore& store,
-                                 const PlanOutline& plan, const ParsedLinks& links,
-                                 const std::vector<std::pair<std::string, std::string>>& fingerprint,
-                                 std::int64_t run_started_ns, IndexSummary& summary) {
-  Status written = write_records(work_dir, records, site, clusters.pairs, options.collapse == CollapseMode::kQueryTime,
-                                 summary);
-  if (written.ok()) written = write_catalog(store, plan, records, links, fingerprint, run_started_ns);
-  return written;
+Status write_record_files(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
+                          const dedup::Clusters& clusters, const IndexOptions& options, IndexSummary& summary) {
+  return write_records(work_dir, records, site, clusters.pairs, options.collapse == CollapseMode::kQueryTime, summary);
 }
 
 }  // namespace canon::indexer::detail

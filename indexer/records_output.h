@@ -62,12 +62,10 @@ class LineWriter {
 /// summary.json's object: the counts, re-use and stage times of `s`, and the parameters of `o`.
 nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o);
 
-/// Stage 7: pages.jsonl, graph.tsv and pairs.tsv beside the index (write_records), and the page
-/// store's catalog for the next run (write_catalog).
-Status write_records_and_catalog(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
-                                 const SiteGraph& site, const dedup::Clusters& clusters, const IndexOptions& options,
-                                 const RunStore& store, const PlanOutline& plan, const ParsedLinks& links,
-                                 const std::vector<std::pair<std::string, std::string>>& fingerprint,
-                                 std::int64_t run_started_ns, IndexSummary& summary);
+/// Stage 7: pages.jsonl, graph.tsv and pairs.tsv beside the index (docs/index-format.md); the
+/// counts of pages by status in `summary`.
+Status write_record_files(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
+                          const SiteGraph& site, const dedup::Clusters& clusters, const IndexOptions& options,
+                          IndexSummary& summary);
 
 }  // namespace canon::indexer::detail

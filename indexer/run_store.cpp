@@ -2,7 +2,10 @@
 /// @brief The run's page store started beside the previous build's segments, and its catalog written.
 #include "indexer/run_store.h"
 
+#include <string_view>
 #include <system_error>
+
+#include "indexer/partitioned_build.h"
 
 namespace canon::indexer::detail {
 namespace fs = std::filesystem;
@@ -76,39 +79,98 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
   return e;
 }
 
-Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::vector<PageRecord>& records,
-                     const ParsedLinks& links, const std::vector<std::pair<std::string, std::string>>& fingerprint,
-                     std::int64_t run_started_ns) {
-  store::StoreCatalog catalog;
-  catalog.fingerprint = fingerprint;
-  catalog.run_started_ns = run_started_ns;
-  catalog.next_segment = store.next_number;
-  std::vector<bool> used(store.names.size(), false);
-  for (std::size_t i = 0; i < plan.files(); ++i) {
-    if (records[i].in_dedup) used[records[i].store_location.segment] = true;
+namespace {
+
+/// Ids into a run's table of strings (UrlIds, AnchorIds) renumbered into a part's table, in order
+/// of first use: a dense map, one per process and run (4 bytes an id of the run's table).
+class DenseRenumbering {
+public:
+  DenseRenumbering(std::size_t run_ids, std::vector<std::string>& part_table)
+      : part_id_(run_ids, kNoRecord), part_table_(part_table) {}
+  /// Adds the strings `ids` refer to (by `text_of`) to the part's table, when not there yet.
+  template <typename TextOf>
+  void add(const std::vector<std::uint32_t>& ids, const TextOf& text_of) {
+    for (const std::uint32_t id : ids) {
+      if (id == kNoRecord || part_id_[id] != kNoRecord) continue;
+      part_id_[id] = static_cast<std::uint32_t>(part_table_.size());
+      part_table_.emplace_back(text_of(id));
+    }
   }
+  /// `ids` as ids into the part's table (kNoRecord stays). REQUIRES: add(ids) was called.
+  std::vector<std::uint32_t> renumber(const std::vector<std::uint32_t>& ids) const {
+    std::vector<std::uint32_t> out;
+    out.reserve(ids.size());
+    for (const std::uint32_t id : ids) out.push_back(id == kNoRecord ? kNoRecord : part_id_[id]);
+    return out;
+  }
+
+private:
+  std::vector<std::uint32_t> part_id_;
+  std::vector<std::string>& part_table_;
+};
+
+fs::path catalog_part_path(const RunStore& store, unsigned rank) {
+  return store.dir / ("catalog.part-" + std::to_string(rank));
+}
+
+}  // namespace
+
+Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::vector<PageRecord>& records,
+                     const ParsedLinks& links, std::pair<std::uint32_t, std::uint32_t> own_files,
+                     const std::vector<std::pair<std::string, std::string>>& fingerprint, std::int64_t run_started_ns,
+                     const Collective& processes) {
+  const auto [first, end] = own_files;
+  // The segments a page of any process is in: each says which of its pages' are (0: used).
+  std::vector<std::uint32_t> unused(store.names.size(), 1);
+  for (std::size_t i = first; i < end; ++i) {
+    if (records[i].in_dedup) unused[records[i].store_location.segment] = 0;
+  }
+  processes.all_reduce_min(unused);
+  store::StoreCatalog head;
+  head.fingerprint = fingerprint;
+  head.run_started_ns = run_started_ns;
+  head.next_segment = store.next_number;
   std::vector<std::uint32_t> segment_number(store.names.size(), kNoRecord);
   for (std::uint32_t s = 0; s < store.names.size(); ++s) {
-    if (!used[s]) {
-      std::error_code ec;
-      fs::remove(store.path(s), ec);  // a link: the previous index keeps its own
-      continue;
-    }
-    segment_number[s] = static_cast<std::uint32_t>(catalog.segments.size());
-    catalog.segments.push_back(store.names[s]);
+    if (unused[s] != 0) continue;
+    segment_number[s] = static_cast<std::uint32_t>(head.segments.size());
+    head.segments.push_back(store.names[s]);
   }
-  catalog.urls = links.urls.urls();
-  catalog.anchors = links.anchor_texts;
+  // This process's part: its files that serve their URL, the URLs and texts they link with.
+  std::vector<std::uint32_t> cataloged;
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (plan.serves_url[i]) cataloged.push_back(i);
+  }
+  std::vector<std::string> part_urls, part_anchors;
+  DenseRenumbering urls(links.urls.size(), part_urls), anchors(links.anchor_texts.size(), part_anchors);
+  {
+    const std::vector<std::string_view> url_text = links.urls.views();
+    for (const std::uint32_t i : cataloged) {
+      urls.add(links.targets[i], [&](std::uint32_t id) { return url_text[id]; });
+      anchors.add(links.texts[i], [&](std::uint32_t id) { return std::string_view(links.anchor_texts[id]); });
+    }
+  }
   // The entries are made one at a time as they are written: on a large site, held whole they
   // were the run's peak of memory (docs/benchmarks.md, "Memory per page").
-  std::vector<std::uint32_t> cataloged;
-  for (std::size_t i = 0; i < plan.files(); ++i) {
-    if (plan.serves_url[i]) cataloged.push_back(static_cast<std::uint32_t>(i));
+  const Status written = store::write_catalog_part(
+      catalog_part_path(store, processes.rank()), part_urls, part_anchors, cataloged.size(), [&](std::size_t k) {
+        const std::uint32_t i = cataloged[k];
+        return catalog_entry(records[i], urls.renumber(links.targets[i]), anchors.renumber(links.texts[i]),
+                             segment_number);
+      });
+  if (Status all = every_process_did(written, processes, "write its part of the page store's catalog"); !all.ok()) {
+    return all;
   }
-  return store::write_store_catalog(store.dir / "catalog", catalog, cataloged.size(), [&](std::size_t k) {
-    const std::uint32_t i = cataloged[k];
-    return catalog_entry(records[i], links.targets[i], links.texts[i], segment_number);
-  });
+  if (processes.rank() != 0) return Status::ok_status();
+  std::error_code ec;
+  for (std::uint32_t s = 0; s < store.names.size(); ++s) {
+    if (unused[s] != 0) fs::remove(store.path(s), ec);  // a link: the previous index keeps its own
+  }
+  std::vector<fs::path> parts;
+  for (unsigned p = 0; p < processes.size(); ++p) parts.push_back(catalog_part_path(store, p));
+  const Status joined = store::write_store_catalog_of_parts(store.dir / "catalog", head, parts);
+  for (const fs::path& part : parts) fs::remove(part, ec);
+  return joined;
 }
 
 }  // namespace canon::indexer::detail

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/collective.h"
 #include "common/status.h"
 #include "dedup/detector.h"
 #include "indexer/page_record.h"
@@ -126,10 +127,15 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
                                   const std::vector<std::uint32_t>& segment_number);
 
 /// The page store's catalog for the next run (store_catalog.h): every file this run parsed
-/// or took over, with its links as parsed. Drops the segments no page is in (new ones no page
-/// went into, previous ones whose pages were copied).
+/// or took over, with its links as parsed, written by parts: each of `processes` writes the
+/// part of its own files, `own_files` (their records and links are all it reads), with the URLs
+/// and texts they link with; the first joins the parts into the catalog once all are written.
+/// Drops the segments no page of any process is in (new ones no page went into, previous ones
+/// whose pages were copied). A collective call; fails on every process when one could not
+/// write its part.
 Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::vector<PageRecord>& records,
-                     const ParsedLinks& links, const std::vector<std::pair<std::string, std::string>>& fingerprint,
-                     std::int64_t run_started_ns);
+                     const ParsedLinks& links, std::pair<std::uint32_t, std::uint32_t> own_files,
+                     const std::vector<std::pair<std::string, std::string>>& fingerprint, std::int64_t run_started_ns,
+                     const Collective& processes);
 
 }  // namespace canon::indexer::detail

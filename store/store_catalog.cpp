@@ -2,8 +2,8 @@
 /// @brief The catalog's bytes: the magic line, the format version (u32), the payload
 /// (common/byte_codec.h) and the XXH3-64 of all that precedes it (u64), little-endian. The file is
 /// read and written whole: it is small next to the pages it describes (a few dozen bytes and
-/// the link ids per file); a run writes it entry by entry (write_store_catalog with file_at),
-/// so that a large site's entries are not held whole beside it.
+/// the link ids per file); a run writes it by parts, entry by entry (write_catalog_part, then
+/// write_store_catalog_of_parts), so that a large site's entries are not held whole beside it.
 #include "store/store_catalog.h"
 
 #include <memory>
@@ -47,7 +47,14 @@ void put_entry(std::string& out, const CatalogEntry& e) {
   put_fixed(out, e.data_digest, 8);
 }
 
-CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
+/// The sizes of the tables a part's entries refer to, and where the part's URLs and texts start
+/// in the joined catalog's.
+struct PartTables {
+  std::size_t urls = 0, anchors = 0, segments = 0;
+  std::uint32_t url_base = 0, anchor_base = 0;
+};
+
+CatalogEntry get_entry(Reader& in, const PartTables& tables) {
   CatalogEntry e;
   e.path = in.string();
   const std::uint64_t flags = in.varint();
@@ -58,21 +65,21 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
   e.links.reserve(links);
   for (std::uint64_t k = 0; k < links && in.ok(); ++k) {
     const std::uint64_t link = in.varint();
-    if (link >= catalog.urls.size()) return in.mark_bad(), e;
-    e.links.push_back(static_cast<std::uint32_t>(link));
+    if (link >= tables.urls) return in.mark_bad(), e;
+    e.links.push_back(static_cast<std::uint32_t>(link) + tables.url_base);
   }
   const std::uint64_t anchors = in.count();
   if (anchors != 0 && anchors != e.links.size()) return in.mark_bad(), e;
   e.link_anchors.reserve(anchors);
   for (std::uint64_t k = 0; k < anchors && in.ok(); ++k) {
     const std::uint64_t anchor = in.varint();
-    if (anchor > catalog.anchors.size()) return in.mark_bad(), e;
-    e.link_anchors.push_back(anchor == 0 ? UINT32_MAX : static_cast<std::uint32_t>(anchor - 1));
+    if (anchor > tables.anchors) return in.mark_bad(), e;
+    e.link_anchors.push_back(anchor == 0 ? UINT32_MAX : static_cast<std::uint32_t>(anchor - 1) + tables.anchor_base);
   }
   if (flags & kHasStored) {
     const std::uint64_t segment = in.varint();
     const std::uint64_t offset = in.varint();
-    if (segment >= catalog.segments.size()) return in.mark_bad(), e;
+    if (segment >= tables.segments) return in.mark_bad(), e;
     e.store_location = StoreLocation{static_cast<std::uint32_t>(segment), offset};
     e.store_bytes = in.varint();
   }
@@ -89,8 +96,9 @@ CatalogEntry get_entry(Reader& in, const StoreCatalog& catalog) {
 
 namespace {
 
-/// The catalog's bytes before its files: everything but `catalog.files`, then their count.
-std::string encode_head(const StoreCatalog& catalog, std::size_t file_count) {
+/// The catalog's bytes before its parts: everything but `catalog`'s URLs, texts and files, then
+/// the number of parts.
+std::string encode_head(const StoreCatalog& catalog, std::size_t parts) {
   std::string out(kMagic);
   put_fixed(out, kStoreCatalogVersion, 4);
   put_varint(out, catalog.fingerprint.size());
@@ -101,49 +109,102 @@ std::string encode_head(const StoreCatalog& catalog, std::size_t file_count) {
   put_fixed(out, static_cast<std::uint64_t>(catalog.run_started_ns), 8);
   put_list(out, catalog.segments);
   put_varint(out, catalog.next_segment);
-  put_list(out, catalog.urls);
-  put_list(out, catalog.anchors);
-  put_varint(out, file_count);
+  put_varint(out, parts);
   return out;
 }
+
+/// A part's bytes before its entries: its tables, then the number of entries.
+void put_part_head(std::string& out, const std::vector<std::string>& urls, const std::vector<std::string>& anchors,
+                   std::size_t file_count) {
+  put_list(out, urls);
+  put_list(out, anchors);
+  put_varint(out, file_count);
+}
+
+/// Bytes appended to a file a MiB at a time, with the XXH3-64 of all of them.
+class HashedWriter {
+public:
+  explicit HashedWriter(const std::filesystem::path& path) : path_(path) {
+    auto file = io::file_system().create(path);
+    if (file.ok()) file_ = std::move(file).value();
+    else status_ = file.status();
+    if (status_.ok() && (!hash_ || XXH3_64bits_reset(hash_.get()) != XXH_OK)) {
+      status_ = Status::error("cannot start a hash (out of memory)");
+    }
+  }
+  /// The bytes to append to (flushed by maybe_flush and close).
+  std::string& buffer() { return buffer_; }
+  void maybe_flush() {
+    if (buffer_.size() >= (std::size_t{1} << 20)) flush();
+  }
+  /// Appends the hash of everything written when `with_hash`, then closes the file.
+  Status close(bool with_hash) {
+    flush();
+    if (with_hash && status_.ok()) {
+      put_fixed(buffer_, XXH3_64bits_digest(hash_.get()), 8);
+      status_ = file_->append(buffer_);
+    }
+    if (file_ != nullptr) {
+      if (Status closed = file_->close(); status_.ok()) status_ = closed;
+    }
+    if (!status_.ok()) return Status::io_error("cannot write '" + path_.string() + "': " + status_.message());
+    return Status::ok_status();
+  }
+
+private:
+  void flush() {
+    if (!status_.ok()) return buffer_.clear();
+    XXH3_64bits_update(hash_.get(), buffer_.data(), buffer_.size());
+    status_ = file_->append(buffer_);
+    buffer_.clear();
+  }
+  std::filesystem::path path_;
+  std::unique_ptr<io::WritableFile> file_;
+  std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> hash_{XXH3_createState(), &XXH3_freeState};
+  std::string buffer_;
+  Status status_ = Status::ok_status();
+};
 
 }  // namespace
 
 std::string encode_store_catalog(const StoreCatalog& catalog) {
-  std::string out = encode_head(catalog, catalog.files.size());
+  std::string out = encode_head(catalog, 1);
+  put_part_head(out, catalog.urls, catalog.anchors, catalog.files.size());
   for (const CatalogEntry& e : catalog.files) put_entry(out, e);
   put_fixed(out, XXH3_64bits(out.data(), out.size()), 8);
   return out;
 }
 
-Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& head, std::size_t file_count,
-                           const std::function<CatalogEntry(std::size_t)>& file_at) {
-  const auto failed = [&](const Status& why) {
-    return Status::io_error("cannot write '" + path.string() + "': " + why.message());
-  };
-  auto file = io::file_system().create(path);
-  if (!file.ok()) return failed(file.status());
-  const std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> hash(XXH3_createState(), &XXH3_freeState);
-  if (!hash || XXH3_64bits_reset(hash.get()) != XXH_OK) return Status::error("cannot start a hash (out of memory)");
-  std::string buffer = encode_head(head, file_count);
-  const auto flush = [&]() -> Status {
-    XXH3_64bits_update(hash.get(), buffer.data(), buffer.size());
-    Status appended = file.value()->append(buffer);
-    buffer.clear();
-    return appended;
-  };
-  constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+Status write_catalog_part(const std::filesystem::path& path, const std::vector<std::string>& urls,
+                          const std::vector<std::string>& anchors, std::size_t file_count,
+                          const std::function<CatalogEntry(std::size_t)>& file_at) {
+  HashedWriter out(path);
+  put_part_head(out.buffer(), urls, anchors, file_count);
   for (std::size_t i = 0; i < file_count; ++i) {
-    put_entry(buffer, file_at(i));
-    if (buffer.size() >= kFlushBytes) {
-      if (Status appended = flush(); !appended.ok()) return failed(appended);
+    put_entry(out.buffer(), file_at(i));
+    out.maybe_flush();
+  }
+  return out.close(false);
+}
+
+Status write_store_catalog_of_parts(const std::filesystem::path& path, const StoreCatalog& head,
+                                    const std::vector<std::filesystem::path>& part_paths) {
+  HashedWriter out(path);
+  out.buffer() = encode_head(head, part_paths.size());
+  for (const std::filesystem::path& part : part_paths) {
+    auto in = io::file_system().open(part);
+    if (!in.ok()) return Status::io_error("cannot read '" + part.string() + "': " + in.status().message());
+    std::string block(std::size_t{1} << 20, '\0');
+    for (std::uint64_t offset = 0;;) {
+      auto read = in.value()->read_some(offset, block.data(), block.size());
+      if (!read.ok()) return Status::io_error("cannot read '" + part.string() + "': " + read.status().message());
+      if (read.value() == 0) break;
+      out.buffer().append(block, 0, read.value());
+      out.maybe_flush();
+      offset += read.value();
     }
   }
-  if (Status appended = flush(); !appended.ok()) return failed(appended);
-  put_fixed(buffer, XXH3_64bits_digest(hash.get()), 8);
-  if (Status appended = file.value()->append(buffer); !appended.ok()) return failed(appended);
-  if (Status closed = file.value()->close(); !closed.ok()) return failed(closed);
-  return Status::ok_status();
+  return out.close(true);
 }
 
 Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog) {
@@ -181,11 +242,21 @@ Result<StoreCatalog> decode_store_catalog(std::string_view all, const std::strin
   catalog.run_started_ns = static_cast<std::int64_t>(in.fixed(8));
   catalog.segments = in.list();
   catalog.next_segment = in.varint();
-  catalog.urls = in.list();
-  catalog.anchors = in.list();
-  const std::uint64_t files = in.count();
-  catalog.files.reserve(files);
-  for (std::uint64_t k = 0; k < files && in.ok(); ++k) catalog.files.push_back(get_entry(in, catalog));
+  const std::uint64_t parts = in.count();
+  for (std::uint64_t part = 0; part < parts && in.ok(); ++part) {
+    PartTables tables;
+    tables.url_base = static_cast<std::uint32_t>(catalog.urls.size());
+    tables.anchor_base = static_cast<std::uint32_t>(catalog.anchors.size());
+    for (std::string& url : in.list()) catalog.urls.push_back(std::move(url));
+    for (std::string& anchor : in.list()) catalog.anchors.push_back(std::move(anchor));
+    if (catalog.urls.size() >= UINT32_MAX || catalog.anchors.size() >= UINT32_MAX) return damaged;
+    tables.urls = catalog.urls.size() - tables.url_base;
+    tables.anchors = catalog.anchors.size() - tables.anchor_base;
+    tables.segments = catalog.segments.size();
+    const std::uint64_t files = in.count();
+    catalog.files.reserve(catalog.files.size() + files);
+    for (std::uint64_t k = 0; k < files && in.ok(); ++k) catalog.files.push_back(get_entry(in, tables));
+  }
   if (!in.ok() || !in.at_end()) return damaged;
   return catalog;
 }

@@ -21,7 +21,7 @@
 namespace canon::store {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
-inline constexpr std::uint32_t kStoreCatalogVersion = 7;
+inline constexpr std::uint32_t kStoreCatalogVersion = 8;
 
 /// One input file as a run parsed it, or tried to: its PageFacts (the file as read and what
 /// the parse made of it, as the run's record of it had them), then where its links go, its
@@ -74,11 +74,20 @@ std::string encode_store_catalog(const StoreCatalog& catalog);
 /// Writes `catalog` to `path` (created or replaced). An I/O error when it cannot be written.
 Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& catalog);
 
-/// The same for the catalog `head` with the files file_at(0) .. file_at(file_count - 1) in place
-/// of head.files (not read): the same bytes, written entry by entry, so that neither the
-/// entries nor the catalog's bytes are held whole (about 1 MiB of them at a time).
-Status write_store_catalog(const std::filesystem::path& path, const StoreCatalog& head, std::size_t file_count,
-                           const std::function<CatalogEntry(std::size_t)>& file_at);
+/// Writes one part of a catalog to `path`: the link target URLs and link texts its entries refer
+/// to, then the entries file_at(0) .. file_at(file_count - 1), made and written one at a time (about
+/// 1 MiB of bytes held), so that a large site's entries are never held whole. A partitioned
+/// build's process writes the part of its own files; write_store_catalog_of_parts joins them.
+Status write_catalog_part(const std::filesystem::path& path, const std::vector<std::string>& urls,
+                          const std::vector<std::string>& anchors, std::size_t file_count,
+                          const std::function<CatalogEntry(std::size_t)>& file_at);
+
+/// Writes to `path` the catalog `head` (its urls, anchors and files are not read) with the parts
+/// at `part_paths` (write_catalog_part), in order, copied a MiB at a time. Read back, it is one
+/// catalog: the parts' files one after the other, their URL and text tables joined (each entry's
+/// ids moved past the tables of the parts before it).
+Status write_store_catalog_of_parts(const std::filesystem::path& path, const StoreCatalog& head,
+                                    const std::vector<std::filesystem::path>& part_paths);
 
 /// The catalog whose bytes are `bytes` (as write_store_catalog writes them): kFailedPrecondition
 /// when it is of another format version, kCorruption when the bytes do not check out (`where`

@@ -115,10 +115,10 @@ TEST_CASE("a catalog is read back as it was written") {
   for (std::size_t i = 0; i < written.files.size(); ++i) check_same(read->files[i], written.files[i]);
 }
 
-TEST_CASE("a catalog written entry by entry is the same bytes as one written whole") {
+TEST_CASE("a catalog written in parts, entry by entry, reads back as one catalog") {
   canon::testing::TempDir dir;
   StoreCatalog whole = sample_catalog();
-  // Enough entries to flush the writer's buffer several times.
+  // Enough entries to flush the writers' buffers several times.
   const std::size_t first_files = whole.files.size();
   for (std::size_t copy = 0; copy < 40000; ++copy) {
     CatalogEntry e = whole.files[copy % first_files];
@@ -126,16 +126,66 @@ TEST_CASE("a catalog written entry by entry is the same bytes as one written who
     whole.files.push_back(std::move(e));
   }
   StoreCatalog head = whole;
+  head.urls.clear();
+  head.anchors.clear();
   head.files.clear();
-  REQUIRE(canon::store::write_store_catalog(dir.path() / "streamed", head, whole.files.size(),
-                                            [&](std::size_t i) { return whole.files[i]; })
+  // One part: the bytes of the catalog encoded whole.
+  REQUIRE(canon::store::write_catalog_part(dir.path() / "part", whole.urls, whole.anchors, whole.files.size(),
+                                           [&](std::size_t i) { return whole.files[i]; })
               .ok());
+  REQUIRE(canon::store::write_store_catalog_of_parts(dir.path() / "streamed", head, {dir.path() / "part"}).ok());
   const std::string bytes = slurp(dir.path() / "streamed");
   CHECK(bytes.size() > (std::size_t{3} << 20));
   CHECK(bytes == canon::store::encode_store_catalog(whole));
-  auto read = canon::store::read_store_catalog(dir.path() / "streamed");
+  // Three parts (one empty), each with its own tables: the files in order, their links and
+  // texts the same strings.
+  const std::vector<std::size_t> cuts = {0, 100, 100, whole.files.size()};
+  std::vector<fs::path> parts;
+  for (std::size_t p = 0; p + 1 < cuts.size(); ++p) {
+    parts.push_back(dir.path() / ("part-" + std::to_string(p)));
+    // The part's tables: the whole tables reversed, so that every id moves.
+    std::vector<std::string> urls(whole.urls.rbegin(), whole.urls.rend());
+    std::vector<std::string> anchors(whole.anchors.rbegin(), whole.anchors.rend());
+    REQUIRE(canon::store::write_catalog_part(parts.back(), urls, anchors, cuts[p + 1] - cuts[p], [&](std::size_t i) {
+              CatalogEntry e = whole.files[cuts[p] + i];
+              for (std::uint32_t& link : e.links) link = static_cast<std::uint32_t>(whole.urls.size() - 1 - link);
+              for (std::uint32_t& text : e.link_anchors) {
+                if (text != UINT32_MAX) text = static_cast<std::uint32_t>(whole.anchors.size() - 1 - text);
+              }
+              return e;
+            }).ok());
+  }
+  REQUIRE(canon::store::write_store_catalog_of_parts(dir.path() / "joined", head, parts).ok());
+  auto read = canon::store::read_store_catalog(dir.path() / "joined");
   REQUIRE_MESSAGE(read.ok(), read.status().message());
-  CHECK(read->files.size() == whole.files.size());
+  CHECK(read->segments == whole.segments);
+  CHECK(read->urls.size() == 3 * whole.urls.size());
+  REQUIRE(read->files.size() == whole.files.size());
+  for (std::size_t i = 0; i < whole.files.size(); i += 97) {
+    CAPTURE(i);
+    const CatalogEntry& got = read->files[i];
+    const CatalogEntry& want = whole.files[i];
+    CHECK(got.path == want.path);
+    REQUIRE(got.links.size() == want.links.size());
+    for (std::size_t k = 0; k < want.links.size(); ++k) CHECK(read->urls[got.links[k]] == whole.urls[want.links[k]]);
+    REQUIRE(got.link_anchors.size() == want.link_anchors.size());
+    for (std::size_t k = 0; k < want.link_anchors.size(); ++k) {
+      if (want.link_anchors[k] == UINT32_MAX) {
+        CHECK(got.link_anchors[k] == UINT32_MAX);
+      } else {
+        CHECK(read->anchors[got.link_anchors[k]] == whole.anchors[want.link_anchors[k]]);
+      }
+    }
+  }
+  // A part whose entry refers past its own table is refused.
+  REQUIRE(canon::store::write_catalog_part(dir.path() / "bad", {"http://only/"}, {}, 1, [&](std::size_t) {
+            CatalogEntry e = whole.files[0];
+            e.links = {1};
+            e.link_anchors.clear();
+            return e;
+          }).ok());
+  REQUIRE(canon::store::write_store_catalog_of_parts(dir.path() / "bad-catalog", head, {dir.path() / "bad"}).ok());
+  CHECK(canon::store::read_store_catalog(dir.path() / "bad-catalog").status().code() == StatusCode::kCorruption);
 }
 
 TEST_CASE("a catalog that does not check out is refused with the status that says why") {
