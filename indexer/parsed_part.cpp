@@ -79,7 +79,8 @@ Status parts_cover(std::pair<std::uint32_t, std::uint32_t> own, const std::vecto
 
 ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
                             const RunStore& store, std::span<const std::string_view> urls,
-                            std::span<const std::string_view> anchors, const dedup::Detector& detector) {
+                            std::span<const std::string_view> anchors, const dedup::Detector& detector,
+                            PartLinks links) {
   ParsedPart part;
   part.first_file = first_file;
   part.end_file = end_file;
@@ -89,8 +90,13 @@ ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_
   PartTable part_urls(urls, part.catalog.urls);
   PartTable part_anchors(anchors, part.catalog.anchors);
   part.catalog.files.reserve(end_file - first_file);
+  const std::vector<std::uint32_t> none;
   for (std::uint32_t i = first_file; i < end_file; ++i) {
     const PageRecord& r = records[i];
+    if (links == PartLinks::kWithout) {
+      part.catalog.files.push_back(catalog_entry(r, none, none, same_segment));
+      continue;
+    }
     part.catalog.files.push_back(catalog_entry(r, part_urls.renumber(r.links), part_anchors.renumber(r.link_anchors),
                                                same_segment));
   }

@@ -36,11 +36,16 @@ struct ParsedPart {
 /// The part of files [first_file, end_file) of `records` as the parse left them (no docids yet),
 /// in the segments of `store`, with what `detector` kept of them. The records' links are ids
 /// into `urls` and `anchors` (UrlIds::views() of the run's tables); the part's catalog holds only
-/// the URLs and texts its own files link with, renumbered in order of first use.
+/// the URLs and texts its own files link with, renumbered in order of first use; with
+/// PartLinks::kWithout, no link at all (entries without links, empty tables): a partitioned
+/// build's processes exchange their parts so, each working out its own files' links
+/// (link_pages_by_owner) and writing their catalog part (write_catalog).
 /// REQUIRES: first_file <= end_file <= records.size().
+enum class PartLinks { kWith, kWithout };
 ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
                             const RunStore& store, std::span<const std::string_view> urls,
-                            std::span<const std::string_view> anchors, const dedup::Detector& detector);
+                            std::span<const std::string_view> anchors, const dedup::Detector& detector,
+                            PartLinks links = PartLinks::kWith);
 
 /// The bytes of `part` (docs/index-format.md, "A parsed part"): what a process sends, and what
 /// save_parsed_part writes. Pure.

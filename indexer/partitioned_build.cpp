@@ -54,15 +54,14 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
     if (first + round >= end) return {0, 0};
     return {static_cast<std::uint32_t>(chunks.first(first + round)), static_cast<std::uint32_t>(chunks.end(first + round))};
   };
-  // Views of the run's tables: every URL and text this process's files link with is interned by
-  // now, and taking over the others' files interns more without moving them.
-  const std::vector<std::string_view> urls = parse.url_ids.views();
-  const std::vector<std::string_view> anchors = parse.anchor_ids.views();
+  // The pieces carry no links: each process works out its own files' links by their URLs'
+  // owners (link_pages_by_owner) and writes their part of the catalog, so no process interns
+  // the URLs and texts the others' files link with.
   PartTakeOver take_over(parse, store);
   for (std::size_t round = 0; round < rounds; ++round) {
     const auto [first, end] = piece(processes.rank(), round);
-    std::vector<std::string> pieces = processes.all_gather_bytes(
-        encode_parsed_part(make_parsed_part(records, first, end, store, urls, anchors, parse.detector)));
+    std::vector<std::string> pieces = processes.all_gather_bytes(encode_parsed_part(
+        make_parsed_part(records, first, end, store, {}, {}, parse.detector, PartLinks::kWithout)));
     // The first exchange is the barrier after which every segment of the run's store is finished.
     if (round == 0) {
       if (Status opened = store_reader.open_new(); !opened.ok()) return opened;

@@ -112,8 +112,10 @@ void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, 
 }
 
 /// Stage 3, first half: redirects and the link graph (link_pages); in a partitioned build by
-/// parts, each process working out its own files' links (link_pages_by_owner).
-Result<SiteGraph> link_site(std::vector<PageRecord>& records, const ParsedLinks& links, const RedirectResolver& resolver,
+/// parts, each process working out its own files' links (link_pages_by_owner), the link texts
+/// other processes' pages are called by added to `anchor_texts` (links.anchor_texts).
+Result<SiteGraph> link_site(std::vector<PageRecord>& records, const ParsedLinks& links,
+                            std::vector<std::string>& anchor_texts, const RedirectResolver& resolver,
                             const ChunkLayout& chunks, const Collective& processes) {
   if (processes.size() == 1) return link_pages(records, links, resolver);
   auto [first, end] = files_of_process(chunks, processes.rank(), processes.size());
@@ -123,7 +125,7 @@ Result<SiteGraph> link_site(std::vector<PageRecord>& records, const ParsedLinks&
     if (first == end) first = static_cast<std::uint32_t>(chunks.files);
     end = static_cast<std::uint32_t>(records.size());
   }
-  return link_pages_by_owner(records, first, end, links, processes);
+  return link_pages_by_owner(records, first, end, links, anchor_texts, processes);
 }
 
 /// Nanoseconds since the epoch, now.
@@ -311,13 +313,13 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const PlanOutline plan_outline = outline_of(plan);
   walked->plan = SitePlan{};
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
-  const std::vector<std::string> anchor_texts = anchor_ids.release();
+  std::vector<std::string> anchor_texts = anchor_ids.release();
   const ParsedLinks parsed_links = take_links(records, url_ids, anchor_texts);
   clock.lap("parse");
 
   // 3. Redirects, the link graph and PageRank.
   const RedirectResolver resolver(records);
-  auto linked = link_site(records, parsed_links, resolver, chunks, processes);
+  auto linked = link_site(records, parsed_links, anchor_texts, resolver, chunks, processes);
   if (!linked.ok()) return linked.status();
   const SiteGraph site = std::move(linked).value();
   clock.lap("graph");

@@ -7,6 +7,7 @@
 #include "indexer/site_links_by_owner.h"
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +59,36 @@ struct Query {
 unsigned file_owner(std::uint32_t file, const std::vector<std::uint32_t>& ends) {
   return static_cast<unsigned>(std::upper_bound(ends.begin(), ends.end(), file) - ends.begin());
 }
+
+/// Link texts looked up by text, for texts received from other processes: the id of one this
+/// process holds, or a new id for one it does not, appended to the table by commit().
+class TextIds {
+public:
+  explicit TextIds(std::vector<std::string>& texts) : texts_(texts) { index(); }
+  std::uint32_t id(std::string_view text) {
+    if (const auto it = known_.find(text); it != known_.end()) return it->second;
+    fresh_.emplace_back(text);
+    const auto id = static_cast<std::uint32_t>(texts_.size() + fresh_.size() - 1);
+    known_.emplace(fresh_.back(), id);  // a deque's elements stay where they are
+    return id;
+  }
+  /// Appends the new texts to the table: their ids index it from now on.
+  void commit() {
+    if (fresh_.empty()) return;
+    for (std::string& text : fresh_) texts_.push_back(std::move(text));
+    fresh_.clear();
+    index();  // the table's strings may have moved
+  }
+
+private:
+  void index() {
+    known_.clear();
+    for (std::uint32_t id = 0; id < texts_.size(); ++id) known_.emplace(texts_[id], id);
+  }
+  std::vector<std::string>& texts_;
+  std::deque<std::string> fresh_;
+  std::unordered_map<std::string_view, std::uint32_t> known_;
+};
 
 /// Every process's range, checked to tile [0, files) in rank order (an empty one anywhere);
 /// returns their ends.
@@ -249,11 +280,11 @@ unsigned url_owner(std::string_view url, unsigned processes) {
 }
 
 Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
-                                      const ParsedLinks& links, const Collective& processes) {
+                                      const ParsedLinks& links, std::vector<std::string>& anchor_texts,
+                                      const Collective& processes) {
   const unsigned p_count = processes.size();
   const auto ends = gather_ranges(first, end, records.size(), processes);
   if (!ends.ok()) return ends.status();
-  const std::vector<std::string>& anchor_texts = links.anchor_texts;
 
   // 1. This process's nodes, numbered after those of the processes before it.
   std::vector<std::uint32_t> node_of(end - first, kNoRecord);
@@ -351,8 +382,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   queries = {};
 
   // 5. What other pages call this process's pages, counted where the pages are.
-  std::unordered_map<std::string_view, std::uint32_t> id_of_text;
-  for (std::uint32_t id = 0; id < anchor_texts.size(); ++id) id_of_text.emplace(anchor_texts[id], id);
+  TextIds text_ids(anchor_texts);
   std::vector<std::uint64_t> named_links;
   for (const std::string& bytes : processes.all_to_all_bytes(named_to)) {
     codec::Reader in(bytes);
@@ -360,12 +390,11 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
       const std::uint64_t target = in.varint();
       const std::string_view text = in.view();
       if (!in.ok() || target < first || target >= end || !records[target].node) return damaged("a link text");
-      const auto id = id_of_text.find(text);
-      if (id == id_of_text.end()) return damaged("a link text this process does not hold");
-      named_links.push_back(target << 32 | id->second);
+      named_links.push_back(target << 32 | text_ids.id(text));
     }
   }
   named_to = {};
+  text_ids.commit();
   std::vector<std::uint32_t> own_node_records;
   for (std::uint32_t i = first; i < end; ++i) {
     if (node_of[i - first] != kNoRecord) own_node_records.push_back(i);
@@ -410,16 +439,17 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
       std::vector<InboundAnchor> inbound;
       inbound.reserve(anchors);
       for (std::uint64_t k = 0; k < anchors && in.ok(); ++k) {
-        const auto id = id_of_text.find(in.view());
+        const std::string_view text = in.view();
         const std::uint64_t pages = in.varint();
-        if (id == id_of_text.end() || pages > UINT32_MAX) return damaged("an inbound anchor");
-        inbound.push_back({id->second, static_cast<std::uint32_t>(pages)});
+        if (!in.ok() || pages > UINT32_MAX) return damaged("an inbound anchor");
+        inbound.push_back({text_ids.id(text), static_cast<std::uint32_t>(pages)});
       }
       if (p != processes.rank()) records[i].inbound_anchors = std::move(inbound);
     }
     if (!in.ok() || !in.at_end()) return damaged("a part's results");
   }
   if (node_records.size() != node_total) return damaged("a part's nodes");
+  text_ids.commit();
   auto graph = ranking::LinkGraph::build_consuming(static_cast<ranking::NodeId>(node_total), std::move(all_edges));
   return SiteGraph{std::move(graph), std::move(node_records)};
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/collective.h"
@@ -33,10 +34,12 @@ unsigned url_owner(std::string_view url, unsigned processes);
 /// Then, while the stages after this one still read every record, the parts' results are
 /// gathered: every process returns the whole graph and leaves `records` as link_pages leaves
 /// them (status, redirect_to, node, inbound_anchors), bit for bit.
-/// Fails (kCorruption) when a message does not decode, the ranges do not tile the files, or a
-/// link text received is not among `links.anchor_texts` (every process holds every text until
-/// the parts' records stay with their part).
+/// `anchor_texts` is the table links.anchor_texts refers to (the texts this process's files link
+/// with, by id); the texts it receives that it does not hold are appended to it, so that the
+/// inbound anchors of every record index it. Fails (kCorruption) when a message does not decode
+/// or the ranges do not tile the files.
 Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
-                                      const ParsedLinks& links, const Collective& processes);
+                                      const ParsedLinks& links, std::vector<std::string>& anchor_texts,
+                                      const Collective& processes);
 
 }  // namespace canon::indexer

@@ -145,13 +145,29 @@ TEST_CASE("link_pages_by_owner: every process gets link_pages' graph and records
       canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
         const unsigned p = collective.rank();
         std::vector<PageRecord> mine = site.records;
-        const ParsedLinks links = take_links(mine, site.urls, site.anchor_texts);
-        auto graph = link_pages_by_owner(mine, ranges[p].first, ranges[p].second, links, collective);
+        // The process holds the texts its own files link with (with the name in each place
+        // key, as intern_anchor_keys interns it); the others' are other strings.
+        std::vector<std::string> texts = site.anchor_texts;
+        std::vector<bool> own_text(texts.size(), false);
+        for (std::uint32_t i = ranges[p].first; i < ranges[p].second; ++i) {
+          for (const std::uint32_t t : mine[i].link_anchors) {
+            if (t == kNoRecord) continue;
+            own_text[t] = true;
+            if (!is_place_key(texts[t])) continue;
+            const auto name = std::find(texts.begin(), texts.end(), texts[t].substr(1));
+            if (name != texts.end()) own_text[static_cast<std::size_t>(name - texts.begin())] = true;
+          }
+        }
+        for (std::size_t t = 0; t < texts.size(); ++t) {
+          if (!own_text[t] && (texts[t].starts_with('#') || t % 2 == 0)) texts[t] = "not held " + std::to_string(t);
+        }
+        const ParsedLinks links = take_links(mine, site.urls, texts);
+        auto graph = link_pages_by_owner(mine, ranges[p].first, ranges[p].second, links, texts, collective);
         if (!graph.ok()) {
           failed[p] = graph.status().message();
           return;
         }
-        got_records[p] = linked(mine, site.anchor_texts);
+        got_records[p] = linked(mine, texts);
         got_edges[p] = edges_of(graph->graph);
         got_nodes[p] = graph->node_records;
       });
@@ -176,11 +192,12 @@ TEST_CASE("link_pages_by_owner: ranges that do not tile the files are refused on
   std::vector<std::string> failed(2);
   canon::testing::run_processes(2, [&](const canon::Collective& collective) {
     std::vector<PageRecord> mine = site.records;
-    const ParsedLinks links = take_links(mine, site.urls, site.anchor_texts);
+    std::vector<std::string> texts = site.anchor_texts;
+    const ParsedLinks links = take_links(mine, site.urls, texts);
     // Process 1 starts one file late: file n / 2 belongs to no process.
     const auto [first, end] = collective.rank() == 0 ? std::pair<std::uint32_t, std::uint32_t>{0, n / 2}
                                                      : std::pair<std::uint32_t, std::uint32_t>{n / 2 + 1, n};
-    auto graph = link_pages_by_owner(mine, first, end, links, collective);
+    auto graph = link_pages_by_owner(mine, first, end, links, texts, collective);
     failed[collective.rank()] = graph.ok() ? "" : graph.status().message();
   });
   CHECK(failed[0].find("do not tile") != std::string::npos);
