@@ -53,7 +53,7 @@ ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& recor
 /// k, counted from 0, in shard k mod P as its document k / P + 1), so that Xapian's interleaving
 /// of the shards gives each document its one-process id (format/shards.h, split_index). P
 /// processes writing shards to be merged: the documents of the process's own chunks
-/// (chunk_owner), so that compacting the shards in order numbers the documents as one process
+/// (ChunkLayout::owner), so that compacting the shards in order numbers the documents as one process
 /// does.
 struct ShardOfProcess {
   unsigned processes = 1, rank = 0;
@@ -77,7 +77,7 @@ ShardOfProcess shard_of_process(const std::vector<PageRecord>& records, const In
   if (to_merge) {
     shard.writer.assign(records.size(), 0);
     for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-      const unsigned owner = chunk_owner(chunk, chunks.count(), processes.size());
+      const unsigned owner = chunks.owner(chunk);
       for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) shard.writer[d] = owner;
     }
   }

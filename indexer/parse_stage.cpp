@@ -2,6 +2,8 @@
 /// @brief Each file into its page record, the near-duplicate detector and the run's page store.
 #include "indexer/parse_stage.h"
 
+#include "common/byte_codec.h"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -272,8 +274,45 @@ Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* sto
   return parse_file(run, i, *store, segment, r);
 }
 
-unsigned chunk_owner(std::size_t chunk, std::size_t chunks, unsigned processes) {
-  return static_cast<unsigned>(chunk * processes / chunks);
+std::vector<std::uint64_t> chunk_work(const ChunkLayout& chunks, const SitePlan& plan, const Reuse& reuse) {
+  std::vector<std::uint64_t> work(chunks.count(), 0);
+  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
+    for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
+      work[chunk] += reuse.entry(i) == nullptr ? kParseFileCost + plan.files[i].size : 1;
+    }
+  }
+  return work;
+}
+
+Status share_chunks(ChunkLayout& chunks, const std::vector<std::uint64_t>& work, const Collective& processes) {
+  const unsigned count = processes.size();
+  std::string cut;
+  if (processes.rank() == 0) {
+    // Process p starts at the first chunk before which at least p / P of the work lies.
+    std::uint64_t total = 0;
+    for (const std::uint64_t w : work) total += w;
+    std::size_t chunk = 0;
+    std::uint64_t before = 0;  // the work of chunks [0, chunk)
+    for (unsigned p = 0; p < count; ++p) {
+      const auto share = static_cast<std::uint64_t>(static_cast<long double>(total) * p / count);
+      while (chunk < work.size() && before < share) before += work[chunk++];
+      codec::put_varint(cut, chunk);
+    }
+  }
+  const std::vector<std::string> told = processes.all_gather_bytes(cut);
+  codec::Reader in(told[0]);
+  std::vector<std::size_t> first;
+  for (unsigned p = 0; p < count; ++p) {
+    const std::uint64_t chunk = in.varint();
+    if (!in.ok() || chunk > chunks.count() || (!first.empty() && chunk < first.back())) break;
+    first.push_back(static_cast<std::size_t>(chunk));
+  }
+  if (first.size() != count || !in.at_end() || (count > 0 && first[0] != 0)) {
+    return Status::corruption("process 0 cut the site's chunks among the processes in a way that does not decode");
+  }
+  first.push_back(chunks.count());
+  chunks.process_first = std::move(first);
+  return Status::ok_status();
 }
 
 Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
@@ -288,16 +327,10 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
   // file order, a heavy chunk taken last kept one thread busy alone (on rust-doc, 2 threads,
   // about a second of the stage's 17). Which chunk a file is in, and so everything written,
   // does not depend on the order.
-  std::vector<std::uint64_t> chunk_bytes(chunks.count(), 0);
-  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-    for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
-      chunk_bytes[chunk] += 1 + (run.reuse.entry(i) == nullptr ? run.plan.files[i].size : 0);
-    }
-  }
-  const std::vector<std::size_t> order = heaviest_first(chunk_bytes);
+  const std::vector<std::size_t> order = heaviest_first(chunk_work(chunks, run.plan, run.reuse));
   parallel_for(chunks.count(), threads, [&](std::size_t turn, std::size_t) {
     const std::size_t chunk = order[turn];
-    if (chunk_owner(chunk, chunks.count(), processes.size()) != processes.rank()) return;  // another's part
+    if (chunks.owner(chunk) != processes.rank()) return;  // another's part
     const std::uint32_t segment = store.segment_of_chunk(chunk);
     auto writer = store::PageStoreWriter::create(store.path(segment));
     if (!writer.ok()) {

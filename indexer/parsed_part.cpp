@@ -204,7 +204,7 @@ Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std:
 std::pair<std::size_t, std::size_t> chunks_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes) {
   std::size_t first = 0, end = 0;
   for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-    if (chunk_owner(chunk, chunks.count(), processes) != rank) continue;
+    if (chunks.owner(chunk) != rank) continue;
     if (first == end) first = chunk;
     end = chunk + 1;
   }

@@ -98,8 +98,8 @@ Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std:
                           std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
                           std::vector<PageRecord>& records);
 
-/// The chunks process `rank` of `processes` parses, [first, end): chunk_owner() gives each
-/// process a contiguous run of chunks; empty when it has none.
+/// The chunks process `rank` of `processes` parses, [first, end): ChunkLayout::owner() gives
+/// each process a contiguous run of chunks; empty when it has none.
 std::pair<std::size_t, std::size_t> chunks_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes);
 
 /// The files of those chunks: one run of consecutive files, empty when it has no chunk.

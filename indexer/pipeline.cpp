@@ -283,7 +283,12 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   auto walked = walk_site(options, base_url, std::move(crawl), previous, threads, processes, reindex, summary);
   if (!walked.ok()) return walked.status();
   const SitePlan& plan = walked->plan;
-  const ChunkLayout chunks = chunk_layout(work_dir, plan.files.size(), options.chunk_files, threads * processes.size());
+  ChunkLayout chunks = chunk_layout(work_dir, plan.files.size(), options.chunk_files, threads * processes.size());
+  if (processes.size() > 1) {
+    if (Status shared = share_chunks(chunks, chunk_work(chunks, plan, walked->reuse), processes); !shared.ok()) {
+      return shared;
+    }
+  }
   auto detector = make_run_detector(options, threads, chunks, processes);
   if (!detector.ok()) return detector.status();
   clock.lap("walk");

@@ -19,6 +19,7 @@
 #include "indexer/site_links.h"
 #include "indexer/site_plan.h"
 #include "support/temp_dir.h"
+#include "support/thread_collective.h"
 
 using namespace canon::indexer;
 namespace fs = std::filesystem;
@@ -52,6 +53,52 @@ TEST_CASE("ChunkLayout: every file in exactly one chunk, whatever the chunk size
       covered = layout.end(c);
     }
     CHECK(covered == files);
+  }
+}
+
+TEST_CASE("share_chunks: contiguous runs of about equal work, as the first process cuts them") {
+  using canon::indexer::detail::chunk_layout;
+  using canon::indexer::detail::share_chunks;
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 40; ++round) {
+    const std::size_t count = 1 + rng() % 60;
+    // Skewed work: most chunks light, a few heavy (a site's large pages in some folders).
+    std::vector<std::uint64_t> work(count);
+    for (std::uint64_t& w : work) w = rng() % 8 == 0 ? 1000 + rng() % 100000 : 1 + rng() % 100;
+    std::uint64_t total = 0, heaviest = 0;
+    for (const std::uint64_t w : work) {
+      total += w;
+      heaviest = std::max(heaviest, w);
+    }
+    for (const unsigned processes : {1u, 2u, 3u, 5u}) {
+      CAPTURE(round);
+      CAPTURE(processes);
+      std::vector<std::vector<std::size_t>> got(processes);
+      canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+        auto layout = chunk_layout("/tmp", count, 1, 2);
+        // The others see other sizes (the site changed between walks): process 0's cut rules.
+        std::vector<std::uint64_t> seen = work;
+        if (collective.rank() != 0) std::reverse(seen.begin(), seen.end());
+        CHECK(share_chunks(layout, seen, collective).ok());
+        got[collective.rank()] = layout.process_first;
+        for (std::size_t c = 0; c < count; ++c) {
+          CHECK(layout.owner(c) < processes);
+          CHECK(layout.process_first[layout.owner(c)] <= c);
+          CHECK(c < layout.process_first[layout.owner(c) + 1]);
+        }
+      });
+      const std::vector<std::size_t>& first = got[0];
+      REQUIRE(first.size() == processes + 1);
+      CHECK(first.front() == 0);
+      CHECK(first.back() == count);
+      for (unsigned p = 0; p < processes; ++p) {
+        CHECK(got[p] == first);
+        CHECK(first[p] <= first[p + 1]);
+        std::uint64_t share = 0;
+        for (std::size_t c = first[p]; c < first[p + 1]; ++c) share += work[c];
+        CHECK(share <= total / processes + heaviest);  // no process more than its share and a chunk
+      }
+    }
   }
 }
 
