@@ -402,7 +402,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   count_inbound_anchors(std::move(named_links), own_node_records, anchor_texts, records);
 
   // 6. Every part's results, for the stages that still read every record.
-  const std::vector<std::string> parts =
+  std::vector<std::string> parts =
       processes.all_gather_bytes(encode_own_results(records, first, end, edges, anchor_texts));
   edges = {};
   std::vector<ranking::Edge> all_edges;
@@ -447,6 +447,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
       if (p != processes.rank()) records[i].inbound_anchors = std::move(inbound);
     }
     if (!in.ok() || !in.at_end()) return damaged("a part's results");
+    std::string().swap(parts[p]);  // read: not held while the next part is
   }
   if (node_records.size() != node_total) return damaged("a part's nodes");
   text_ids.commit();
