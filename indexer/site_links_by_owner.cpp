@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,27 +31,33 @@ Status damaged(std::string_view what) {
 /// What the owner of a URL knows of the page at it.
 struct OwnedUrl {
   std::uint32_t file = kNoRecord;
-  std::uint32_t node = kNoRecord;          ///< kNoRecord for a redirect page
-  std::optional<std::string> redirects_to;  ///< the next URL, for a redirect page
+  std::uint32_t node = kNoRecord;  ///< kNoRecord for a redirect page
+  std::string_view redirects_to;   ///< the next URL, for a redirect page (a view of OwnedPages::received)
 };
 
-/// Where a URL was found to lead.
-struct Landing {
+/// The pages whose URLs this process owns, by URL: views of the bytes it received.
+struct OwnedPages {
+  std::vector<std::string> received;
+  std::unordered_map<std::string_view, OwnedUrl> by_url;
+};
+
+/// One URL being followed, from a redirect page of this process (`redirect_of`) or a link target:
+/// where it lands. Small (64 bytes, and the URL of the last redirect it went through, if any): a
+/// process follows every URL its own pages link to.
+struct Query {
+  /// The URL it starts from: a view of the page's record or of the run's URL table.
+  std::string_view start;
+  /// The URL the last redirect led to, once one did.
+  std::string hop;
+  std::uint32_t redirect_of = kNoRecord;
   std::uint32_t file = kNoRecord;  ///< the page it lands on, or kNoRecord
   std::uint32_t node = kNoRecord;
-  std::string final_url;           ///< the URL the last redirect leads to
-  bool final_url_is_page = false;  ///< a page of the site serves final_url (set when file is none)
-};
-
-/// One URL being followed: from a redirect page of this process (`redirect_of`) or a link target
-/// (`url_id`).
-struct Query {
-  std::uint32_t redirect_of = kNoRecord;
-  std::uint32_t url_id = kNoRecord;
-  std::string url;
-  int lookups = 0;
-  bool existence_only = false;  ///< after kMaxHops: only whether a page serves `url`
-  Landing landing;
+  std::uint8_t lookups = 0;
+  bool existence_only = false;     ///< after kMaxHops: only whether a page serves url()
+  bool final_url_is_page = false;  ///< a page of the site serves url() (set when file is none)
+  bool hopped = false;             ///< a redirect led on to `hop`
+  /// The URL asked next, or, once followed, the last one asked.
+  std::string_view url() const { return hopped ? std::string_view(hop) : start; }
 };
 
 /// The process whose range holds `file`; `ends` are the ranges' ends in rank order.
@@ -120,8 +125,7 @@ bool all_done(bool done, const Collective& processes) {
 
 /// Follows every query to where it leads, a lookup a round at the URL's owner, which answers
 /// from `owned` (the pages whose URLs it owns).
-Status follow_queries(std::vector<Query>& queries, const std::unordered_map<std::string, OwnedUrl>& owned,
-                      const Collective& processes) {
+Status follow_queries(std::vector<Query>& queries, const OwnedPages& owned, const Collective& processes) {
   const unsigned p_count = processes.size();
   std::vector<std::size_t> active(queries.size());
   for (std::size_t q = 0; q < queries.size(); ++q) active[q] = q;
@@ -130,31 +134,34 @@ Status follow_queries(std::vector<Query>& queries, const std::unordered_map<std:
     std::vector<std::string> asks(p_count);
     std::vector<std::vector<std::size_t>> asked(p_count);
     for (const std::size_t q : active) {
-      const unsigned owner = url_owner(queries[q].url, p_count);
-      put_string(asks[owner], queries[q].url);
+      const unsigned owner = url_owner(queries[q].url(), p_count);
+      put_string(asks[owner], queries[q].url());
       asked[owner].push_back(q);
     }
-    const std::vector<std::string> received = processes.all_to_all_bytes(asks);
+    std::vector<std::string> received = processes.all_to_all_bytes(asks);
+    asks = {};
     std::vector<std::string> answers(p_count);
     for (unsigned from = 0; from < p_count; ++from) {
       codec::Reader in(received[from]);
       while (!in.at_end()) {
         const std::string_view url = in.view();
         if (!in.ok()) return damaged("a URL asked for");
-        const auto it = owned.find(std::string(url));
-        if (it == owned.end()) {
+        const auto it = owned.by_url.find(url);
+        if (it == owned.by_url.end()) {
           put_varint(answers[from], 0);  // no page serves it
-        } else if (it->second.redirects_to) {
+        } else if (it->second.node == kNoRecord) {
           put_varint(answers[from], 2);
-          put_string(answers[from], *it->second.redirects_to);
+          put_string(answers[from], it->second.redirects_to);
         } else {
           put_varint(answers[from], 1);
           put_varint(answers[from], it->second.file);
           put_varint(answers[from], it->second.node);
         }
       }
+      std::string().swap(received[from]);
     }
     const std::vector<std::string> answered = processes.all_to_all_bytes(answers);
+    answers = {};
     std::vector<std::size_t> still;
     for (unsigned owner = 0; owner < p_count; ++owner) {
       codec::Reader in(answered[owner]);
@@ -166,30 +173,26 @@ Status follow_queries(std::vector<Query>& queries, const std::unordered_map<std:
         if (query.existence_only || kind != 2) {
           // RedirectResolver::follow ends here: a page, nowhere, or (after its last hop) a URL
           // served by a page or not.
-          query.landing.final_url = query.url;
-          query.landing.final_url_is_page = kind != 0;
-          if (kind == 1 && !query.existence_only) {
+          query.final_url_is_page = kind != 0;
+          if (kind == 1) {
             const std::uint64_t file = in.varint(), node = in.varint();
             if (!in.ok() || file >= kNoRecord || node >= kNoRecord) return damaged("an answer");
-            query.landing.file = static_cast<std::uint32_t>(file);
-            query.landing.node = static_cast<std::uint32_t>(node);
-          } else if (kind == 1) {
-            in.varint();
-            in.varint();
+            if (!query.existence_only) {
+              query.file = static_cast<std::uint32_t>(file);
+              query.node = static_cast<std::uint32_t>(node);
+            }
           } else if (kind == 2) {
             in.view();
           }
           continue;
         }
-        query.url = in.string();  // stripped of its index page by share_pages
+        query.hop = in.string();  // stripped of its index page by share_pages
+        query.hopped = true;
         if (!in.ok()) return damaged("an answer");
         // After kMaxHops redirects the chain lands nowhere; a redirect page still asks whether
         // its last URL is a page (then its redirects go round).
         if (query.lookups == RedirectResolver::kMaxHops) {
-          if (query.redirect_of == kNoRecord) {
-            query.landing.final_url = query.url;
-            continue;
-          }
+          if (query.redirect_of == kNoRecord) continue;
           query.existence_only = true;
         }
         still.push_back(q);
@@ -203,10 +206,8 @@ Status follow_queries(std::vector<Query>& queries, const std::unordered_map<std:
 
 /// The parsed pages of this process, told to the owners of their URLs; returns the pages whose
 /// URLs this process owns, the smallest file first for a URL two pages give.
-Result<std::unordered_map<std::string, OwnedUrl>> share_pages(const std::vector<PageRecord>& records,
-                                                              std::uint32_t first, std::uint32_t end,
-                                                              const std::vector<std::uint32_t>& node_of,
-                                                              const Collective& processes) {
+Result<OwnedPages> share_pages(const std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
+                               const std::vector<std::uint32_t>& node_of, const Collective& processes) {
   std::vector<std::string> to_owner(processes.size());
   for (std::uint32_t i = first; i < end; ++i) {
     const PageRecord& r = records[i];
@@ -217,22 +218,24 @@ Result<std::unordered_map<std::string, OwnedUrl>> share_pages(const std::vector<
     put_varint(out, r.refresh_url ? 0 : std::uint64_t{node_of[i - first]} + 1);
     if (r.refresh_url) put_string(out, urls::strip_index_page(*r.refresh_url));
   }
-  std::unordered_map<std::string, OwnedUrl> owned;
-  for (const std::string& bytes : processes.all_to_all_bytes(to_owner)) {
+  OwnedPages owned;
+  owned.received = processes.all_to_all_bytes(to_owner);
+  to_owner = {};
+  for (const std::string& bytes : owned.received) {
     codec::Reader in(bytes);
     while (!in.at_end()) {
-      std::string url = in.string();
+      const std::string_view url = in.view();
       OwnedUrl page;
       const std::uint64_t file = in.varint(), node = in.varint();
       if (!in.ok() || file >= kNoRecord || node > kNoRecord) return damaged("a page");
       page.file = static_cast<std::uint32_t>(file);
       if (node == 0) {
-        page.redirects_to = in.string();
+        page.redirects_to = in.view();
       } else {
         page.node = static_cast<std::uint32_t>(node - 1);
       }
       if (!in.ok()) return damaged("a page");
-      owned.emplace(std::move(url), std::move(page));  // processes in rank order: files in order
+      owned.by_url.emplace(url, page);  // processes in rank order: files in order
     }
   }
   return owned;
@@ -313,18 +316,22 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   if (!owned.ok()) return owned.status();
   std::vector<Query> queries;
   for (std::uint32_t i = first; i < end; ++i) {
-    if (records[i].parsed && records[i].refresh_url) queries.push_back({i, kNoRecord, records[i].url, 0, false, {}});
+    if (!records[i].parsed || !records[i].refresh_url) continue;
+    queries.emplace_back();
+    queries.back().start = records[i].url;
+    queries.back().redirect_of = i;
   }
   const std::size_t redirect_queries = queries.size();
   std::vector<std::uint32_t> query_of_url(links.urls.size(), kNoRecord);
   {
-    const std::vector<std::string_view> url_text = links.urls.views();
+    const std::vector<std::string_view> url_text = links.urls.views();  // the strings stay put
     for (std::uint32_t i = first; i < end; ++i) {
       if (node_of[i - first] == kNoRecord) continue;
       for (const std::uint32_t id : links.targets[i]) {
         if (query_of_url[id] != kNoRecord) continue;
         query_of_url[id] = static_cast<std::uint32_t>(queries.size());
-        queries.push_back({kNoRecord, id, std::string(url_text[id]), 0, false, {}});
+        queries.emplace_back();
+        queries.back().start = url_text[id];
       }
     }
   }
@@ -338,12 +345,12 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   for (std::size_t q = 0; q < redirect_queries; ++q) {
     const Query& query = queries[q];
     PageRecord& r = records[query.redirect_of];
-    if (query.landing.file == kNoRecord && query.landing.final_url_is_page) {
+    if (query.file == kNoRecord && query.final_url_is_page) {
       r.status = PageStatus::kSkipped;
       r.reason = redirect_loop_reason();
     } else {
       r.status = PageStatus::kRedirect;
-      r.redirect_to = query.landing.final_url;
+      r.redirect_to = std::string(query.url());
     }
   }
 
@@ -359,7 +366,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
     const bool with_texts = texts.size() == targets.size();
     page_named.clear();
     for (std::size_t k = 0; k < targets.size(); ++k) {
-      const Landing& landing = queries[query_of_url[targets[k]]].landing;
+      const Query& landing = queries[query_of_url[targets[k]]];
       if (landing.file == kNoRecord) continue;
       edges.push_back({node_of[i - first], landing.node});
       // As link_pages: a page's own links name its places only.
