@@ -95,6 +95,36 @@ private:
   std::unordered_map<std::string_view, std::uint32_t> known_;
 };
 
+/// The texts this process's pages link with, for the processes that hold the pages linked to: per
+/// process, each text once (a list) and each named link as its target and the text's place in
+/// that list. Texts repeat from page to page (a sidebar's names on every page of a folder).
+class NamedLinksTo {
+public:
+  explicit NamedLinksTo(unsigned processes) : pairs_(processes), texts_(processes), place_(processes) {}
+  void add(unsigned to, std::uint32_t target, std::uint32_t text) {
+    const auto [at, added] = place_[to].try_emplace(text, static_cast<std::uint32_t>(texts_[to].size()));
+    if (added) texts_[to].push_back(text);
+    put_varint(pairs_[to], target);
+    put_varint(pairs_[to], at->second);
+  }
+  /// The message for each process: the texts (`anchor_texts` by id), then the pairs.
+  std::vector<std::string> messages(const std::vector<std::string>& anchor_texts) && {
+    std::vector<std::string> out(pairs_.size());
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      put_varint(out[p], texts_[p].size());
+      for (const std::uint32_t text : texts_[p]) put_string(out[p], anchor_texts[text]);
+      out[p] += pairs_[p];
+      std::string().swap(pairs_[p]);
+    }
+    return out;
+  }
+
+private:
+  std::vector<std::string> pairs_;
+  std::vector<std::vector<std::uint32_t>> texts_;
+  std::vector<std::unordered_map<std::uint32_t, std::uint32_t>> place_;
+};
+
 /// Every process's range, checked to tile [0, files) in rank order (an empty one anywhere);
 /// returns their ends.
 Result<std::vector<std::uint32_t>> gather_ranges(std::uint32_t first, std::uint32_t end, std::size_t files,
@@ -357,7 +387,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   // 4. Its rows, and the texts it links with sent to the owners of the files linked to.
   const std::vector<std::uint32_t> name_of_place = names_of_places(anchor_texts);
   std::vector<ranking::Edge> edges;
-  std::vector<std::string> named_to(p_count);
+  NamedLinksTo named_to(p_count);
   std::vector<std::uint64_t> page_named;
   for (std::uint32_t i = first; i < end; ++i) {
     if (node_of[i - first] == kNoRecord) continue;
@@ -381,9 +411,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
     page_named.erase(std::unique(page_named.begin(), page_named.end()), page_named.end());
     for (const std::uint64_t named : page_named) {
       const auto target = static_cast<std::uint32_t>(named >> 32);
-      std::string& out = named_to[file_owner(target, ends.value())];
-      put_varint(out, target);
-      put_string(out, anchor_texts[static_cast<std::uint32_t>(named)]);
+      named_to.add(file_owner(target, ends.value()), target, static_cast<std::uint32_t>(named));
     }
   }
   queries = {};
@@ -391,16 +419,20 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   // 5. What other pages call this process's pages, counted where the pages are.
   TextIds text_ids(anchor_texts);
   std::vector<std::uint64_t> named_links;
-  for (const std::string& bytes : processes.all_to_all_bytes(named_to)) {
+  for (const std::string& bytes : processes.all_to_all_bytes(std::move(named_to).messages(anchor_texts))) {
     codec::Reader in(bytes);
-    while (!in.at_end()) {
-      const std::uint64_t target = in.varint();
-      const std::string_view text = in.view();
-      if (!in.ok() || target < first || target >= end || !records[target].node) return damaged("a link text");
-      named_links.push_back(target << 32 | text_ids.id(text));
+    std::vector<std::uint32_t> id_of;  // the sender's list of texts, as ids of this process's
+    const std::uint64_t texts = in.count();
+    for (std::uint64_t k = 0; k < texts && in.ok(); ++k) id_of.push_back(text_ids.id(in.view()));
+    while (in.ok() && !in.at_end()) {
+      const std::uint64_t target = in.varint(), text = in.varint();
+      if (!in.ok() || target < first || target >= end || !records[target].node || text >= id_of.size()) {
+        return damaged("a link text");
+      }
+      named_links.push_back(target << 32 | id_of[text]);
     }
+    if (!in.ok()) return damaged("a link text");
   }
-  named_to = {};
   text_ids.commit();
   std::vector<std::uint32_t> own_node_records;
   for (std::uint32_t i = first; i < end; ++i) {
