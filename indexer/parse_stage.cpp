@@ -374,7 +374,7 @@ std::size_t chunk_size(std::size_t files, unsigned threads) {
 }  // namespace
 
 ChunkLayout chunk_layout(const fs::path& work_dir, std::size_t files, std::size_t chunk_files, unsigned threads) {
-  return ChunkLayout{work_dir / "chunks", files, chunk_files != 0 ? chunk_files : chunk_size(files, threads)};
+  return ChunkLayout{work_dir / "chunks", files, chunk_files != 0 ? chunk_files : chunk_size(files, threads), {}};
 }
 
 }  // namespace canon::indexer::detail

@@ -202,13 +202,10 @@ Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std:
 }
 
 std::pair<std::size_t, std::size_t> chunks_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes) {
-  std::size_t first = 0, end = 0;
-  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-    if (chunks.owner(chunk) != rank) continue;
-    if (first == end) first = chunk;
-    end = chunk + 1;
+  if (chunks.process_first.size() != std::size_t{processes} + 1) {  // not cut: one process parses all
+    return rank == 0 ? std::pair<std::size_t, std::size_t>{0, chunks.count()} : std::pair<std::size_t, std::size_t>{0, 0};
   }
-  return {first, end};
+  return {chunks.process_first[rank], chunks.process_first[rank + 1]};
 }
 
 std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank,
