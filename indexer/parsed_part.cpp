@@ -56,27 +56,6 @@ private:
 
 }  // namespace
 
-Status parts_cover(std::pair<std::uint32_t, std::uint32_t> own, const std::vector<ParsedPart>& parts,
-                   std::size_t files) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges{own};
-  for (const ParsedPart& part : parts) ranges.emplace_back(part.first_file, part.end_file);
-  std::sort(ranges.begin(), ranges.end());
-  const auto not_covered = [files](const std::string& why) {
-    return Status::corruption("the parts do not cover the site's " + std::to_string(files) + " files: " + why);
-  };
-  std::size_t next = 0;  // every file before it is held by one range
-  for (const auto& [first, end] : ranges) {
-    if (first == end) continue;
-    if (first < next) return not_covered("two hold file " + std::to_string(first));
-    if (first > next) return not_covered("none holds file " + std::to_string(next));
-    next = end;
-  }
-  if (next > files) return not_covered("one holds file " + std::to_string(files) + ", beyond the last");
-  if (next < files) return not_covered("none holds file " + std::to_string(next));
-  return Status::ok_status();
-}
-
-
 ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
                             const RunStore& store, std::span<const std::string_view> urls,
                             std::span<const std::string_view> anchors, const dedup::Detector& detector,
@@ -188,17 +167,6 @@ Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<PageR
   for (std::uint32_t i = part.first_file; i < part.end_file; ++i) reuse_.unchanged_entry[i] = kNoEntry;
   from_.catalog = {};
   return first_error(block_status);
-}
-
-Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std::uint32_t> own,
-                          std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
-                          std::vector<PageRecord>& records) {
-  if (Status covered = parts_cover(own, parts, run.plan.files.size()); !covered.ok()) return covered;
-  PartTakeOver take_over(run, store);
-  for (ParsedPart& part : parts) {
-    if (Status taken = take_over.take(std::move(part), threads, records); !taken.ok()) return taken;
-  }
-  return Status::ok_status();
 }
 
 std::pair<std::size_t, std::size_t> chunks_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes) {

@@ -25,7 +25,7 @@ namespace canon::indexer::detail {
 /// the files are taken over as a re-index takes over unchanged files), and what the detector kept
 /// of them (Detector::encode_added), when the detector can say. A one-process build is one part
 /// of the whole site; a partitioned build's process parses one part, gives it to the others
-/// (or saves it) and merges theirs (merge_parsed_parts) into exactly what one process holds.
+/// (or saves it) and takes theirs over (PartTakeOver) into what one process holds.
 struct ParsedPart {
   std::uint32_t first_file = 0;
   std::uint32_t end_file = 0;
@@ -63,11 +63,6 @@ Status save_parsed_part(const std::filesystem::path& path, const ParsedPart& par
 /// The part saved at `path`: as decode_parsed_part, or the error of reading it.
 Result<ParsedPart> load_parsed_part(const std::filesystem::path& path);
 
-/// Ok when `parts` and the range `own` [first, end) are disjoint and together cover the files
-/// [0, files) (empty ranges anywhere); else kCorruption naming the first file held twice or by none.
-Status parts_cover(std::pair<std::uint32_t, std::uint32_t> own, const std::vector<ParsedPart>& parts,
-                   std::size_t files);
-
 /// Takes parts (other processes', received or loaded) over into the records and the detector of
 /// `run`, one after another: what a re-use needs for the site's files is made once, not once a
 /// part (a partitioned build takes the others' parts over a chunk at a time). Not thread-safe.
@@ -89,14 +84,6 @@ private:
   PreviousBuild from_;  ///< its catalog: the part being taken over
   Reuse reuse_;         ///< its files: the part's, as unchanged files of `from_`
 };
-
-/// Merges `parts` (in any order) into `records` and the detector of `run`, as
-/// PartTakeOver::take does each. The parts must not overlap each other nor `own` [first,
-/// end), and together with it cover every file of the plan (parts_cover): else kCorruption,
-/// before anything is changed. REQUIRES: as PartTakeOver::take's.
-Status merge_parsed_parts(const ParseContext& run, std::pair<std::uint32_t, std::uint32_t> own,
-                          std::vector<ParsedPart>&& parts, const RunStore& store, unsigned threads,
-                          std::vector<PageRecord>& records);
 
 /// The chunks process `rank` of `processes` parses, [first, end): ChunkLayout::owner() gives
 /// each process a contiguous run of chunks; empty when it has none.

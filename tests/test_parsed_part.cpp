@@ -18,7 +18,6 @@ using canon::indexer::detail::decode_parsed_part;
 using canon::indexer::detail::encode_parsed_part;
 using canon::indexer::detail::load_parsed_part;
 using canon::indexer::detail::ParsedPart;
-using canon::indexer::detail::parts_cover;
 using canon::indexer::detail::save_parsed_part;
 
 namespace {
@@ -100,43 +99,6 @@ TEST_CASE("a parsed part that does not check out is refused with the status that
   const auto wrong = decode_parsed_part(encode_parsed_part(wider), "part");
   CHECK(wrong.status().code() == StatusCode::kCorruption);
   CHECK(wrong.status().message() == "part holds 3 files, its range 4");
-}
-
-TEST_CASE("parts cover a site when they hold every file once") {
-  const auto part = [](std::uint32_t first, std::uint32_t end) {
-    ParsedPart p;
-    p.first_file = first;
-    p.end_file = end;
-    return p;
-  };
-  struct Row {
-    std::pair<std::uint32_t, std::uint32_t> own;
-    std::vector<ParsedPart> others;
-    std::size_t files;
-    std::string error;  // empty: covered
-  };
-  const std::vector<Row> rows = {
-      {{0, 10}, {}, 10, ""},                                  // one process: its own part
-      {{4, 7}, {part(7, 10), part(0, 4)}, 10, ""},            // in any order
-      {{0, 0}, {part(0, 5), part(5, 5), part(5, 9)}, 9, ""},  // empty parts anywhere
-      {{0, 0}, {}, 0, ""},                                    // an empty site
-      {{0, 4}, {part(5, 10)}, 10, "none holds file 4"},
-      {{0, 5}, {part(4, 10)}, 10, "two hold file 4"},
-      {{0, 5}, {part(0, 5), part(5, 10)}, 10, "two hold file 0"},
-      {{0, 5}, {part(5, 9)}, 10, "none holds file 9"},
-      {{0, 5}, {part(5, 11)}, 10, "one holds file 10, beyond the last"},
-  };
-  for (const Row& row : rows) {
-    CAPTURE(row.error);
-    const canon::Status covered = parts_cover(row.own, row.others, row.files);
-    if (row.error.empty()) {
-      CHECK(covered.ok());
-    } else {
-      CHECK(covered.code() == StatusCode::kCorruption);
-      CHECK(covered.message() ==
-            "the parts do not cover the site's " + std::to_string(row.files) + " files: " + row.error);
-    }
-  }
 }
 
 TEST_CASE("a part's catalog holds the URLs and link texts of its own files only, renumbered") {
