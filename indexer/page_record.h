@@ -7,6 +7,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -117,6 +118,35 @@ private:
 
 /// Anchor texts are interned as URLs are.
 using AnchorIds = UrlIds;
+
+/// The strings a part of a run refers to, out of one of the run's tables (UrlIds::views() of
+/// its URLs or link texts): each id renumbered in order of first use, its string appended to the
+/// part's own table (`part_table`, which must outlive it). A part's catalog keeps so the URLs
+/// and texts its files link with; a process sends another the texts it links with so.
+class PartTable {
+public:
+  PartTable(std::span<const std::string_view> run_table, std::vector<std::string>& part_table)
+      : run_table_(run_table), part_table_(&part_table) {}
+  /// `id` (into the run's table) as an id into the part's table, added when new; kNoRecord stays.
+  std::uint32_t renumber(std::uint32_t id) {
+    if (id == kNoRecord) return kNoRecord;
+    const auto [at, added] = part_id_.try_emplace(id, static_cast<std::uint32_t>(part_table_->size()));
+    if (added) part_table_->emplace_back(run_table_[id]);
+    return at->second;
+  }
+  /// Each of `ids` so.
+  std::vector<std::uint32_t> renumber(const std::vector<std::uint32_t>& ids) {
+    std::vector<std::uint32_t> out;
+    out.reserve(ids.size());
+    for (const std::uint32_t id : ids) out.push_back(renumber(id));
+    return out;
+  }
+
+private:
+  std::span<const std::string_view> run_table_;
+  std::vector<std::string>* part_table_;
+  std::unordered_map<std::uint32_t, std::uint32_t> part_id_;
+};
 
 /// Links whose text has more words than this are not taken as naming their target (a sentence
 /// that links, not a name).

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <numeric>
-#include <unordered_map>
 #include <utility>
 
 #include "common/byte_codec.h"
@@ -25,34 +24,6 @@ constexpr std::uint64_t kPartVersion = 1;
 
 /// Files taken over from one part, a block at a time (parallel_for's unit).
 constexpr std::size_t kTakeOverBlock = 256;
-
-/// The strings a part's files refer to, out of the run's whole table: each id renumbered in order
-/// of first use, its string appended to the part's table.
-class PartTable {
-public:
-  PartTable(std::span<const std::string_view> run_table, std::vector<std::string>& part_table)
-      : run_table_(run_table), part_table_(part_table) {}
-  /// `ids` (into the run's table; kNoRecord stays kNoRecord) as ids into the part's table.
-  std::vector<std::uint32_t> renumber(const std::vector<std::uint32_t>& ids) {
-    std::vector<std::uint32_t> out;
-    out.reserve(ids.size());
-    for (const std::uint32_t id : ids) {
-      if (id == kNoRecord) {
-        out.push_back(kNoRecord);
-        continue;
-      }
-      const auto [at, added] = part_id_.try_emplace(id, static_cast<std::uint32_t>(part_table_.size()));
-      if (added) part_table_.emplace_back(run_table_[id]);
-      out.push_back(at->second);
-    }
-    return out;
-  }
-
-private:
-  std::span<const std::string_view> run_table_;
-  std::vector<std::string>& part_table_;
-  std::unordered_map<std::uint32_t, std::uint32_t> part_id_;
-};
 
 }  // namespace
 

@@ -81,34 +81,6 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
 
 namespace {
 
-/// Ids into a run's table of strings (UrlIds, AnchorIds) renumbered into a part's table, in order
-/// of first use: a dense map, one per process and run (4 bytes an id of the run's table).
-class DenseRenumbering {
-public:
-  DenseRenumbering(std::size_t run_ids, std::vector<std::string>& part_table)
-      : part_id_(run_ids, kNoRecord), part_table_(part_table) {}
-  /// Adds the strings `ids` refer to (by `text_of`) to the part's table, when not there yet.
-  template <typename TextOf>
-  void add(const std::vector<std::uint32_t>& ids, const TextOf& text_of) {
-    for (const std::uint32_t id : ids) {
-      if (id == kNoRecord || part_id_[id] != kNoRecord) continue;
-      part_id_[id] = static_cast<std::uint32_t>(part_table_.size());
-      part_table_.emplace_back(text_of(id));
-    }
-  }
-  /// `ids` as ids into the part's table (kNoRecord stays). REQUIRES: add(ids) was called.
-  std::vector<std::uint32_t> renumber(const std::vector<std::uint32_t>& ids) const {
-    std::vector<std::uint32_t> out;
-    out.reserve(ids.size());
-    for (const std::uint32_t id : ids) out.push_back(id == kNoRecord ? kNoRecord : part_id_[id]);
-    return out;
-  }
-
-private:
-  std::vector<std::uint32_t> part_id_;
-  std::vector<std::string>& part_table_;
-};
-
 fs::path catalog_part_path(const RunStore& store, unsigned rank) {
   return store.dir / ("catalog.part-" + std::to_string(rank));
 }
@@ -141,14 +113,14 @@ Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::
   for (std::uint32_t i = first; i < end; ++i) {
     if (plan.serves_url[i]) cataloged.push_back(i);
   }
+  // The tables come before the entries: a first pass fills them, the second renumbers again.
   std::vector<std::string> part_urls, part_anchors;
-  DenseRenumbering urls(links.urls.size(), part_urls), anchors(links.anchor_texts.size(), part_anchors);
-  {
-    const std::vector<std::string_view> url_text = links.urls.views();
-    for (const std::uint32_t i : cataloged) {
-      urls.add(links.targets[i], [&](std::uint32_t id) { return url_text[id]; });
-      anchors.add(links.texts[i], [&](std::uint32_t id) { return std::string_view(links.anchor_texts[id]); });
-    }
+  const std::vector<std::string_view> url_text = links.urls.views();
+  const std::vector<std::string_view> anchor_text(links.anchor_texts.begin(), links.anchor_texts.end());
+  PartTable urls(url_text, part_urls), anchors(anchor_text, part_anchors);
+  for (const std::uint32_t i : cataloged) {
+    urls.renumber(links.targets[i]);
+    anchors.renumber(links.texts[i]);
   }
   // The entries are made one at a time as they are written: on a large site, held whole they
   // were the run's peak of memory (docs/benchmarks.md, "Memory per page").

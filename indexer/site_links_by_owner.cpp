@@ -96,23 +96,24 @@ private:
 };
 
 /// The texts this process's pages link with, for the processes that hold the pages linked to: per
-/// process, each text once (a list) and each named link as its target and the text's place in
-/// that list. Texts repeat from page to page (a sidebar's names on every page of a folder).
+/// process, each text once (a list, PartTable) and each named link as its target and the text's
+/// place in that list. Texts repeat from page to page (a sidebar's names on every page of a folder).
 class NamedLinksTo {
 public:
-  explicit NamedLinksTo(unsigned processes) : pairs_(processes), texts_(processes), place_(processes) {}
-  void add(unsigned to, std::uint32_t target, std::uint32_t text) {
-    const auto [at, added] = place_[to].try_emplace(text, static_cast<std::uint32_t>(texts_[to].size()));
-    if (added) texts_[to].push_back(text);
-    put_varint(pairs_[to], target);
-    put_varint(pairs_[to], at->second);
+  NamedLinksTo(unsigned processes, const std::vector<std::string>& anchor_texts)
+      : run_texts_(anchor_texts.begin(), anchor_texts.end()), pairs_(processes), texts_(processes) {
+    tables_.reserve(processes);
+    for (std::vector<std::string>& texts : texts_) tables_.emplace_back(run_texts_, texts);
   }
-  /// The message for each process: the texts (`anchor_texts` by id), then the pairs.
-  std::vector<std::string> messages(const std::vector<std::string>& anchor_texts) && {
+  void add(unsigned to, std::uint32_t target, std::uint32_t text) {
+    put_varint(pairs_[to], target);
+    put_varint(pairs_[to], tables_[to].renumber(text));
+  }
+  /// The message for each process: its list of texts, then the pairs.
+  std::vector<std::string> messages() && {
     std::vector<std::string> out(pairs_.size());
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
-      put_varint(out[p], texts_[p].size());
-      for (const std::uint32_t text : texts_[p]) put_string(out[p], anchor_texts[text]);
+      codec::put_list(out[p], texts_[p]);
       out[p] += pairs_[p];
       std::string().swap(pairs_[p]);
     }
@@ -120,9 +121,10 @@ public:
   }
 
 private:
+  std::vector<std::string_view> run_texts_;
   std::vector<std::string> pairs_;
-  std::vector<std::vector<std::uint32_t>> texts_;
-  std::vector<std::unordered_map<std::uint32_t, std::uint32_t>> place_;
+  std::vector<std::vector<std::string>> texts_;  ///< by process; tables_[p] fills texts_[p]
+  std::vector<PartTable> tables_;
 };
 
 /// Every process's range, checked to tile [0, files) in rank order (an empty one anywhere);
@@ -387,7 +389,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   // 4. Its rows, and the texts it links with sent to the owners of the files linked to.
   const std::vector<std::uint32_t> name_of_place = names_of_places(anchor_texts);
   std::vector<ranking::Edge> edges;
-  NamedLinksTo named_to(p_count);
+  NamedLinksTo named_to(p_count, anchor_texts);
   std::vector<std::uint64_t> page_named;
   for (std::uint32_t i = first; i < end; ++i) {
     if (node_of[i - first] == kNoRecord) continue;
@@ -419,7 +421,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   // 5. What other pages call this process's pages, counted where the pages are.
   TextIds text_ids(anchor_texts);
   std::vector<std::uint64_t> named_links;
-  for (const std::string& bytes : processes.all_to_all_bytes(std::move(named_to).messages(anchor_texts))) {
+  for (const std::string& bytes : processes.all_to_all_bytes(std::move(named_to).messages())) {
     codec::Reader in(bytes);
     std::vector<std::uint32_t> id_of;  // the sender's list of texts, as ids of this process's
     const std::uint64_t texts = in.count();
