@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/byte_codec.h"
 #include "common/collective.h"
 #include "common/fault_injection.h"
 #include "common/parallel.h"
@@ -46,7 +47,8 @@
 #include "indexer/site_links_by_owner.h"
 #include "indexer/site_plan.h"
 #include "indexer/url_rule_duplicates.h"
-#include "ranking/link_graph.h"
+#include "ranking/out_link_rows.h"
+#include "ranking/pagerank.h"
 #include "urls/url.h"
 
 namespace canon::indexer {
@@ -99,13 +101,24 @@ Status check_replaceable(const fs::path& out_dir) {
   return Status::ok_status();
 }
 
-/// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`, its
-/// iterations split among `processes`; the graph's size and the iterations in `summary`.
-void rank_pages(const SiteGraph& site, const ranking::PageRankOptions& options, const Collective& processes,
+/// The links of the whole graph: the rows of every process counted.
+std::size_t count_edges(const ranking::OutLinkRows& rows, const Collective& processes) {
+  if (processes.size() == 1) return rows.edge_count();
+  std::string mine;
+  codec::put_varint(mine, rows.edge_count());
+  std::size_t total = 0;
+  for (const std::string& part : processes.all_gather_bytes(mine)) total += codec::Reader(part).varint();
+  return total;
+}
+
+/// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`, each
+/// process iterating over its own rows (`site.rows`, let go once the iteration's copy is made);
+/// the graph's size and the iterations in `summary`.
+void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const Collective& processes,
                 std::vector<PageRecord>& records, IndexSummary& summary) {
-  summary.graph_nodes = site.graph.node_count();
-  summary.graph_edges = site.graph.edge_count();
-  const ranking::PageRankResult ranks = ranking::compute_pagerank(site.graph, options, processes);
+  summary.graph_nodes = site.rows.node_count;
+  summary.graph_edges = count_edges(site.rows, processes);
+  const ranking::PageRankResult ranks = ranking::compute_pagerank(std::move(site.rows), options, processes);
   summary.pagerank_iterations = ranks.iterations;
   summary.pagerank_converged = ranks.converged;
   for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
@@ -326,7 +339,9 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const RedirectResolver resolver(records);
   auto linked = link_site(records, parsed_links, anchor_texts, resolver, chunks, processes);
   if (!linked.ok()) return linked.status();
-  const SiteGraph site = std::move(linked).value();
+  SiteGraph site = std::move(linked).value();
+  // graph.tsv now, by parts: PageRank lets the rows go, and no later stage reads a link.
+  if (Status written = write_link_graph(work_dir, records, site, processes); !written.ok()) return written;
   clock.lap("graph");
   rank_pages(site, options.pagerank, processes, records, summary);
   clock.lap("pagerank");
@@ -350,7 +365,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
 
   // 6. The search index (a shard a process); a link to a copy names the page standing for it.
   if (options.collapse == CollapseMode::kIndexTime) gather_cluster_anchors(records, anchor_texts);
-  IndexPlan index_plan(records, assignment, anchor_texts, options, site.graph.node_count());
+  IndexPlan index_plan(records, assignment, anchor_texts, options, site.node_records.size());
   bool merging = false;  // "xapian": the documents into chunk databases; "merge": those compacted
   index_plan.documents_written = [&] {
     clock.lap("xapian");
@@ -368,7 +383,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
                                          run_started_ns, processes);
   if (!cataloged.ok()) return cataloged;
   if (processes.rank() != 0) return summary;
-  const Status written = write_record_files(work_dir, records, site, clusters, options, summary);
+  const Status written = write_record_files(work_dir, records, clusters, options, summary);
   if (!written.ok()) return written;
   clock.lap("records");
   summary.reindex = std::move(reindex);

@@ -11,7 +11,9 @@
 
 #include "format/index_format.h"
 #include "indexer/page_lines.h"
-#include "ranking/link_graph.h"
+#include "common/file_system.h"
+#include "indexer/partitioned_build.h"
+#include "ranking/out_link_rows.h"
 
 namespace canon::indexer::detail {
 namespace fs = std::filesystem;
@@ -130,19 +132,35 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
 
 namespace {
 
-/// Stage 7: the records beside the index: graph.tsv, pairs.tsv (the detector's verified pairs,
-/// before union-find, for `canon eval dedup`) and pages.jsonl (in path order); counts the
-/// statuses into `summary`.
-Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
+/// `parts` appended to a new file at `path` in order, a MiB at a time.
+Status join_files(const std::vector<fs::path>& parts, const fs::path& path) {
+  auto out = io::file_system().create(path);
+  if (!out.ok()) return Status::io_error("cannot write '" + path.string() + "': " + out.status().message());
+  std::string buffer(std::size_t{1} << 20, '\0');
+  for (const fs::path& part : parts) {
+    auto in = io::file_system().open(part);
+    if (!in.ok()) return Status::io_error("cannot read '" + part.string() + "': " + in.status().message());
+    for (std::uint64_t offset = 0;;) {
+      auto got = in.value()->read_some(offset, buffer.data(), buffer.size());
+      if (!got.ok()) return Status::io_error("cannot read '" + part.string() + "': " + got.status().message());
+      if (got.value() == 0) break;
+      if (Status s = out.value()->append(std::string_view(buffer.data(), got.value())); !s.ok()) {
+        return Status::io_error("cannot write '" + path.string() + "': " + s.message());
+      }
+      offset += got.value();
+    }
+  }
+  if (Status s = out.value()->close(); !s.ok()) return Status::io_error("cannot write '" + path.string() + "': " + s.message());
+  return Status::ok_status();
+}
+
+/// Stage 7: the records beside the index: pairs.tsv (the detector's verified pairs, before
+/// union-find, for `canon eval dedup`) and pages.jsonl (in path order); counts the statuses into
+/// `summary`.
+Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& records,
                      std::span<const dedup::SimilarPair> pairs, bool index_duplicates, IndexSummary& summary) {
   const index_format::IndexLayout index{work_dir};
   std::string line;
-  LineWriter graph_tsv(index.graph());
-  for (const ranking::Edge& e : site.graph.edges()) {
-    line.assign(records[site.node_records[e.source]].url).append(1, '\t').append(records[site.node_records[e.target]].url);
-    graph_tsv.write(line);
-  }
-  if (Status s = graph_tsv.close(); !s.ok()) return s;
   LineWriter pairs_tsv(index.pairs());
   for (const dedup::SimilarPair& pair : pairs) {
     char similarity[32];
@@ -166,9 +184,38 @@ Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& re
 
 }  // namespace
 
-Status write_record_files(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
+Status write_record_files(const fs::path& work_dir, const std::vector<PageRecord>& records,
                           const dedup::Clusters& clusters, const IndexOptions& options, IndexSummary& summary) {
-  return write_records(work_dir, records, site, clusters.pairs, options.collapse == CollapseMode::kQueryTime, summary);
+  return write_records(work_dir, records, clusters.pairs, options.collapse == CollapseMode::kQueryTime, summary);
+}
+
+Status write_link_graph(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
+                        const Collective& processes) {
+  const fs::path graph = index_format::IndexLayout{work_dir}.graph();
+  auto part_path = [&](unsigned p) { return fs::path(graph).concat(".part-" + std::to_string(p)); };
+  const bool alone = processes.size() == 1;
+  LineWriter part(alone ? graph : part_path(processes.rank()));
+  std::string line;
+  const ranking::OutLinkRows& rows = site.rows;
+  for (ranking::NodeId u = rows.first; u < rows.end; ++u) {
+    const std::string& source = records[site.node_records[u]].url;
+    for (const ranking::NodeId v : rows.out_links(u)) {
+      line.assign(source).append(1, '\t').append(records[site.node_records[v]].url);
+      part.write(line);
+    }
+  }
+  const Status written = part.close();
+  if (alone) return written;
+  if (Status all = every_process_did(written, processes, "write its part of graph.tsv"); !all.ok()) return all;
+  Status joined = Status::ok_status();
+  if (processes.rank() == 0) {
+    std::vector<fs::path> parts;
+    for (unsigned p = 0; p < processes.size(); ++p) parts.push_back(part_path(p));
+    joined = join_files(parts, graph);
+    std::error_code ec;
+    for (const fs::path& p : parts) fs::remove(p, ec);
+  }
+  return every_process_did(joined, processes, "join graph.tsv");
 }
 
 }  // namespace canon::indexer::detail

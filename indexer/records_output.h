@@ -12,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "common/collective.h"
 #include "common/file_system.h"
 #include "common/status.h"
 #include "dedup/detector.h"
@@ -62,10 +63,16 @@ class LineWriter {
 /// summary.json's object: the counts, re-use and stage times of `s`, and the parameters of `o`.
 nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o);
 
-/// Stage 7: pages.jsonl, graph.tsv and pairs.tsv beside the index (docs/index-format.md); the
-/// counts of pages by status in `summary`.
+/// Stage 3's record: graph.tsv beside the index (docs/index-format.md), a line per link of the
+/// graph, by source then target. Written by parts: each of `processes` writes the rows it holds
+/// (site.rows) to a file of its own, and the first joins them in rank order. Collective call;
+/// fails on every process when one could not write.
+Status write_link_graph(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
+                        const SiteGraph& site, const Collective& processes);
+
+/// Stage 7: pages.jsonl and pairs.tsv beside the index (docs/index-format.md); the counts of
+/// pages by status in `summary`.
 Status write_record_files(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
-                          const SiteGraph& site, const dedup::Clusters& clusters, const IndexOptions& options,
-                          IndexSummary& summary);
+                          const dedup::Clusters& clusters, const IndexOptions& options, IndexSummary& summary);
 
 }  // namespace canon::indexer::detail

@@ -151,8 +151,8 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links,
     named_links.insert(named_links.end(), page_named.begin(), page_named.end());
   }
   count_inbound_anchors(std::move(named_links), node_records, anchor_texts, records);
-  auto graph = ranking::LinkGraph::build(static_cast<ranking::NodeId>(node_records.size()), edges);
-  return SiteGraph{std::move(graph), std::move(node_records)};
+  const auto nodes = static_cast<ranking::NodeId>(node_records.size());
+  return SiteGraph{ranking::OutLinkRows::build(nodes, 0, nodes, std::move(edges)), std::move(node_records)};
 }
 
 void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector<std::string>& anchor_texts) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "indexer/page_record.h"
-#include "ranking/link_graph.h"
+#include "ranking/out_link_rows.h"
 
 namespace canon::indexer {
 
@@ -37,9 +37,11 @@ private:
   std::unordered_map<std::string_view, std::uint32_t> by_url_;
 };
 
-/// The link graph of a site: node n is record node_records[n].
+/// The link graph of a site: node n is record node_records[n]; `rows`, the out-links of this
+/// process's nodes (in a partitioned build the nodes of its files, numbered after the other
+/// processes' before it; in one process, every node).
 struct SiteGraph {
-  ranking::LinkGraph graph;
+  ranking::OutLinkRows rows;
   std::vector<std::uint32_t> node_records;
 };
 

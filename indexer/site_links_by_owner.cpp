@@ -274,10 +274,10 @@ Result<OwnedPages> share_pages(const std::vector<PageRecord>& records, std::uint
 }
 
 /// What each process made of its own files, for every process (link_pages' results over them):
-/// per file 0 nothing, 1 a node, 2 a redirect (then its final URL), 3 a redirect loop; then its
-/// rows' edges; then each node's inbound anchors (their texts, not ids).
+/// per file 0 nothing, 1 a node, 2 a redirect (then its final URL), 3 a redirect loop; then each
+/// node's inbound anchors (their texts, not ids).
 std::string encode_own_results(const std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
-                               const std::vector<ranking::Edge>& edges, const std::vector<std::string>& anchor_texts) {
+                               const std::vector<std::string>& anchor_texts) {
   std::string out;
   for (std::uint32_t i = first; i < end; ++i) {
     const PageRecord& r = records[i];
@@ -291,11 +291,6 @@ std::string encode_own_results(const std::vector<PageRecord>& records, std::uint
     } else {
       put_varint(out, 0);
     }
-  }
-  put_varint(out, edges.size());
-  for (const ranking::Edge& e : edges) {
-    put_varint(out, e.source);
-    put_varint(out, e.target);
   }
   for (std::uint32_t i = first; i < end; ++i) {
     if (!records[i].node) continue;
@@ -442,11 +437,10 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   }
   count_inbound_anchors(std::move(named_links), own_node_records, anchor_texts, records);
 
-  // 6. Every part's results, for the stages that still read every record.
-  std::vector<std::string> parts =
-      processes.all_gather_bytes(encode_own_results(records, first, end, edges, anchor_texts));
-  edges = {};
-  std::vector<ranking::Edge> all_edges;
+  // 6. Its rows kept (the graph stays in parts); every part's other results gathered, for the
+  // stages that still read every record.
+  ranking::OutLinkRows rows = ranking::OutLinkRows::build(node_total, node_base, node_base + own_nodes, std::move(edges));
+  std::vector<std::string> parts = processes.all_gather_bytes(encode_own_results(records, first, end, anchor_texts));
   std::vector<std::uint32_t> node_records;
   node_records.reserve(node_total);
   for (unsigned p = 0; p < p_count; ++p) {
@@ -468,12 +462,6 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
         r.reason = redirect_loop_reason();
       }
     }
-    const std::uint64_t edge_count = in.count();
-    for (std::uint64_t k = 0; k < edge_count && in.ok(); ++k) {
-      const std::uint64_t source = in.varint(), target = in.varint();
-      if (source >= node_total || target >= node_total) return damaged("an edge");
-      all_edges.push_back({static_cast<ranking::NodeId>(source), static_cast<ranking::NodeId>(target)});
-    }
     for (std::uint32_t i = part_first; i < part_end && in.ok(); ++i) {
       if (!records[i].node) continue;
       const std::uint64_t anchors = in.count();
@@ -492,8 +480,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   }
   if (node_records.size() != node_total) return damaged("a part's nodes");
   text_ids.commit();
-  auto graph = ranking::LinkGraph::build_consuming(static_cast<ranking::NodeId>(node_total), std::move(all_edges));
-  return SiteGraph{std::move(graph), std::move(node_records)};
+  return SiteGraph{std::move(rows), std::move(node_records)};
 }
 
 }  // namespace canon::indexer

@@ -1,6 +1,6 @@
 /// @file pagerank.cpp
 /// @brief Pull-style PageRank power iteration over the in-links of a renumbered copy of the
-/// graph, optionally multi-threaded.
+/// graph, its rows cut among the processes of a partitioned run, optionally multi-threaded.
 ///
 /// Hand-written rather than boost::graph::page_rank because Boost's runs a fixed number of
 /// iterations (no convergence test), uses a non-normalised (1 - d) teleport, and loses the mass
@@ -14,6 +14,7 @@
 #include <cmath>
 #include <thread>
 
+#include "common/byte_codec.h"
 #include "ranking/huge_pages.h"
 
 namespace canon::ranking {
@@ -22,21 +23,10 @@ namespace {
 
 using detail::reserve_huge;
 
-/// Nodes per block. Partial sums (L1 change, dangling mass) are kept per block and reduced in
-/// block order, and thread ranges are whole blocks, so results do not depend on thread count.
+/// Rows per block of the partial sums. The L1 change and the dangling mass are summed a block at
+/// a time and the blocks' sums added in order, over one order of all the rows (`block_row_node`)
+/// that no process or thread count changes: so are the results.
 constexpr std::size_t kBlock = 2048;
-
-/// The graph as the iteration reads it, renumbered twice for speed (see relabel()). Row r holds
-/// node old_of_row[r]: its score is x[r], its in-links are column[row[r] .. row[r + 1]). Each
-/// in-link is given as the *slot* of its source: the index of the source's contribution
-/// x / out-degree in the contribution arrays; slot_of_row[r] is row r's own slot.
-struct WorkGraph {
-  std::vector<std::uint32_t> row;
-  std::vector<NodeId> column;
-  std::vector<NodeId> old_of_row;
-  std::vector<NodeId> slot_of_row;
-  std::vector<double> inv_out;  // 1 / out-degree by row, 0 for dangling nodes
-};
 
 /// Nodes by descending `degree`, equal degrees by id: a counting sort, O(N + max degree).
 std::vector<NodeId> by_descending(const std::vector<std::uint32_t>& degree) {
@@ -50,195 +40,268 @@ std::vector<NodeId> by_descending(const std::vector<std::uint32_t>& degree) {
   return order;
 }
 
-/// Renumbers the graph for the iteration: rows by descending in-degree, so that rows of equal
-/// length run together and the loop over in-links is predicted; slots by descending out-degree,
-/// so that the most-read contributions (a source is read once per out-link) share cache lines
-/// and stay in the core's cache. On power-law graphs this makes an iteration ~10-15% faster than
-/// the caller's numbering (docs/ranking.md). O(N + E) time; 4 bytes per edge (the renumbered
-/// in-links, in the same order as the graph's).
-WorkGraph relabel(const LinkGraph& graph) {
-  const NodeId n = graph.node_count();
-  WorkGraph w;
-  std::vector<std::uint32_t> degree(n);
-  for (NodeId v = 0; v < n; ++v) degree[v] = static_cast<std::uint32_t>(graph.in_links(v).size());
-  w.old_of_row = by_descending(degree);
-  for (NodeId v = 0; v < n; ++v) degree[v] = graph.out_degree(v);
-  std::vector<NodeId> slot_of_old;
-  reserve_huge(slot_of_old, n);  // read at random below
-  slot_of_old.resize(n);
-  {
-    const std::vector<NodeId> old_of_slot = by_descending(degree);
-    for (NodeId s = 0; s < n; ++s) slot_of_old[old_of_slot[s]] = s;
-  }
-  w.row.resize(std::size_t{n} + 1);
-  w.row[0] = 0;
-  reserve_huge(w.column, graph.edge_count());
-  w.column.resize(graph.edge_count());
-  w.slot_of_row.resize(n);
-  w.inv_out.resize(n);
-  std::uint32_t e = 0;
-  for (NodeId r = 0; r < n; ++r) {
-    const NodeId old = w.old_of_row[r];
-    for (const NodeId u : graph.in_links(old)) w.column[e++] = slot_of_old[u];
-    w.row[r + 1] = e;
-    w.slot_of_row[r] = slot_of_old[old];
-    w.inv_out[r] = degree[old] == 0 ? 0.0 : 1.0 / degree[old];
-  }
-  return w;
-}
+/// 1 / out-degree, 0 for a dangling node (its score is spread through the teleport instead).
+double inverse_out(std::uint32_t out_degree) { return out_degree == 0 ? 0.0 : 1.0 / out_degree; }
 
-/// The state of one run; run_blocks() is one thread's share of an iteration.
+/// The state of one run on one process. Every process holds every node's score, out-degree,
+/// slot and place in the block order (~36 bytes a node), and the in-links of its own rows only.
+///
+/// The graph is renumbered for speed: rows (a process's own nodes) by descending in-degree, so
+/// that rows of equal length run together and the loop over in-links is predicted; the
+/// contributions x / out-degree by *slot*, slots by descending out-degree, so that the most-read
+/// contributions (a source is read once per out-link) share cache lines and stay in the core's
+/// cache. On power-law graphs this makes an iteration ~10-15% faster than the caller's numbering
+/// (docs/ranking.md).
 struct PowerIteration {
   NodeId n = 0;
   double damping = 0.0;
-  WorkGraph graph;
-  std::vector<double> x;           // current scores by row (only the row's thread uses x[r])
-  std::vector<double> contrib[2];  // x * inv_out by slot: [cur] read, [cur ^ 1] written
-  std::vector<double> change_part, dangling_part;  // per block
-  int cur = 0;
+  NodeId first = 0, end = 0;                // this process's nodes
+  std::vector<std::size_t> nodes_of;        // nodes of each process, in rank order
+  std::vector<NodeId> row_node;             // own rows: nodes by descending in-degree
+  std::vector<std::uint32_t> row;           // own row r's in-links: column[row[r] .. row[r + 1])
+  std::vector<NodeId> column;               // in-links as their sources' slots, ascending source
+  std::vector<NodeId> block_row_node;       // every node, by descending in-degree: the sums' order
+  std::vector<NodeId> slot_of_node;
+  std::vector<std::uint32_t> out_degree;    // by node
+  std::vector<double> x, next_x;            // scores by node
+  std::vector<double> own_next;             // new scores of own nodes, by node - first
+  std::vector<double> contrib;              // x * 1 / out-degree, by slot
   double base = 0.0;  // (d * dangling mass + (1 - d)) / n for the next iteration
 
-  std::size_t block_count() const { return (n + kBlock - 1) / kBlock; }
-
-  void run_blocks(std::size_t first_block, std::size_t last_block) {
-    const double* in = contrib[cur].data();
-    double* out = contrib[cur ^ 1].data();
-    const std::uint32_t* row = graph.row.data();
-    const NodeId* column = graph.column.data();
-    const double* inv_out = graph.inv_out.data();
-    const NodeId* slot_of_row = graph.slot_of_row.data();
-    double* score = x.data();
-    // Locals, not members: stores through the double pointers above could alias members.
+  /// One thread's share of an iteration: own rows [first_row, last_row).
+  void run_rows(std::size_t first_row, std::size_t last_row) {
+    const double* in = contrib.data();
+    const std::uint32_t* starts = row.data();
+    const NodeId* columns = column.data();
+    double* out = own_next.data();
+    // Locals, not members: stores through the double pointer above could alias members.
     const double d = damping, teleport = base;
-    for (std::size_t b = first_block; b < last_block; ++b) {
-      const std::size_t end = std::min<std::size_t>(n, (b + 1) * kBlock);
-      double change = 0.0, dangling = 0.0;
-      for (std::size_t r = b * kBlock; r < end; ++r) {
-        // Four partial sums break the chain of dependent adds, keeping several gathers in
-        // flight (~30% faster on large graphs); the order is fixed, so still deterministic.
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        std::uint32_t e = row[r];
-        const std::uint32_t e_end = row[r + 1];
-        for (; e + 4 <= e_end; e += 4) {
-          s0 += in[column[e]];
-          s1 += in[column[e + 1]];
-          s2 += in[column[e + 2]];
-          s3 += in[column[e + 3]];
-        }
-        for (; e < e_end; ++e) s0 += in[column[e]];
-        const double sum = (s0 + s1) + (s2 + s3);
-        const double next = d * sum + teleport;
-        change += std::abs(next - score[r]);
-        score[r] = next;
-        out[slot_of_row[r]] = next * inv_out[r];
-        dangling += inv_out[r] == 0.0 ? next : 0.0;
+    const NodeId node_base = first;
+    for (std::size_t r = first_row; r < last_row; ++r) {
+      // Four partial sums break the chain of dependent adds, keeping several gathers in
+      // flight (~30% faster on large graphs); the order is fixed, so still deterministic.
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+      std::uint32_t e = starts[r];
+      const std::uint32_t e_end = starts[r + 1];
+      for (; e + 4 <= e_end; e += 4) {
+        s0 += in[columns[e]];
+        s1 += in[columns[e + 1]];
+        s2 += in[columns[e + 2]];
+        s3 += in[columns[e + 3]];
       }
-      change_part[b] = change;
-      dangling_part[b] = dangling;
+      for (; e < e_end; ++e) s0 += in[columns[e]];
+      const double sum = (s0 + s1) + (s2 + s3);
+      out[row_node[r] - node_base] = d * sum + teleport;
     }
   }
 };
 
-/// Splits blocks [first, last) into `pieces` contiguous ranges of roughly equal work (in-edges +
-/// nodes): range i is [bounds[i], bounds[i + 1]).
-std::vector<std::size_t> split_blocks(const PowerIteration& it, std::size_t first, std::size_t last, unsigned pieces) {
-  auto work_before = [&](std::size_t b) {  // work of blocks [0, b)
-    const std::size_t v = std::min<std::size_t>(it.n, b * kBlock);
-    return static_cast<double>(it.graph.row[v]) + static_cast<double>(v);
-  };
-  const double start = work_before(first), total = work_before(last) - start;
-  std::vector<std::size_t> bounds(pieces + 1, last);
-  bounds[0] = first;
-  std::size_t b = first;
+/// Splits own rows into `pieces` contiguous ranges of roughly equal work (in-edges + rows):
+/// range i is [bounds[i], bounds[i + 1]).
+std::vector<std::size_t> split_rows(const PowerIteration& it, unsigned pieces) {
+  const std::size_t rows = it.row_node.size();
+  auto work_before = [&](std::size_t r) { return static_cast<double>(it.row[r]) + static_cast<double>(r); };
+  const double total = work_before(rows);
+  std::vector<std::size_t> bounds(pieces + 1, rows);
+  bounds[0] = 0;
+  std::size_t r = 0;
   for (unsigned t = 1; t < pieces; ++t) {
-    while (b < last && work_before(b) - start < total * t / pieces) ++b;
-    bounds[t] = b;
+    while (r < rows && work_before(r) < total * t / pieces) ++r;
+    bounds[t] = r;
   }
   return bounds;
 }
 
-/// The rows of blocks [first, last).
-std::pair<std::size_t, std::size_t> rows_of_blocks(const PowerIteration& it, std::size_t first, std::size_t last) {
-  return {std::min<std::size_t>(it.n, first * kBlock), std::min<std::size_t>(it.n, last * kBlock)};
+/// Every process's range and its nodes' out-degrees, gathered: fills it.nodes_of and
+/// it.out_degree.
+void gather_out_degrees(const OutLinkRows& rows, const Collective& processes, PowerIteration& it) {
+  std::string mine;
+  codec::put_varint(mine, rows.first);
+  codec::put_varint(mine, rows.end);
+  for (NodeId v = rows.first; v < rows.end; ++v) codec::put_varint(mine, rows.out_links(v).size());
+  reserve_huge(it.out_degree, it.n);  // read at random every iteration
+  it.out_degree.assign(it.n, 0);
+  [[maybe_unused]] NodeId expected_first = 0;
+  for (const std::string& part : processes.all_gather_bytes(mine)) {
+    codec::Reader in(part);
+    const auto first = static_cast<NodeId>(in.varint()), end = static_cast<NodeId>(in.varint());
+    assert(first == expected_first && first <= end && end <= it.n);
+    for (NodeId v = first; v < end; ++v) it.out_degree[v] = static_cast<std::uint32_t>(in.varint());
+    it.nodes_of.push_back(end - first);
+    expected_first = end;
+  }
+  assert(expected_first == it.n);
 }
 
-/// After an iteration of a partitioned run: every process's new scores and block partial sums
-/// gathered on every process (each computed only its own blocks, `parts[rank]` ..
-/// `parts[rank + 1]`), and the contributions of the rows the others computed filled in, each
-/// the very product the process that owns the row wrote.
-void exchange_iteration(PowerIteration& it, const std::vector<std::size_t>& parts, const Collective& processes) {
-  const unsigned rank = processes.rank();
-  std::vector<std::size_t> row_counts, block_counts;
-  for (unsigned p = 0; p < processes.size(); ++p) {
-    const auto [lo, hi] = rows_of_blocks(it, parts[p], parts[p + 1]);
-    row_counts.push_back(hi - lo);
-    block_counts.push_back(parts[p + 1] - parts[p]);
+/// The in-links of this process's nodes, from every process's rows: the links each process has
+/// to them sent to it (one all_to_all), its own taken directly. in_start[v - first] .. the next
+/// index the sources, ascending (the processes' sources ascend with their rank).
+struct InLinks {
+  std::vector<std::uint32_t> start;
+  std::vector<NodeId> source;
+};
+
+InLinks transpose(const OutLinkRows& rows, const Collective& processes, const PowerIteration& it) {
+  const unsigned p_count = processes.size(), me = processes.rank();
+  std::vector<NodeId> first_of(p_count + 1, 0);
+  for (unsigned p = 0; p < p_count; ++p) first_of[p + 1] = first_of[p] + static_cast<NodeId>(it.nodes_of[p]);
+  // A row's targets on process p are a contiguous run of it (rows are sorted, ranges consecutive).
+  auto targets_on = [&](NodeId u, unsigned p) {
+    const std::span<const NodeId> out = rows.out_links(u);
+    const auto lo = std::lower_bound(out.begin(), out.end(), first_of[p]);
+    const auto hi = std::lower_bound(lo, out.end(), first_of[p + 1]);
+    return out.subspan(static_cast<std::size_t>(lo - out.begin()), static_cast<std::size_t>(hi - lo));
+  };
+  std::vector<std::string> to_each(p_count);
+  for (unsigned p = 0; p < p_count; ++p) {
+    if (p == me) continue;  // taken directly below
+    for (NodeId u = rows.first; u < rows.end; ++u) {
+      const std::span<const NodeId> on_p = targets_on(u, p);
+      if (on_p.empty()) continue;
+      codec::put_varint(to_each[p], u - rows.first);
+      codec::put_varint(to_each[p], on_p.size());
+      for (const NodeId v : on_p) codec::put_varint(to_each[p], v - first_of[p]);
+    }
   }
-  const auto [own_lo, own_hi] = rows_of_blocks(it, parts[rank], parts[rank + 1]);
-  const std::vector<double> own_rows(it.x.begin() + static_cast<std::ptrdiff_t>(own_lo),
-                                     it.x.begin() + static_cast<std::ptrdiff_t>(own_hi));
-  processes.all_gather(own_rows, it.x, row_counts);
-  for (std::vector<double>* part : {&it.change_part, &it.dangling_part}) {
-    const std::vector<double> own(part->begin() + static_cast<std::ptrdiff_t>(parts[rank]),
-                                  part->begin() + static_cast<std::ptrdiff_t>(parts[rank + 1]));
-    processes.all_gather(own, *part, block_counts);
+  const std::vector<std::string> from_each = processes.all_to_all_bytes(to_each);
+  to_each = {};
+  // Two passes over what each process sent, in rank order: count, then place.
+  InLinks in;
+  const std::size_t own = it.end - it.first;
+  in.start.assign(own + 1, 0);
+  auto visit = [&](auto&& link) {
+    for (unsigned p = 0; p < p_count; ++p) {
+      if (p == me) {
+        for (NodeId u = rows.first; u < rows.end; ++u) {
+          for (const NodeId v : targets_on(u, p)) link(u, v - it.first);
+        }
+        continue;
+      }
+      codec::Reader bytes(from_each[p]);
+      while (bytes.ok() && !bytes.at_end()) {
+        const auto u = static_cast<NodeId>(first_of[p] + bytes.varint());
+        const std::uint64_t count = bytes.varint();
+        for (std::uint64_t k = 0; k < count && bytes.ok(); ++k) link(u, static_cast<NodeId>(bytes.varint()));
+      }
+      assert(bytes.ok());
+    }
+  };
+  visit([&](NodeId, NodeId local) { ++in.start[local + 1]; });
+  for (std::size_t i = 0; i < own; ++i) in.start[i + 1] += in.start[i];
+  in.source.resize(in.start[own]);
+  std::vector<std::uint32_t> next(in.start.begin(), in.start.end() - 1);
+  visit([&](NodeId u, NodeId local) { in.source[next[local]++] = u; });
+  return in;
+}
+
+/// The iteration's graph on this process: every node's out-degree, slot and place in the block
+/// order, and its own rows' in-links (gathered from every process's rows). Collective.
+void prepare(const OutLinkRows& rows, const Collective& processes, PowerIteration& it) {
+  it.first = rows.first;
+  it.end = rows.end;
+  gather_out_degrees(rows, processes, it);
+  InLinks in = transpose(rows, processes, it);
+
+  // Every node's in-degree: the block order. Own rows are own nodes in that order.
+  std::string mine;
+  for (NodeId v = it.first; v < it.end; ++v) codec::put_varint(mine, in.start[v - it.first + 1] - in.start[v - it.first]);
+  std::vector<std::uint32_t> degree(it.n, 0);
+  {
+    NodeId v = 0;
+    for (const std::string& part : processes.all_gather_bytes(mine)) {
+      codec::Reader bytes(part);
+      while (bytes.ok() && !bytes.at_end()) degree[v++] = static_cast<std::uint32_t>(bytes.varint());
+    }
+    assert(v == it.n);
   }
-  double* out = it.contrib[it.cur ^ 1].data();
-  for (std::size_t r = 0; r < it.n; ++r) {
-    if (r < own_lo || r >= own_hi) out[it.graph.slot_of_row[r]] = it.x[r] * it.graph.inv_out[r];
+  it.block_row_node = by_descending(degree);
+  it.row_node.reserve(it.end - it.first);
+  for (const NodeId v : it.block_row_node) {
+    if (v >= it.first && v < it.end) it.row_node.push_back(v);
+  }
+  reserve_huge(it.slot_of_node, it.n);  // read at random below and every iteration
+  it.slot_of_node.resize(it.n);
+  {
+    const std::vector<NodeId> node_of_slot = by_descending(it.out_degree);
+    for (NodeId s = 0; s < it.n; ++s) it.slot_of_node[node_of_slot[s]] = s;
+  }
+  it.row.resize(it.row_node.size() + 1);
+  it.row[0] = 0;
+  reserve_huge(it.column, in.source.size());
+  it.column.resize(in.source.size());
+  std::uint32_t e = 0;
+  for (std::size_t r = 0; r < it.row_node.size(); ++r) {
+    const NodeId local = it.row_node[r] - it.first;
+    for (std::uint32_t k = in.start[local]; k < in.start[local + 1]; ++k) it.column[e++] = it.slot_of_node[in.source[k]];
+    it.row[r + 1] = e;
   }
 }
 
 /// Sets the uniform start vector, the first contributions and the first teleport share.
 void start_iteration(PowerIteration& it) {
-  const WorkGraph& g = it.graph;
   const NodeId n = it.n;
   it.x.assign(n, 1.0 / n);
-  for (std::vector<double>& c : it.contrib) {
-    reserve_huge(c, n);  // gathered at random every iteration
-    c.resize(n);
-  }
-  it.change_part.resize(it.block_count());
-  it.dangling_part.resize(it.block_count());
+  it.next_x.resize(n);
+  it.own_next.resize(it.end - it.first);
+  reserve_huge(it.contrib, n);  // gathered at random every iteration
+  it.contrib.resize(n);
   double dangling = 0.0;
-  for (NodeId r = 0; r < n; ++r) {
-    it.contrib[0][g.slot_of_row[r]] = it.x[r] * g.inv_out[r];
-    dangling += g.inv_out[r] == 0.0 ? it.x[r] : 0.0;
+  for (const NodeId v : it.block_row_node) {
+    const double inv = inverse_out(it.out_degree[v]);
+    it.contrib[it.slot_of_node[v]] = it.x[v] * inv;
+    dangling += inv == 0.0 ? it.x[v] : 0.0;
   }
   it.base = (it.damping * dangling + (1.0 - it.damping)) / n;
 }
 
+/// After the rows of an iteration: every process's new scores gathered on every process, the
+/// L1 change and the dangling mass summed a block at a time in the block order, the next
+/// contributions and teleport share set. Returns the change.
+double finish_iteration(PowerIteration& it, const Collective& processes) {
+  const std::vector<double> own(it.own_next);  // `mine` and `all` may not overlap
+  processes.all_gather(own, it.next_x, it.nodes_of);
+  double change = 0.0, dangling_mass = 0.0;
+  for (std::size_t b = 0; b * kBlock < it.n; ++b) {
+    const std::size_t end = std::min<std::size_t>(it.n, (b + 1) * kBlock);
+    double block_change = 0.0, block_dangling = 0.0;
+    for (std::size_t r = b * kBlock; r < end; ++r) {
+      const NodeId v = it.block_row_node[r];
+      const double next = it.next_x[v];
+      block_change += std::abs(next - it.x[v]);
+      block_dangling += it.out_degree[v] == 0 ? next : 0.0;
+    }
+    change += block_change;
+    dangling_mass += block_dangling;
+  }
+  for (NodeId v = 0; v < it.n; ++v) it.contrib[it.slot_of_node[v]] = it.next_x[v] * inverse_out(it.out_degree[v]);
+  it.x.swap(it.next_x);
+  it.base = (it.damping * dangling_mass + (1.0 - it.damping)) / static_cast<double>(it.n);
+  return change;
+}
+
 /// Iterates until the L1 change falls below the tolerance or max_iterations have run, this
-/// process's share of the blocks on `options.threads` threads; records iterations, last change
-/// and convergence in `result`.
+/// process's rows on `options.threads` threads; records iterations, last change and convergence
+/// in `result`.
 void run_iterations(PowerIteration& it, const PageRankOptions& options, const Collective& processes,
                     PageRankResult& result) {
-  const std::vector<std::size_t> parts = split_blocks(it, 0, it.block_count(), processes.size());
-  const std::size_t first = parts[processes.rank()], last = parts[processes.rank() + 1];
   unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, last - first)));
-  const std::vector<std::size_t> bounds = split_blocks(it, first, last, threads);
+  const std::size_t blocks_of_rows = std::max<std::size_t>(1, (it.row_node.size() + kBlock - 1) / kBlock);
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, blocks_of_rows));
+  const std::vector<std::size_t> bounds = split_rows(it, threads);
 
   // Runs on one thread between iterations, while the others wait at the barrier.
   bool done = false;
-  auto finish_iteration = [&]() noexcept {
-    if (processes.size() > 1) exchange_iteration(it, parts, processes);
-    double change = 0.0, dangling_mass = 0.0;
-    for (std::size_t b = 0; b < it.block_count(); ++b) {
-      change += it.change_part[b];
-      dangling_mass += it.dangling_part[b];
-    }
+  auto between_iterations = [&]() noexcept {
+    const double change = finish_iteration(it, processes);
     ++result.iterations;
     result.last_change = change;
     result.converged = change < options.tolerance;
     done = result.converged || result.iterations >= options.max_iterations;
-    it.base = (options.damping * dangling_mass + (1.0 - options.damping)) / static_cast<double>(it.n);
-    it.cur ^= 1;
   };
-  std::barrier sync(threads, finish_iteration);
+  std::barrier sync(threads, between_iterations);
   auto worker = [&](unsigned t) {
     while (true) {
-      it.run_blocks(bounds[t], bounds[t + 1]);
+      it.run_rows(bounds[t], bounds[t + 1]);
       sync.arrive_and_wait();
       if (done) return;
     }
@@ -250,11 +313,12 @@ void run_iterations(PowerIteration& it, const PageRankOptions& options, const Co
   worker(0);
 }
 
-/// The sum of `values`, compensated (Neumaier), so that scores renormalised by it sum to 1
+/// The sum of x over `order`, compensated (Neumaier), so that scores renormalised by it sum to 1
 /// within a few ulps even for millions of nodes.
-double compensated_sum(const std::vector<double>& values) {
+double compensated_sum(const std::vector<double>& x, const std::vector<NodeId>& order) {
   double sum = 0.0, compensation = 0.0;
-  for (const double s : values) {
+  for (const NodeId v : order) {
+    const double s = x[v];
     const double t = sum + s;
     compensation += std::abs(sum) >= std::abs(s) ? (sum - t) + s : (s - t) + sum;
     sum = t;
@@ -262,12 +326,13 @@ double compensated_sum(const std::vector<double>& values) {
   return sum + compensation;
 }
 
-/// compute_pagerank(); `owned` (== &graph or null) is released after renumbering.
-PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, LinkGraph* owned,
+/// compute_pagerank() over this process's `rows`; `owned` (== &rows or null) is released once
+/// the iteration's renumbered in-links are built.
+PageRankResult pagerank(const OutLinkRows& rows, const PageRankOptions& options, OutLinkRows* owned,
                         const Collective& processes) {
   assert(options.damping >= 0.0 && options.damping < 1.0 && options.tolerance > 0.0);
   PageRankResult result;
-  const NodeId n = graph.node_count();
+  const NodeId n = rows.node_count;
   if (n == 0) {
     result.converged = true;
     return result;
@@ -278,9 +343,9 @@ PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, 
   PowerIteration it;
   it.n = n;
   it.damping = options.damping;
-  it.graph = relabel(graph);
+  prepare(rows, processes, it);
   if (owned != nullptr) {
-    const LinkGraph released = std::move(*owned);  // frees the caller's graph here
+    const OutLinkRows released = std::move(*owned);  // frees the caller's rows here
   }
   start_iteration(it);
 
@@ -291,24 +356,33 @@ PageRankResult pagerank(const LinkGraph& graph, const PageRankOptions& options, 
   result.iteration_seconds = std::chrono::duration<double>(Clock::now() - iterating).count();
 
   // Renormalise: the iteration preserves the sum 1 only up to rounding.
-  const double sum = compensated_sum(it.x);
+  const double sum = compensated_sum(it.x, it.block_row_node);
   result.scores.resize(n);
-  for (NodeId r = 0; r < n; ++r) result.scores[it.graph.old_of_row[r]] = it.x[r] / sum;
+  for (NodeId v = 0; v < n; ++v) result.scores[v] = it.x[v] / sum;
   return result;
 }
 
 }  // namespace
 
 PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options) {
-  return pagerank(graph, options, nullptr, LocalCollective());
+  OutLinkRows rows = OutLinkRows::of(graph);
+  return pagerank(rows, options, &rows, LocalCollective());
 }
 
 PageRankResult compute_pagerank(LinkGraph&& graph, const PageRankOptions& options) {
-  return pagerank(graph, options, &graph, LocalCollective());
+  OutLinkRows rows = OutLinkRows::of(graph);
+  {
+    const LinkGraph released = std::move(graph);  // frees the caller's graph here
+  }
+  return pagerank(rows, options, &rows, LocalCollective());
 }
 
-PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options, const Collective& processes) {
-  return pagerank(graph, options, nullptr, processes);
+PageRankResult compute_pagerank(const OutLinkRows& rows, const PageRankOptions& options, const Collective& processes) {
+  return pagerank(rows, options, nullptr, processes);
+}
+
+PageRankResult compute_pagerank(OutLinkRows&& rows, const PageRankOptions& options, const Collective& processes) {
+  return pagerank(rows, options, &rows, processes);
 }
 
 }  // namespace canon::ranking

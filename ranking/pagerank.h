@@ -6,6 +6,7 @@
 
 #include "common/collective.h"
 #include "ranking/link_graph.h"
+#include "ranking/out_link_rows.h"
 
 namespace canon::ranking {
 
@@ -46,12 +47,17 @@ PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& o
 /// iteration's renumbered copy of it is built, so that the two do not coexist in memory.
 PageRankResult compute_pagerank(LinkGraph&& graph, const PageRankOptions& options = {});
 
-/// The same computed by the processes of a partitioned run, each given the whole `graph`: the
-/// nodes are cut into blocks of consecutive rows, each process computes its own range of blocks
-/// (on options.threads threads), and after each iteration the processes exchange their new
-/// scores and their blocks' partial sums (Collective::all_gather) and reduce the partial sums in
-/// block order, as one process does. So every process returns exactly what compute_pagerank
-/// returns in one process, bit for bit, whatever the number of processes. Collective call.
-PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& options, const Collective& processes);
+/// The same computed by the processes of a partitioned run, each given the rows of its own
+/// nodes (the processes' ranges, in rank order, cover the graph): the processes tell each other
+/// their nodes' out-degrees and in-degrees and send each link to the process of its target
+/// (one all_to_all), so each holds the in-links of its own nodes only; after each iteration they
+/// exchange their nodes' new scores (Collective::all_gather), and each sums the L1 change and the
+/// dangling mass over all the scores in one fixed order. So every process returns every node's
+/// score exactly as compute_pagerank returns it in one process, bit for bit, whatever the number
+/// of processes or threads. Collective call.
+PageRankResult compute_pagerank(const OutLinkRows& rows, const PageRankOptions& options, const Collective& processes);
+
+/// The same, releasing `rows` (left moved-from) once the iteration's in-links are built.
+PageRankResult compute_pagerank(OutLinkRows&& rows, const PageRankOptions& options, const Collective& processes);
 
 }  // namespace canon::ranking

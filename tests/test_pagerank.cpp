@@ -20,6 +20,7 @@ using canon::ranking::compute_pagerank;
 using canon::ranking::Edge;
 using canon::ranking::LinkGraph;
 using canon::ranking::NodeId;
+using canon::ranking::OutLinkRows;
 using canon::ranking::PageRankOptions;
 using canon::ranking::PageRankResult;
 
@@ -64,6 +65,15 @@ double l1_distance(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 double total(const std::vector<double>& x) { return std::accumulate(x.begin(), x.end(), 0.0); }
+
+/// The rows of nodes [first, end) of the graph of `edges`, as the process holding them has them.
+OutLinkRows rows_of(NodeId n, const std::vector<Edge>& edges, NodeId first, NodeId end) {
+  std::vector<Edge> mine;
+  for (const Edge& e : edges) {
+    if (e.source >= first && e.source < end) mine.push_back(e);
+  }
+  return OutLinkRows::build(n, first, end, std::move(mine));
+}
 
 PageRankResult rank(NodeId n, const std::vector<Edge>& edges, PageRankOptions options = {}) {
   return compute_pagerank(LinkGraph::build(n, edges), options);
@@ -223,9 +233,12 @@ TEST_CASE("a partitioned run gives every process the one-process scores, bit for
     // Some pages without out-links: their mass is spread, a partial sum of its own.
     std::vector<Edge> edges = random_edges(rng, n, 4 * std::size_t{n});
     std::erase_if(edges, [](const Edge& e) { return e.source % 5 == 0; });
-    const LinkGraph g = LinkGraph::build(n, edges);
-    const PageRankResult one = compute_pagerank(g);
+    const PageRankResult one = compute_pagerank(LinkGraph::build(n, edges));
     for (const unsigned processes : {1u, 2u, 3u, 5u}) {
+      // Each process's nodes a range, cut at random (some empty).
+      std::vector<NodeId> cuts{0, n};
+      for (unsigned p = 1; p < processes; ++p) cuts.push_back(std::uniform_int_distribution<NodeId>(0, n)(rng));
+      std::sort(cuts.begin(), cuts.end());
       for (const unsigned threads : {1u, 2u}) {
         CAPTURE(n);
         CAPTURE(processes);
@@ -234,7 +247,8 @@ TEST_CASE("a partitioned run gives every process the one-process scores, bit for
         options.threads = threads;
         std::vector<PageRankResult> results(processes);
         canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
-          results[collective.rank()] = compute_pagerank(g, options, collective);
+          const unsigned p = collective.rank();
+          results[p] = compute_pagerank(rows_of(n, edges, cuts[p], cuts[p + 1]), options, collective);
         });
         for (const PageRankResult& r : results) {
           CHECK(r.iterations == one.iterations);
@@ -243,6 +257,35 @@ TEST_CASE("a partitioned run gives every process the one-process scores, bit for
         }
       }
     }
+  }
+}
+
+TEST_CASE("OutLinkRows: a range's rows, sorted, without self-links or repeats; of() is the whole graph") {
+  std::mt19937 rng(5);
+  for (int round = 0; round < 30; ++round) {
+    const NodeId n = std::uniform_int_distribution<NodeId>(1, 300)(rng);
+    std::vector<Edge> edges = random_edges(rng, n, 3 * std::size_t{n});
+    for (NodeId v = 0; v < n; v += 7) edges.push_back({v, v});  // self-links
+    if (!edges.empty()) edges.push_back(edges.front());          // a repeat
+    NodeId first = std::uniform_int_distribution<NodeId>(0, n)(rng), end = std::uniform_int_distribution<NodeId>(0, n)(rng);
+    if (first > end) std::swap(first, end);
+    const OutLinkRows rows = rows_of(n, edges, first, end);
+    CAPTURE(round);
+    REQUIRE(rows.start.size() == std::size_t{end - first} + 1);
+    std::size_t count = 0;
+    for (NodeId u = first; u < end; ++u) {
+      std::set<NodeId> expected;  // the model: distinct non-self targets, ascending
+      for (const Edge& e : edges) {
+        if (e.source == u && e.target != u) expected.insert(e.target);
+      }
+      const auto got = rows.out_links(u);
+      CHECK(std::vector<NodeId>(got.begin(), got.end()) == std::vector<NodeId>(expected.begin(), expected.end()));
+      count += expected.size();
+    }
+    CHECK(rows.edge_count() == count);
+    const OutLinkRows whole = OutLinkRows::of(LinkGraph::build(n, edges)), built = rows_of(n, edges, 0, n);
+    CHECK(whole.start == built.start);
+    CHECK(whole.targets == built.targets);
   }
 }
 

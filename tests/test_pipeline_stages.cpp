@@ -186,12 +186,13 @@ TEST_CASE("link_pages: redirect pages become redirects, links through them reach
   CHECK_FALSE(records[3].node.has_value());
   CHECK(site.node_records == std::vector<std::uint32_t>{0, 1});
   // a -> b through the redirect (a's self-link dropped), b -> a once.
-  const std::vector<canon::ranking::Edge> edges = site.graph.edges();
-  REQUIRE(edges.size() == 2);
-  CHECK(edges[0].source == 0);
-  CHECK(edges[0].target == 1);
-  CHECK(edges[1].source == 1);
-  CHECK(edges[1].target == 0);
+  REQUIRE(site.rows.first == 0);
+  REQUIRE(site.rows.end == 2);
+  CHECK(site.rows.edge_count() == 2);
+  CHECK(std::vector<std::uint32_t>(site.rows.out_links(0).begin(), site.rows.out_links(0).end()) ==
+        std::vector<std::uint32_t>{1});
+  CHECK(std::vector<std::uint32_t>(site.rows.out_links(1).begin(), site.rows.out_links(1).end()) ==
+        std::vector<std::uint32_t>{0});
   CHECK(records[0].links.empty());  // released
 }
 
@@ -414,5 +415,5 @@ TEST_CASE("link_pages: redirects that go round are skipped, with the reason; out
   }
   CHECK(records[5].status == PageStatus::kRedirect);
   CHECK(records[5].redirect_to == "http://other/x");
-  CHECK(site.graph.edge_count() == 0);  // a's links land nowhere in the site
+  CHECK(site.rows.edge_count() == 0);  // a's links land nowhere in the site
 }

@@ -116,16 +116,16 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> random_ranges(std::uint32_t
   return ranges;
 }
 
-/// A graph's edges as (source, target) pairs.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> edges_of(const canon::ranking::LinkGraph& graph) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
-  for (const canon::ranking::Edge& e : graph.edges()) out.emplace_back(e.source, e.target);
-  return out;
+/// Rows' edges as (source, target) pairs, appended to `out`.
+void add_edges(const canon::ranking::OutLinkRows& rows, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) {
+  for (std::uint32_t u = rows.first; u < rows.end; ++u) {
+    for (const std::uint32_t v : rows.out_links(u)) out.emplace_back(u, v);
+  }
 }
 
 }  // namespace
 
-TEST_CASE("link_pages_by_owner: every process gets link_pages' graph and records, whatever the parts") {
+TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each gets its records, whatever the parts") {
   std::mt19937_64 cuts(99);
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     RandomSite site = make_site(seed);
@@ -133,13 +133,15 @@ TEST_CASE("link_pages_by_owner: every process gets link_pages' graph and records
     const RedirectResolver resolver(oracle);
     const SiteGraph want = link_pages(oracle, take_links(oracle, site.urls, site.anchor_texts), resolver);
     const std::vector<Linked> want_records = linked(oracle, site.anchor_texts);
-    REQUIRE(want.graph.edge_count() > 0);
+    REQUIRE(want.rows.edge_count() > 0);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> want_edges;
+    add_edges(want.rows, want_edges);
     for (const unsigned processes : {1u, 2u, 3u, 5u}) {
       CAPTURE(seed);
       CAPTURE(processes);
       const auto ranges = random_ranges(static_cast<std::uint32_t>(site.records.size()), processes, cuts);
       std::vector<std::vector<Linked>> got_records(processes);
-      std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> got_edges(processes);
+      std::vector<canon::ranking::OutLinkRows> got_rows(processes);
       std::vector<std::vector<std::uint32_t>> got_nodes(processes);
       std::vector<std::string> failed(processes);
       canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
@@ -168,14 +170,25 @@ TEST_CASE("link_pages_by_owner: every process gets link_pages' graph and records
           return;
         }
         got_records[p] = linked(mine, texts);
-        got_edges[p] = edges_of(graph->graph);
+        got_rows[p] = std::move(graph->rows);
         got_nodes[p] = graph->node_records;
       });
+      // The rows, in rank order, tile the nodes and hold link_pages' edges.
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> got_edges;
+      std::uint32_t next_node = 0;
       for (unsigned p = 0; p < processes; ++p) {
         CAPTURE(p);
         REQUIRE(failed[p].empty());
+        CHECK(got_rows[p].node_count == want.rows.node_count);
+        CHECK(got_rows[p].first == next_node);
+        next_node = got_rows[p].end;
+        add_edges(got_rows[p], got_edges);
+      }
+      CHECK(next_node == want.rows.node_count);
+      CHECK(got_edges == want_edges);
+      for (unsigned p = 0; p < processes; ++p) {
+        CAPTURE(p);
         CHECK(got_nodes[p] == want.node_records);
-        CHECK(got_edges[p] == edges_of(want.graph));
         REQUIRE(got_records[p].size() == want_records.size());
         for (std::size_t i = 0; i < want_records.size(); ++i) {
           CAPTURE(i);
