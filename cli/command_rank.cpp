@@ -13,8 +13,9 @@
 
 #include "cli/commands.h"
 #include "cli/option_groups.h"
+#include "common/collective.h"
 #include "ranking/edge_list.h"
-#include "ranking/link_graph.h"
+#include "ranking/out_link_rows.h"
 #include "ranking/pagerank.h"
 
 namespace canon::cli {
@@ -93,13 +94,13 @@ void run_rank(const RankArgs& args) {
 
   auto phase = Clock::now();
   const std::size_t input_edges = list.edges.size();
-  ranking::LinkGraph graph = ranking::LinkGraph::build_consuming(list.nodes.size(), std::move(list.edges));
+  const auto node_count = static_cast<NodeId>(list.nodes.size());
+  ranking::OutLinkRows graph = ranking::OutLinkRows::build(node_count, 0, node_count, std::move(list.edges));
   const double build_s = seconds_since(phase);
 
-  const NodeId node_count = graph.node_count();
   const std::size_t edge_count = graph.edge_count();
   phase = Clock::now();
-  const ranking::PageRankResult result = ranking::compute_pagerank(std::move(graph), args.pagerank);
+  const ranking::PageRankResult result = ranking::compute_pagerank(std::move(graph), args.pagerank, LocalCollective());
   const double pagerank_s = seconds_since(phase);
 
   phase = Clock::now();

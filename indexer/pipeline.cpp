@@ -116,7 +116,7 @@ std::size_t count_edges(const ranking::OutLinkRows& rows, const Collective& proc
 /// the graph's size and the iterations in `summary`.
 void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const Collective& processes,
                 std::vector<PageRecord>& records, IndexSummary& summary) {
-  summary.graph_nodes = site.rows.node_count;
+  summary.graph_nodes = site.rows.node_count();
   summary.graph_edges = count_edges(site.rows, processes);
   const ranking::PageRankResult ranks = ranking::compute_pagerank(std::move(site.rows), options, processes);
   summary.pagerank_iterations = ranks.iterations;

@@ -197,7 +197,7 @@ Status write_link_graph(const fs::path& work_dir, const std::vector<PageRecord>&
   LineWriter part(alone ? graph : part_path(processes.rank()));
   std::string line;
   const ranking::OutLinkRows& rows = site.rows;
-  for (ranking::NodeId u = rows.first; u < rows.end; ++u) {
+  for (ranking::NodeId u = rows.first(); u < rows.end(); ++u) {
     const std::string& source = records[site.node_records[u]].url;
     for (const ranking::NodeId v : rows.out_links(u)) {
       line.assign(source).append(1, '\t').append(records[site.node_records[v]].url);

@@ -43,8 +43,9 @@ std::vector<NodeId> by_descending(const std::vector<std::uint32_t>& degree) {
 /// 1 / out-degree, 0 for a dangling node (its score is spread through the teleport instead).
 double inverse_out(std::uint32_t out_degree) { return out_degree == 0 ? 0.0 : 1.0 / out_degree; }
 
-/// The state of one run on one process. Every process holds every node's score, out-degree,
-/// slot and place in the block order (~36 bytes a node), and the in-links of its own rows only.
+/// The state of one run on one process. Every process holds every node's score, slot and
+/// inverse out-degree by its place in the block order (~40 bytes a node), and the in-links of
+/// its own rows only.
 ///
 /// The graph is renumbered for speed: rows (a process's own nodes) by descending in-degree, so
 /// that rows of equal length run together and the loop over in-links is predicted; the
@@ -60,13 +61,44 @@ struct PowerIteration {
   std::vector<NodeId> row_node;             // own rows: nodes by descending in-degree
   std::vector<std::uint32_t> row;           // own row r's in-links: column[row[r] .. row[r + 1])
   std::vector<NodeId> column;               // in-links as their sources' slots, ascending source
-  std::vector<NodeId> block_row_node;       // every node, by descending in-degree: the sums' order
-  std::vector<NodeId> slot_of_node;
-  std::vector<std::uint32_t> out_degree;    // by node
-  std::vector<double> x, next_x;            // scores by node
-  std::vector<double> own_next;             // new scores of own nodes, by node - first
+  std::vector<std::uint32_t> out_degree;    // by node (while preparing)
+  std::vector<NodeId> slot_of_node;         // (while preparing)
+  // Every node by its block row: the order of all nodes by descending in-degree, which the
+  // partial sums follow.
+  std::vector<NodeId> block_row_node;
+  std::vector<NodeId> slot_of_block_row;
+  std::vector<double> inv_out_of_block_row;  // 1 / out-degree, 0 for dangling nodes
+  std::vector<double> x;                    // scores by block row
+  // The new scores gathered: each process's own rows in its order, the processes in rank
+  // order; block row r's is next_x[gathered_of_block_row[r]] (with one process, r itself).
+  std::vector<double> next_x;
+  std::vector<std::uint32_t> gathered_of_block_row;
+  std::vector<double> own_next;             // new scores of own rows
   std::vector<double> contrib;              // x * 1 / out-degree, by slot
+  std::vector<double> change_part, dangling_part;  // by block of rows
   double base = 0.0;  // (d * dangling mass + (1 - d)) / n for the next iteration
+
+  std::size_t block_count() const { return (n + kBlock - 1) / kBlock; }
+
+  /// One thread's share of the step after the rows: blocks [first_block, last_block) of all
+  /// the nodes, each new score taken, its change and dangling mass summed per block, its next
+  /// contribution written.
+  void run_blocks(std::size_t first_block, std::size_t last_block) {
+    for (std::size_t b = first_block; b < last_block; ++b) {
+      const std::size_t end_row = std::min<std::size_t>(n, (b + 1) * kBlock);
+      double change = 0.0, dangling = 0.0;
+      for (std::size_t r = b * kBlock; r < end_row; ++r) {
+        const double next = next_x[gathered_of_block_row[r]];
+        const double inv = inv_out_of_block_row[r];
+        change += std::abs(next - x[r]);
+        x[r] = next;
+        contrib[slot_of_block_row[r]] = next * inv;
+        dangling += inv == 0.0 ? next : 0.0;
+      }
+      change_part[b] = change;
+      dangling_part[b] = dangling;
+    }
+  }
 
   /// One thread's share of an iteration: own rows [first_row, last_row).
   void run_rows(std::size_t first_row, std::size_t last_row) {
@@ -76,7 +108,6 @@ struct PowerIteration {
     double* out = own_next.data();
     // Locals, not members: stores through the double pointer above could alias members.
     const double d = damping, teleport = base;
-    const NodeId node_base = first;
     for (std::size_t r = first_row; r < last_row; ++r) {
       // Four partial sums break the chain of dependent adds, keeping several gathers in
       // flight (~30% faster on large graphs); the order is fixed, so still deterministic.
@@ -91,7 +122,7 @@ struct PowerIteration {
       }
       for (; e < e_end; ++e) s0 += in[columns[e]];
       const double sum = (s0 + s1) + (s2 + s3);
-      out[row_node[r] - node_base] = d * sum + teleport;
+      out[r] = d * sum + teleport;
     }
   }
 };
@@ -112,13 +143,20 @@ std::vector<std::size_t> split_rows(const PowerIteration& it, unsigned pieces) {
   return bounds;
 }
 
+/// Splits all the blocks into `pieces` contiguous ranges of about as many blocks.
+std::vector<std::size_t> split_blocks(const PowerIteration& it, unsigned pieces) {
+  std::vector<std::size_t> bounds(pieces + 1);
+  for (unsigned t = 0; t <= pieces; ++t) bounds[t] = it.block_count() * t / pieces;
+  return bounds;
+}
+
 /// Every process's range and its nodes' out-degrees, gathered: fills it.nodes_of and
 /// it.out_degree.
 void gather_out_degrees(const OutLinkRows& rows, const Collective& processes, PowerIteration& it) {
   std::string mine;
-  codec::put_varint(mine, rows.first);
-  codec::put_varint(mine, rows.end);
-  for (NodeId v = rows.first; v < rows.end; ++v) codec::put_varint(mine, rows.out_links(v).size());
+  codec::put_varint(mine, rows.first());
+  codec::put_varint(mine, rows.end());
+  for (NodeId v = rows.first(); v < rows.end(); ++v) codec::put_varint(mine, rows.out_links(v).size());
   reserve_huge(it.out_degree, it.n);  // read at random every iteration
   it.out_degree.assign(it.n, 0);
   [[maybe_unused]] NodeId expected_first = 0;
@@ -155,10 +193,10 @@ InLinks transpose(const OutLinkRows& rows, const Collective& processes, const Po
   std::vector<std::string> to_each(p_count);
   for (unsigned p = 0; p < p_count; ++p) {
     if (p == me) continue;  // taken directly below
-    for (NodeId u = rows.first; u < rows.end; ++u) {
+    for (NodeId u = rows.first(); u < rows.end(); ++u) {
       const std::span<const NodeId> on_p = targets_on(u, p);
       if (on_p.empty()) continue;
-      codec::put_varint(to_each[p], u - rows.first);
+      codec::put_varint(to_each[p], u - rows.first());
       codec::put_varint(to_each[p], on_p.size());
       for (const NodeId v : on_p) codec::put_varint(to_each[p], v - first_of[p]);
     }
@@ -172,7 +210,7 @@ InLinks transpose(const OutLinkRows& rows, const Collective& processes, const Po
   auto visit = [&](auto&& link) {
     for (unsigned p = 0; p < p_count; ++p) {
       if (p == me) {
-        for (NodeId u = rows.first; u < rows.end; ++u) {
+        for (NodeId u = rows.first(); u < rows.end(); ++u) {
           for (const NodeId v : targets_on(u, p)) link(u, v - it.first);
         }
         continue;
@@ -197,8 +235,8 @@ InLinks transpose(const OutLinkRows& rows, const Collective& processes, const Po
 /// The iteration's graph on this process: every node's out-degree, slot and place in the block
 /// order, and its own rows' in-links (gathered from every process's rows). Collective.
 void prepare(const OutLinkRows& rows, const Collective& processes, PowerIteration& it) {
-  it.first = rows.first;
-  it.end = rows.end;
+  it.first = rows.first();
+  it.end = rows.end();
   gather_out_degrees(rows, processes, it);
   InLinks in = transpose(rows, processes, it);
 
@@ -225,6 +263,30 @@ void prepare(const OutLinkRows& rows, const Collective& processes, PowerIteratio
     const std::vector<NodeId> node_of_slot = by_descending(it.out_degree);
     for (NodeId s = 0; s < it.n; ++s) it.slot_of_node[node_of_slot[s]] = s;
   }
+  // Where each block row's new score lands in the gathered scores: its process's offset, then
+  // its place among that process's rows (a process's rows are its nodes in block order).
+  {
+    std::vector<std::uint32_t> next_of(it.nodes_of.size());
+    std::vector<NodeId> first_of(it.nodes_of.size() + 1, 0);
+    for (std::size_t p = 0; p < it.nodes_of.size(); ++p) {
+      next_of[p] = first_of[p];
+      first_of[p + 1] = first_of[p] + static_cast<NodeId>(it.nodes_of[p]);
+    }
+    it.gathered_of_block_row.resize(it.n);
+    for (NodeId r = 0; r < it.n; ++r) {
+      const NodeId v = it.block_row_node[r];
+      const auto p = static_cast<std::size_t>(std::upper_bound(first_of.begin(), first_of.end(), v) - first_of.begin() - 1);
+      it.gathered_of_block_row[r] = next_of[p]++;
+    }
+  }
+  it.slot_of_block_row.resize(it.n);
+  it.inv_out_of_block_row.resize(it.n);
+  for (NodeId r = 0; r < it.n; ++r) {
+    const NodeId v = it.block_row_node[r];
+    it.slot_of_block_row[r] = it.slot_of_node[v];
+    it.inv_out_of_block_row[r] = inverse_out(it.out_degree[v]);
+  }
+  std::vector<std::uint32_t>().swap(it.out_degree);
   it.row.resize(it.row_node.size() + 1);
   it.row[0] = 0;
   reserve_huge(it.column, in.source.size());
@@ -235,6 +297,7 @@ void prepare(const OutLinkRows& rows, const Collective& processes, PowerIteratio
     for (std::uint32_t k = in.start[local]; k < in.start[local + 1]; ++k) it.column[e++] = it.slot_of_node[in.source[k]];
     it.row[r + 1] = e;
   }
+  std::vector<NodeId>().swap(it.slot_of_node);
 }
 
 /// Sets the uniform start vector, the first contributions and the first teleport share.
@@ -245,80 +308,69 @@ void start_iteration(PowerIteration& it) {
   it.own_next.resize(it.end - it.first);
   reserve_huge(it.contrib, n);  // gathered at random every iteration
   it.contrib.resize(n);
+  it.change_part.resize(it.block_count());
+  it.dangling_part.resize(it.block_count());
   double dangling = 0.0;
-  for (const NodeId v : it.block_row_node) {
-    const double inv = inverse_out(it.out_degree[v]);
-    it.contrib[it.slot_of_node[v]] = it.x[v] * inv;
-    dangling += inv == 0.0 ? it.x[v] : 0.0;
+  for (NodeId r = 0; r < n; ++r) {
+    const double inv = it.inv_out_of_block_row[r];
+    it.contrib[it.slot_of_block_row[r]] = it.x[r] * inv;
+    dangling += inv == 0.0 ? it.x[r] : 0.0;
   }
   it.base = (it.damping * dangling + (1.0 - it.damping)) / n;
 }
 
-/// After the rows of an iteration: every process's new scores gathered on every process, the
-/// L1 change and the dangling mass summed a block at a time in the block order, the next
-/// contributions and teleport share set. Returns the change.
-double finish_iteration(PowerIteration& it, const Collective& processes) {
-  const std::vector<double> own(it.own_next);  // `mine` and `all` may not overlap
-  processes.all_gather(own, it.next_x, it.nodes_of);
-  double change = 0.0, dangling_mass = 0.0;
-  for (std::size_t b = 0; b * kBlock < it.n; ++b) {
-    const std::size_t end = std::min<std::size_t>(it.n, (b + 1) * kBlock);
-    double block_change = 0.0, block_dangling = 0.0;
-    for (std::size_t r = b * kBlock; r < end; ++r) {
-      const NodeId v = it.block_row_node[r];
-      const double next = it.next_x[v];
-      block_change += std::abs(next - it.x[v]);
-      block_dangling += it.out_degree[v] == 0 ? next : 0.0;
-    }
-    change += block_change;
-    dangling_mass += block_dangling;
-  }
-  for (NodeId v = 0; v < it.n; ++v) it.contrib[it.slot_of_node[v]] = it.next_x[v] * inverse_out(it.out_degree[v]);
-  it.x.swap(it.next_x);
-  it.base = (it.damping * dangling_mass + (1.0 - it.damping)) / static_cast<double>(it.n);
-  return change;
-}
-
 /// Iterates until the L1 change falls below the tolerance or max_iterations have run, this
 /// process's rows on `options.threads` threads; records iterations, last change and convergence
-/// in `result`.
+/// in `result`. An iteration: the threads compute the process's rows; one thread gathers every
+/// process's new scores (Collective::all_gather); the threads take them a block of all the rows
+/// at a time (run_blocks); one thread adds the blocks' partial sums in block order.
 void run_iterations(PowerIteration& it, const PageRankOptions& options, const Collective& processes,
                     PageRankResult& result) {
   unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-  const std::size_t blocks_of_rows = std::max<std::size_t>(1, (it.row_node.size() + kBlock - 1) / kBlock);
-  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, blocks_of_rows));
-  const std::vector<std::size_t> bounds = split_rows(it, threads);
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, it.block_count()));
+  const std::vector<std::size_t> row_bounds = split_rows(it, threads);
+  const std::vector<std::size_t> block_bounds = split_blocks(it, threads);
 
-  // Runs on one thread between iterations, while the others wait at the barrier.
+  // Each runs on one thread, while the others wait at the barrier.
+  auto gather_scores = [&]() noexcept {
+    processes.all_gather(it.own_next, it.next_x, it.nodes_of);
+  };
   bool done = false;
-  auto between_iterations = [&]() noexcept {
-    const double change = finish_iteration(it, processes);
+  auto finish_iteration = [&]() noexcept {
+    double change = 0.0, dangling_mass = 0.0;
+    for (std::size_t b = 0; b < it.block_count(); ++b) {
+      change += it.change_part[b];
+      dangling_mass += it.dangling_part[b];
+    }
     ++result.iterations;
     result.last_change = change;
     result.converged = change < options.tolerance;
     done = result.converged || result.iterations >= options.max_iterations;
+    it.base = (options.damping * dangling_mass + (1.0 - options.damping)) / static_cast<double>(it.n);
   };
-  std::barrier sync(threads, between_iterations);
+  std::barrier rows_done(threads, gather_scores);
+  std::barrier blocks_done(threads, finish_iteration);
   auto worker = [&](unsigned t) {
     while (true) {
-      it.run_rows(bounds[t], bounds[t + 1]);
-      sync.arrive_and_wait();
+      it.run_rows(row_bounds[t], row_bounds[t + 1]);
+      rows_done.arrive_and_wait();
+      it.run_blocks(block_bounds[t], block_bounds[t + 1]);
+      blocks_done.arrive_and_wait();
       if (done) return;
     }
   };
-  // A pool that lives for the whole run: one barrier per iteration, no per-iteration spawns.
+  // A pool that lives for the whole run: two barriers per iteration, no per-iteration spawns.
   std::vector<std::jthread> pool;
   pool.reserve(threads - 1);
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
   worker(0);
 }
 
-/// The sum of x over `order`, compensated (Neumaier), so that scores renormalised by it sum to 1
+/// The sum of `values`, compensated (Neumaier), so that scores renormalised by it sum to 1
 /// within a few ulps even for millions of nodes.
-double compensated_sum(const std::vector<double>& x, const std::vector<NodeId>& order) {
+double compensated_sum(const std::vector<double>& values) {
   double sum = 0.0, compensation = 0.0;
-  for (const NodeId v : order) {
-    const double s = x[v];
+  for (const double s : values) {
     const double t = sum + s;
     compensation += std::abs(sum) >= std::abs(s) ? (sum - t) + s : (s - t) + sum;
     sum = t;
@@ -332,7 +384,7 @@ PageRankResult pagerank(const OutLinkRows& rows, const PageRankOptions& options,
                         const Collective& processes) {
   assert(options.damping >= 0.0 && options.damping < 1.0 && options.tolerance > 0.0);
   PageRankResult result;
-  const NodeId n = rows.node_count;
+  const NodeId n = rows.node_count();
   if (n == 0) {
     result.converged = true;
     return result;
@@ -356,9 +408,9 @@ PageRankResult pagerank(const OutLinkRows& rows, const PageRankOptions& options,
   result.iteration_seconds = std::chrono::duration<double>(Clock::now() - iterating).count();
 
   // Renormalise: the iteration preserves the sum 1 only up to rounding.
-  const double sum = compensated_sum(it.x, it.block_row_node);
+  const double sum = compensated_sum(it.x);
   result.scores.resize(n);
-  for (NodeId v = 0; v < n; ++v) result.scores[v] = it.x[v] / sum;
+  for (NodeId r = 0; r < n; ++r) result.scores[it.block_row_node[r]] = it.x[r] / sum;
   return result;
 }
 

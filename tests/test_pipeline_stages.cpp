@@ -186,8 +186,8 @@ TEST_CASE("link_pages: redirect pages become redirects, links through them reach
   CHECK_FALSE(records[3].node.has_value());
   CHECK(site.node_records == std::vector<std::uint32_t>{0, 1});
   // a -> b through the redirect (a's self-link dropped), b -> a once.
-  REQUIRE(site.rows.first == 0);
-  REQUIRE(site.rows.end == 2);
+  REQUIRE(site.rows.first() == 0);
+  REQUIRE(site.rows.end() == 2);
   CHECK(site.rows.edge_count() == 2);
   CHECK(std::vector<std::uint32_t>(site.rows.out_links(0).begin(), site.rows.out_links(0).end()) ==
         std::vector<std::uint32_t>{1});

@@ -118,7 +118,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> random_ranges(std::uint32_t
 
 /// Rows' edges as (source, target) pairs, appended to `out`.
 void add_edges(const canon::ranking::OutLinkRows& rows, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) {
-  for (std::uint32_t u = rows.first; u < rows.end; ++u) {
+  for (std::uint32_t u = rows.first(); u < rows.end(); ++u) {
     for (const std::uint32_t v : rows.out_links(u)) out.emplace_back(u, v);
   }
 }
@@ -179,12 +179,12 @@ TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each 
       for (unsigned p = 0; p < processes; ++p) {
         CAPTURE(p);
         REQUIRE(failed[p].empty());
-        CHECK(got_rows[p].node_count == want.rows.node_count);
-        CHECK(got_rows[p].first == next_node);
-        next_node = got_rows[p].end;
+        CHECK(got_rows[p].node_count() == want.rows.node_count());
+        CHECK(got_rows[p].first() == next_node);
+        next_node = got_rows[p].end();
         add_edges(got_rows[p], got_edges);
       }
-      CHECK(next_node == want.rows.node_count);
+      CHECK(next_node == want.rows.node_count());
       CHECK(got_edges == want_edges);
       for (unsigned p = 0; p < processes; ++p) {
         CAPTURE(p);
