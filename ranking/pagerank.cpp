@@ -12,6 +12,7 @@
 #include <cassert>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <thread>
 
 #include "common/byte_codec.h"
@@ -23,12 +24,52 @@ namespace {
 
 using detail::reserve_huge;
 
-/// Rows per block of the partial sums. The L1 change and the dangling mass are summed a block at
-/// a time and the blocks' sums added in order, over one order of all the rows (`block_row_node`)
-/// that no process or thread count changes: so are the results.
-constexpr std::size_t kBlock = 2048;
+__extension__ typedef unsigned __int128 Uint128;
 
-/// Nodes by descending `degree`, equal degrees by id: a counting sort, O(N + max degree).
+/// The exact sum of non-negative doubles below 2^7, each first truncated to a multiple of
+/// 2^-120 (fixed point in 128 bits). Integer addition does not depend on the order of the terms,
+/// so the L1 change, the dangling mass and the scores' total come out the same, bit for bit,
+/// however the nodes are shared among threads and processes; and no rounding accumulates (a
+/// term below 2^-120, ~1e-36, is lost: nothing at PageRank's tolerances).
+class ExactSum {
+public:
+  /// REQUIRES: 0 <= term < 2^7 (a finite double).
+  void add(double term) {
+    // term = mantissa * 2^(exponent - 1075): shifted into units of 2^-120 by hand, without a
+    // branch for zero (the compiler's double-to-128-bit conversion is a library call, and this
+    // runs twice a row every iteration, a dangling mass of 0 for most rows).
+    std::uint64_t bits;
+    std::memcpy(&bits, &term, sizeof bits);
+    const auto exponent = static_cast<int>(bits >> 52);
+    const bool normal = exponent != 0;  // else zero, or below 2^-1022: left out
+    const std::uint64_t mantissa =
+        ((bits & ((std::uint64_t{1} << 52) - 1)) | std::uint64_t{1} << 52) & (std::uint64_t{0} - normal);
+    const int shift = normal ? exponent - 1075 + kFractionBits : 0;
+    if (shift >= 0) [[likely]] {
+      total_ += static_cast<Uint128>(mantissa) << shift;
+    } else if (shift > -64) {
+      total_ += mantissa >> -shift;
+    }
+  }
+  void add(const ExactSum& other) { total_ += other.total_; }
+  double value() const { return std::ldexp(static_cast<double>(total_), -kFractionBits); }
+  /// The 16 bytes of the total, for another process.
+  void append_to(std::string& out) const {
+    codec::put_fixed(out, static_cast<std::uint64_t>(total_), 8);
+    codec::put_fixed(out, static_cast<std::uint64_t>(total_ >> 64), 8);
+  }
+  /// Adds a total append_to() wrote at `in`'s front.
+  void add_from(codec::Reader& in) {
+    const std::uint64_t low = in.fixed(8), high = in.fixed(8);
+    total_ += (static_cast<Uint128>(high) << 64) | low;
+  }
+
+private:
+  static constexpr int kFractionBits = 120;
+  Uint128 total_ = 0;
+};
+
+/// Nodes by descending `degree`, equal degrees by index: a counting sort, O(N + max degree).
 std::vector<NodeId> by_descending(const std::vector<std::uint32_t>& degree) {
   std::uint32_t max_degree = 0;
   for (const std::uint32_t d : degree) max_degree = std::max(max_degree, d);
@@ -40,73 +81,41 @@ std::vector<NodeId> by_descending(const std::vector<std::uint32_t>& degree) {
   return order;
 }
 
-/// 1 / out-degree, 0 for a dangling node (its score is spread through the teleport instead).
-double inverse_out(std::uint32_t out_degree) { return out_degree == 0 ? 0.0 : 1.0 / out_degree; }
-
-/// The state of one run on one process. Every process holds every node's score, slot and
-/// inverse out-degree by its place in the block order (~40 bytes a node), and the in-links of
-/// its own rows only.
+/// The state of one run on one process: its own nodes' scores and rows, and the contributions
+/// its rows read, its own and those of the other processes' nodes they link from (the halo).
+/// Nothing is held per node of the whole graph but the result.
 ///
-/// The graph is renumbered for speed: rows (a process's own nodes) by descending in-degree, so
-/// that rows of equal length run together and the loop over in-links is predicted; the
-/// contributions x / out-degree by *slot*, slots by descending out-degree, so that the most-read
-/// contributions (a source is read once per out-link) share cache lines and stay in the core's
-/// cache. On power-law graphs this makes an iteration ~10-15% faster than the caller's numbering
-/// (docs/ranking.md).
+/// The graph is renumbered for speed: rows (the own nodes, in the order they are computed) by
+/// descending in-degree, so that rows of equal length run together and the loop over in-links
+/// is predicted; the contributions x / out-degree by *slot*, the own nodes' slots by descending
+/// out-degree, so that the most-read contributions (a source is read once per out-link) share
+/// cache lines and stay in the core's cache. On power-law graphs this makes an iteration ~10-15%
+/// faster than the caller's numbering (docs/ranking.md). The halo's slots follow the own ones.
 struct PowerIteration {
   NodeId n = 0;
   double damping = 0.0;
-  NodeId first = 0, end = 0;                // this process's nodes
-  std::vector<std::size_t> nodes_of;        // nodes of each process, in rank order
-  std::vector<NodeId> row_node;             // own rows: nodes by descending in-degree
-  std::vector<std::uint32_t> row;           // own row r's in-links: column[row[r] .. row[r + 1])
-  std::vector<NodeId> column;               // in-links as their sources' slots, ascending source
-  std::vector<std::uint32_t> out_degree;    // by node (while preparing)
-  std::vector<NodeId> slot_of_node;         // (while preparing)
-  // Every node by its block row: the order of all nodes by descending in-degree, which the
-  // partial sums follow.
-  std::vector<NodeId> block_row_node;
-  std::vector<NodeId> slot_of_block_row;
-  std::vector<double> inv_out_of_block_row;  // 1 / out-degree, 0 for dangling nodes
-  std::vector<double> x;                    // scores by block row
-  // The new scores gathered: each process's own rows in its order, the processes in rank
-  // order; block row r's is next_x[gathered_of_block_row[r]] (with one process, r itself).
-  std::vector<double> next_x;
-  std::vector<std::uint32_t> gathered_of_block_row;
-  std::vector<double> own_next;             // new scores of own rows
-  std::vector<double> contrib;              // x * 1 / out-degree, by slot
-  std::vector<double> change_part, dangling_part;  // by block of rows
+  NodeId first = 0, end = 0;                 // this process's nodes
+  std::vector<NodeId> first_of;              // every process's first node, then n
+  std::vector<NodeId> row_node;              // own rows: own nodes (node - first) by descending in-degree
+  std::vector<std::uint32_t> row;            // own row r's in-links: column[row[r] .. row[r + 1])
+  std::vector<NodeId> column;                // in-links as their sources' slots, ascending source
+  std::vector<NodeId> slot_of_row;           // where row r's own contribution goes
+  std::vector<double> inv_out_of_row;        // 1 / out-degree, 0 for a dangling node
+  std::vector<double> x, next_x;             // scores by own row
+  std::size_t own_slots = 0;                 // slots [0, own_slots): own nodes; then the halo
+  std::vector<std::size_t> halo_first_of;    // where each process's nodes start in the halo's slots
+  std::vector<std::vector<NodeId>> send_slots;  // the own slots each process reads, in its order
+  std::vector<double> contrib;               // x * 1 / out-degree, by slot
   double base = 0.0;  // (d * dangling mass + (1 - d)) / n for the next iteration
+  std::vector<ExactSum> change_of, dangling_of;  // by thread
 
-  std::size_t block_count() const { return (n + kBlock - 1) / kBlock; }
-
-  /// One thread's share of the step after the rows: blocks [first_block, last_block) of all
-  /// the nodes, each new score taken, its change and dangling mass summed per block, its next
-  /// contribution written.
-  void run_blocks(std::size_t first_block, std::size_t last_block) {
-    for (std::size_t b = first_block; b < last_block; ++b) {
-      const std::size_t end_row = std::min<std::size_t>(n, (b + 1) * kBlock);
-      double change = 0.0, dangling = 0.0;
-      for (std::size_t r = b * kBlock; r < end_row; ++r) {
-        const double next = next_x[gathered_of_block_row[r]];
-        const double inv = inv_out_of_block_row[r];
-        change += std::abs(next - x[r]);
-        x[r] = next;
-        contrib[slot_of_block_row[r]] = next * inv;
-        dangling += inv == 0.0 ? next : 0.0;
-      }
-      change_part[b] = change;
-      dangling_part[b] = dangling;
-    }
-  }
-
-  /// One thread's share of an iteration: own rows [first_row, last_row).
+  /// One thread's share of an iteration: own rows [first_row, last_row), their new scores.
   void run_rows(std::size_t first_row, std::size_t last_row) {
     const double* in = contrib.data();
     const std::uint32_t* starts = row.data();
     const NodeId* columns = column.data();
-    double* out = own_next.data();
-    // Locals, not members: stores through the double pointer above could alias members.
+    double* next_score = next_x.data();
+    // Locals, not members: stores through the double pointers above could alias members.
     const double d = damping, teleport = base;
     for (std::size_t r = first_row; r < last_row; ++r) {
       // Four partial sums break the chain of dependent adds, keeping several gathers in
@@ -122,8 +131,25 @@ struct PowerIteration {
       }
       for (; e < e_end; ++e) s0 += in[columns[e]];
       const double sum = (s0 + s1) + (s2 + s3);
-      out[r] = d * sum + teleport;
+      next_score[r] = d * sum + teleport;
     }
+  }
+
+  /// One thread's share of the step after every row is computed (the contributions are read
+  /// until then): the next contributions of own rows [first_row, last_row), their change and
+  /// dangling mass added to the thread's sums. Written apart from the rows, one array of
+  /// contributions serves, half the memory a second one would take in the cache; and the exact
+  /// sums, in the rows' loop, slowed it by a third (their work does not overlap its gathers).
+  void write_contributions(unsigned thread, std::size_t first_row, std::size_t last_row) {
+    ExactSum change, dangling;
+    for (std::size_t r = first_row; r < last_row; ++r) {
+      const double next = next_x[r], inv = inv_out_of_row[r];
+      change.add(std::abs(next - x[r]));
+      dangling.add(inv == 0.0 ? next : 0.0);
+      contrib[slot_of_row[r]] = next * inv;
+    }
+    change_of[thread] = change;
+    dangling_of[thread] = dangling;
   }
 };
 
@@ -143,36 +169,23 @@ std::vector<std::size_t> split_rows(const PowerIteration& it, unsigned pieces) {
   return bounds;
 }
 
-/// Splits all the blocks into `pieces` contiguous ranges of about as many blocks.
-std::vector<std::size_t> split_blocks(const PowerIteration& it, unsigned pieces) {
-  std::vector<std::size_t> bounds(pieces + 1);
-  for (unsigned t = 0; t <= pieces; ++t) bounds[t] = it.block_count() * t / pieces;
-  return bounds;
-}
-
-/// Every process's range and its nodes' out-degrees, gathered: fills it.nodes_of and
-/// it.out_degree.
-void gather_out_degrees(const OutLinkRows& rows, const Collective& processes, PowerIteration& it) {
+/// Every process's range of nodes, gathered into it.first_of.
+void gather_ranges(const OutLinkRows& rows, const Collective& processes, PowerIteration& it) {
   std::string mine;
   codec::put_varint(mine, rows.first());
   codec::put_varint(mine, rows.end());
-  for (NodeId v = rows.first(); v < rows.end(); ++v) codec::put_varint(mine, rows.out_links(v).size());
-  reserve_huge(it.out_degree, it.n);  // read at random every iteration
-  it.out_degree.assign(it.n, 0);
-  [[maybe_unused]] NodeId expected_first = 0;
   for (const std::string& part : processes.all_gather_bytes(mine)) {
     codec::Reader in(part);
     const auto first = static_cast<NodeId>(in.varint()), end = static_cast<NodeId>(in.varint());
-    assert(first == expected_first && first <= end && end <= it.n);
-    for (NodeId v = first; v < end; ++v) it.out_degree[v] = static_cast<std::uint32_t>(in.varint());
-    it.nodes_of.push_back(end - first);
-    expected_first = end;
+    assert(in.ok() && first == (it.first_of.empty() ? 0 : it.first_of.back()) && first <= end && end <= it.n);
+    if (it.first_of.empty()) it.first_of.push_back(first);
+    it.first_of.push_back(end);
   }
-  assert(expected_first == it.n);
+  assert(it.first_of.back() == it.n);
 }
 
 /// The in-links of this process's nodes, from every process's rows: the links each process has
-/// to them sent to it (one all_to_all), its own taken directly. in_start[v - first] .. the next
+/// to them sent to it (one all_to_all), its own taken directly. start[v - first] .. the next
 /// index the sources, ascending (the processes' sources ascend with their rank).
 struct InLinks {
   std::vector<std::uint32_t> start;
@@ -181,8 +194,7 @@ struct InLinks {
 
 InLinks transpose(const OutLinkRows& rows, const Collective& processes, const PowerIteration& it) {
   const unsigned p_count = processes.size(), me = processes.rank();
-  std::vector<NodeId> first_of(p_count + 1, 0);
-  for (unsigned p = 0; p < p_count; ++p) first_of[p + 1] = first_of[p] + static_cast<NodeId>(it.nodes_of[p]);
+  const std::vector<NodeId>& first_of = it.first_of;
   // A row's targets on process p are a contiguous run of it (rows are sorted, ranges consecutive).
   auto targets_on = [&](NodeId u, unsigned p) {
     const std::span<const NodeId> out = rows.out_links(u);
@@ -232,130 +244,180 @@ InLinks transpose(const OutLinkRows& rows, const Collective& processes, const Po
   return in;
 }
 
-/// The iteration's graph on this process: every node's out-degree, slot and place in the block
-/// order, and its own rows' in-links (gathered from every process's rows). Collective.
+/// The process owning `node`.
+unsigned owner_of(const PowerIteration& it, NodeId node) {
+  return static_cast<unsigned>(std::upper_bound(it.first_of.begin(), it.first_of.end(), node) - it.first_of.begin() - 1);
+}
+
+/// The iteration's graph on this process: its own rows' in-links (gathered from every process's
+/// rows) as slots, and the halo: the other processes' nodes they link from, asked of their
+/// processes once (each then sends their contributions every iteration). Collective.
 void prepare(const OutLinkRows& rows, const Collective& processes, PowerIteration& it) {
+  const unsigned p_count = processes.size();
   it.first = rows.first();
   it.end = rows.end();
-  gather_out_degrees(rows, processes, it);
-  InLinks in = transpose(rows, processes, it);
+  gather_ranges(rows, processes, it);
+  const InLinks in = transpose(rows, processes, it);
+  const std::size_t own = it.end - it.first;
 
-  // Every node's in-degree: the block order. Own rows are own nodes in that order.
-  std::string mine;
-  for (NodeId v = it.first; v < it.end; ++v) codec::put_varint(mine, in.start[v - it.first + 1] - in.start[v - it.first]);
-  std::vector<std::uint32_t> degree(it.n, 0);
-  {
-    NodeId v = 0;
-    for (const std::string& part : processes.all_gather_bytes(mine)) {
-      codec::Reader bytes(part);
-      while (bytes.ok() && !bytes.at_end()) degree[v++] = static_cast<std::uint32_t>(bytes.varint());
-    }
-    assert(v == it.n);
+  // The halo: the distinct sources of other processes, ascending (so by process), and each
+  // process asked for its own.
+  std::vector<NodeId> halo;
+  for (const NodeId u : in.source) {
+    if (u < it.first || u >= it.end) halo.push_back(u);
   }
-  it.block_row_node = by_descending(degree);
-  it.row_node.reserve(it.end - it.first);
-  for (const NodeId v : it.block_row_node) {
-    if (v >= it.first && v < it.end) it.row_node.push_back(v);
+  std::sort(halo.begin(), halo.end());
+  halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
+  it.halo_first_of.assign(p_count + 1, 0);
+  std::vector<std::string> asks(p_count);
+  for (const NodeId u : halo) {
+    const unsigned p = owner_of(it, u);
+    ++it.halo_first_of[p + 1];
+    codec::put_varint(asks[p], u - it.first_of[p]);
   }
-  reserve_huge(it.slot_of_node, it.n);  // read at random below and every iteration
-  it.slot_of_node.resize(it.n);
+  for (unsigned p = 0; p < p_count; ++p) it.halo_first_of[p + 1] += it.halo_first_of[p];
+
+  // Own slots by descending out-degree; the halo's after them.
+  std::vector<std::uint32_t> degree(own);
+  for (std::size_t i = 0; i < own; ++i) degree[i] = static_cast<std::uint32_t>(rows.out_links(it.first + static_cast<NodeId>(i)).size());
+  std::vector<NodeId> slot_of_own(own);
   {
-    const std::vector<NodeId> node_of_slot = by_descending(it.out_degree);
-    for (NodeId s = 0; s < it.n; ++s) it.slot_of_node[node_of_slot[s]] = s;
+    const std::vector<NodeId> own_of_slot = by_descending(degree);
+    for (NodeId s = 0; s < own; ++s) slot_of_own[own_of_slot[s]] = s;
   }
-  // Where each block row's new score lands in the gathered scores: its process's offset, then
-  // its place among that process's rows (a process's rows are its nodes in block order).
-  {
-    std::vector<std::uint32_t> next_of(it.nodes_of.size());
-    std::vector<NodeId> first_of(it.nodes_of.size() + 1, 0);
-    for (std::size_t p = 0; p < it.nodes_of.size(); ++p) {
-      next_of[p] = first_of[p];
-      first_of[p + 1] = first_of[p] + static_cast<NodeId>(it.nodes_of[p]);
-    }
-    it.gathered_of_block_row.resize(it.n);
-    for (NodeId r = 0; r < it.n; ++r) {
-      const NodeId v = it.block_row_node[r];
-      const auto p = static_cast<std::size_t>(std::upper_bound(first_of.begin(), first_of.end(), v) - first_of.begin() - 1);
-      it.gathered_of_block_row[r] = next_of[p]++;
+  it.own_slots = own;
+  it.send_slots.assign(p_count, {});
+  const std::vector<std::string> asked = processes.all_to_all_bytes(asks);
+  for (unsigned p = 0; p < p_count; ++p) {
+    codec::Reader bytes(asked[p]);
+    while (bytes.ok() && !bytes.at_end()) {
+      const std::uint64_t local = bytes.varint();
+      assert(local < own);
+      it.send_slots[p].push_back(slot_of_own[local]);
     }
   }
-  it.slot_of_block_row.resize(it.n);
-  it.inv_out_of_block_row.resize(it.n);
-  for (NodeId r = 0; r < it.n; ++r) {
-    const NodeId v = it.block_row_node[r];
-    it.slot_of_block_row[r] = it.slot_of_node[v];
-    it.inv_out_of_block_row[r] = inverse_out(it.out_degree[v]);
-  }
-  std::vector<std::uint32_t>().swap(it.out_degree);
-  it.row.resize(it.row_node.size() + 1);
+
+  // Rows: own nodes by descending in-degree, each in-link its source's slot.
+  for (std::size_t i = 0; i < own; ++i) degree[i] = in.start[i + 1] - in.start[i];
+  it.row_node = by_descending(degree);
+  it.row.resize(own + 1);
   it.row[0] = 0;
   reserve_huge(it.column, in.source.size());
   it.column.resize(in.source.size());
+  it.slot_of_row.resize(own);
+  it.inv_out_of_row.resize(own);
   std::uint32_t e = 0;
-  for (std::size_t r = 0; r < it.row_node.size(); ++r) {
-    const NodeId local = it.row_node[r] - it.first;
-    for (std::uint32_t k = in.start[local]; k < in.start[local + 1]; ++k) it.column[e++] = it.slot_of_node[in.source[k]];
+  for (std::size_t r = 0; r < own; ++r) {
+    const NodeId local = it.row_node[r];
+    for (std::uint32_t k = in.start[local]; k < in.start[local + 1]; ++k) {
+      const NodeId u = in.source[k];
+      it.column[e++] = u >= it.first && u < it.end
+                           ? slot_of_own[u - it.first]
+                           : static_cast<NodeId>(own + static_cast<std::size_t>(std::lower_bound(halo.begin(), halo.end(), u) - halo.begin()));
+    }
     it.row[r + 1] = e;
+    it.slot_of_row[r] = slot_of_own[local];
+    const std::uint32_t out = static_cast<std::uint32_t>(rows.out_links(it.first + local).size());
+    it.inv_out_of_row[r] = out == 0 ? 0.0 : 1.0 / out;
   }
-  std::vector<NodeId>().swap(it.slot_of_node);
+}
+
+/// The contributions of the halo: each process sends those of its nodes that another's rows read
+/// (one all_to_all). Collective.
+void exchange_halo(PowerIteration& it, const Collective& processes) {
+  const unsigned p_count = processes.size();
+  if (p_count == 1) return;
+  double* values = it.contrib.data();
+  std::vector<std::string> to_each(p_count);
+  for (unsigned p = 0; p < p_count; ++p) {
+    to_each[p].resize(it.send_slots[p].size() * sizeof(double));
+    char* out = to_each[p].data();
+    for (const NodeId slot : it.send_slots[p]) {
+      std::memcpy(out, &values[slot], sizeof(double));
+      out += sizeof(double);
+    }
+  }
+  const std::vector<std::string> from_each = processes.all_to_all_bytes(to_each);
+  for (unsigned p = 0; p < p_count; ++p) {
+    const std::size_t count = it.halo_first_of[p + 1] - it.halo_first_of[p];
+    assert(from_each[p].size() == count * sizeof(double));
+    if (count > 0) std::memcpy(values + it.own_slots + it.halo_first_of[p], from_each[p].data(), count * sizeof(double));
+  }
+}
+
+/// Every process's sums added: the same totals on every process. Collective.
+std::pair<double, double> total_sums(const ExactSum& change, const ExactSum& dangling, const Collective& processes) {
+  if (processes.size() == 1) return {change.value(), dangling.value()};
+  std::string mine;
+  change.append_to(mine);
+  dangling.append_to(mine);
+  ExactSum all_change, all_dangling;
+  for (const std::string& part : processes.all_gather_bytes(mine)) {
+    codec::Reader in(part);
+    all_change.add_from(in);
+    all_dangling.add_from(in);
+  }
+  return {all_change.value(), all_dangling.value()};
 }
 
 /// Sets the uniform start vector, the first contributions and the first teleport share.
-void start_iteration(PowerIteration& it) {
+/// Collective.
+void start_iteration(PowerIteration& it, const Collective& processes) {
   const NodeId n = it.n;
-  it.x.assign(n, 1.0 / n);
-  it.next_x.resize(n);
-  it.own_next.resize(it.end - it.first);
-  reserve_huge(it.contrib, n);  // gathered at random every iteration
-  it.contrib.resize(n);
-  it.change_part.resize(it.block_count());
-  it.dangling_part.resize(it.block_count());
-  double dangling = 0.0;
-  for (NodeId r = 0; r < n; ++r) {
-    const double inv = it.inv_out_of_block_row[r];
-    it.contrib[it.slot_of_block_row[r]] = it.x[r] * inv;
-    dangling += inv == 0.0 ? it.x[r] : 0.0;
+  const std::size_t own = it.row_node.size();
+  it.x.assign(own, 1.0 / n);
+  it.next_x.resize(own);
+  const std::size_t slots = it.own_slots + it.halo_first_of.back();
+  reserve_huge(it.contrib, slots);  // gathered at random every iteration
+  it.contrib.resize(slots);
+  ExactSum dangling;
+  for (std::size_t r = 0; r < own; ++r) {
+    it.contrib[it.slot_of_row[r]] = it.x[r] * it.inv_out_of_row[r];
+    dangling.add(it.inv_out_of_row[r] == 0.0 ? it.x[r] : 0.0);
   }
-  it.base = (it.damping * dangling + (1.0 - it.damping)) / n;
+  exchange_halo(it, processes);
+  const double dangling_mass = total_sums(ExactSum(), dangling, processes).second;
+  it.base = (it.damping * dangling_mass + (1.0 - it.damping)) / n;
 }
 
 /// Iterates until the L1 change falls below the tolerance or max_iterations have run, this
 /// process's rows on `options.threads` threads; records iterations, last change and convergence
-/// in `result`. An iteration: the threads compute the process's rows; one thread gathers every
-/// process's new scores (Collective::all_gather); the threads take them a block of all the rows
-/// at a time (run_blocks); one thread adds the blocks' partial sums in block order.
+/// in `result`.
 void run_iterations(PowerIteration& it, const PageRankOptions& options, const Collective& processes,
                     PageRankResult& result) {
   unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, it.block_count()));
-  const std::vector<std::size_t> row_bounds = split_rows(it, threads);
-  const std::vector<std::size_t> block_bounds = split_blocks(it, threads);
+  // At least 2048 rows a thread: below that, starting a thread costs more than it saves.
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, it.row_node.size() / 2048)));
+  const std::vector<std::size_t> bounds = split_rows(it, threads);
+  it.change_of.assign(threads, ExactSum());
+  it.dangling_of.assign(threads, ExactSum());
 
-  // Each runs on one thread, while the others wait at the barrier.
-  auto gather_scores = [&]() noexcept {
-    processes.all_gather(it.own_next, it.next_x, it.nodes_of);
-  };
+  // Runs on one thread between iterations, while the others wait at the barrier: the sums of
+  // every thread and process added, the halo's next contributions taken.
   bool done = false;
   auto finish_iteration = [&]() noexcept {
-    double change = 0.0, dangling_mass = 0.0;
-    for (std::size_t b = 0; b < it.block_count(); ++b) {
-      change += it.change_part[b];
-      dangling_mass += it.dangling_part[b];
+    ExactSum change, dangling;
+    for (unsigned t = 0; t < threads; ++t) {
+      change.add(it.change_of[t]);
+      dangling.add(it.dangling_of[t]);
     }
+    const auto [total_change, dangling_mass] = total_sums(change, dangling, processes);
+    exchange_halo(it, processes);
+    it.x.swap(it.next_x);
     ++result.iterations;
-    result.last_change = change;
-    result.converged = change < options.tolerance;
+    result.last_change = total_change;
+    result.converged = total_change < options.tolerance;
     done = result.converged || result.iterations >= options.max_iterations;
     it.base = (options.damping * dangling_mass + (1.0 - options.damping)) / static_cast<double>(it.n);
   };
-  std::barrier rows_done(threads, gather_scores);
-  std::barrier blocks_done(threads, finish_iteration);
+  std::barrier rows_done(threads);
+  std::barrier contributions_done(threads, finish_iteration);
   auto worker = [&](unsigned t) {
     while (true) {
-      it.run_rows(row_bounds[t], row_bounds[t + 1]);
+      it.run_rows(bounds[t], bounds[t + 1]);
       rows_done.arrive_and_wait();
-      it.run_blocks(block_bounds[t], block_bounds[t + 1]);
-      blocks_done.arrive_and_wait();
+      it.write_contributions(t, bounds[t], bounds[t + 1]);
+      contributions_done.arrive_and_wait();
       if (done) return;
     }
   };
@@ -366,16 +428,19 @@ void run_iterations(PowerIteration& it, const PageRankOptions& options, const Co
   worker(0);
 }
 
-/// The sum of `values`, compensated (Neumaier), so that scores renormalised by it sum to 1
-/// within a few ulps even for millions of nodes.
-double compensated_sum(const std::vector<double>& values) {
-  double sum = 0.0, compensation = 0.0;
-  for (const double s : values) {
-    const double t = sum + s;
-    compensation += std::abs(sum) >= std::abs(s) ? (sum - t) + s : (s - t) + sum;
-    sum = t;
-  }
-  return sum + compensation;
+/// Every node's score, renormalised (the iteration preserves the sum 1 only up to rounding) by
+/// the exact total of all scores, gathered from every process. Collective.
+std::vector<double> final_scores(const PowerIteration& it, const Collective& processes) {
+  ExactSum own_total;
+  for (const double s : it.x) own_total.add(s);
+  const double sum = total_sums(own_total, ExactSum(), processes).first;
+  std::vector<double> own(it.end - it.first);
+  for (std::size_t r = 0; r < it.row_node.size(); ++r) own[it.row_node[r]] = it.x[r] / sum;
+  std::vector<double> scores(it.n);
+  std::vector<std::size_t> counts;
+  for (std::size_t p = 0; p + 1 < it.first_of.size(); ++p) counts.push_back(it.first_of[p + 1] - it.first_of[p]);
+  processes.all_gather(own, scores, counts);
+  return scores;
 }
 
 /// compute_pagerank() over this process's `rows`; `owned` (== &rows or null) is released once
@@ -399,18 +464,13 @@ PageRankResult pagerank(const OutLinkRows& rows, const PageRankOptions& options,
   if (owned != nullptr) {
     const OutLinkRows released = std::move(*owned);  // frees the caller's rows here
   }
-  start_iteration(it);
+  start_iteration(it, processes);
 
   const auto iterating = Clock::now();
   result.setup_seconds = std::chrono::duration<double>(iterating - start).count();
   if (options.max_iterations > 0) run_iterations(it, options, processes, result);
-
   result.iteration_seconds = std::chrono::duration<double>(Clock::now() - iterating).count();
-
-  // Renormalise: the iteration preserves the sum 1 only up to rounding.
-  const double sum = compensated_sum(it.x);
-  result.scores.resize(n);
-  for (NodeId r = 0; r < n; ++r) result.scores[it.block_row_node[r]] = it.x[r] / sum;
+  result.scores = final_scores(it, processes);
   return result;
 }
 
