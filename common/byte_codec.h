@@ -48,6 +48,8 @@ public:
   explicit Reader(std::string_view bytes) : rest_(bytes) {}
   bool ok() const { return ok_; }
   bool at_end() const { return rest_.empty(); }
+  /// The bytes not read yet (a view of the input).
+  std::string_view rest() const { return rest_; }
 
   std::uint64_t varint() {
     std::uint64_t value = 0;

@@ -187,7 +187,7 @@ void ExactDetector::reset(std::uint32_t n) {
   shingles_.assign(n, {});
   shingles_.shrink_to_fit();
   text_hashes_.assign(n, 0);
-  page_names_.assign(n, PageName{});
+  page_names_.reset(n);
   names_ = SiteNames();
   boilerplate_ = Boilerplate();
 }
@@ -202,7 +202,7 @@ void ExactDetector::add(std::uint32_t i, const DedupDocument& doc) {
   tokenize_joined(doc.text, words);
   if (words.size() == 0) return;
   text_hashes_[i] = hash_all_words(words) | 1;
-  page_names_[i] = page_name(doc);
+  page_names_.set(i, page_name(doc));
   shingle_set(words, options_.shingle_size, shingles_[i]);
   boilerplate_.remove_from(shingles_[i]);
 }

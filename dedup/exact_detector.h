@@ -88,7 +88,7 @@ private:
   /// run, by document index; names_ is made from the name words in find_clusters().
   std::vector<ShingleSet> shingles_;
   std::vector<std::uint64_t> text_hashes_;
-  std::vector<PageName> page_names_;
+  EncodedPageNames page_names_;
   SiteNames names_;
 };
 

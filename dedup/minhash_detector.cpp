@@ -58,8 +58,7 @@ void MinhashDetector::reset(std::uint32_t n) {
   text_hashes_.shrink_to_fit();
   repeated_only_.assign(n, 0);
   repeated_only_.shrink_to_fit();
-  page_names_.assign(n, PageName{});
-  page_names_.shrink_to_fit();
+  page_names_.reset(n);
   names_ = SiteNames();
   boilerplate_ = Boilerplate();
   measured_ = {};
@@ -79,7 +78,7 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
   tokenize_joined(doc.text, words);
   if (words.size() == 0) return;
   text_hashes_[i] = hash_all_words(words) | 1;  // never 0, which means "no words"
-  page_names_[i] = page_name(doc);
+  page_names_.set(i, page_name(doc));
   shingle_hashes(words, options_.shingle_size, shingles);
   const bool has_shingles = !shingles.empty();
   boilerplate_.remove_from(shingles);
@@ -94,14 +93,8 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
 }
 
 std::size_t MinhashDetector::state_bytes_per_document() const {
-  std::size_t name_bytes = 0;
-  for (const PageName& w : page_names_) {
-    name_bytes += (w.title.capacity() + w.heading.capacity() + w.segment_words.capacity() + w.segment_word_end.capacity()) *
-                      sizeof(std::uint32_t) +
-                  (w.path_suffixes.capacity() + w.segments.capacity()) * sizeof(std::uint64_t);
-  }
-  return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) + sizeof(PageName) +
-         (page_names_.empty() ? 0 : name_bytes / page_names_.size());
+  return width_ * sizeof(std::uint32_t) + sizeof(std::uint32_t) + sizeof(std::uint64_t) +
+         (page_names_.size() == 0 ? 0 : page_names_.held_bytes() / page_names_.size());
 }
 
 namespace {
@@ -125,7 +118,7 @@ std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, st
     if (with_sketches && sizes_[d] > 0) {
       for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(out, value, 4);
     }
-    encode_page_name(page_names_[d], out);
+    page_names_.append_encoded(d, out);
   }
   return out;
 }
@@ -147,7 +140,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   std::vector<std::uint32_t> sizes(count), sketches(width == 0 ? 0 : count * width_, 0);
   std::vector<std::uint64_t> text_hashes(count);
   std::vector<char> repeated_only(count, 0);
-  std::vector<PageName> names(count);
+  std::vector<std::string_view> names(count);  // views of `bytes`
   for (std::size_t k = 0; k < count && in.ok(); ++k) {
     const std::uint64_t size = in.varint();
     if (size > std::numeric_limits<std::uint32_t>::max()) in.mark_bad();
@@ -159,14 +152,16 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
     if (width != 0 && sizes[k] > 0) {
       for (std::size_t h = 0; h < width_; ++h) sketches[k * width_ + h] = static_cast<std::uint32_t>(in.fixed(4));
     }
-    names[k] = decode_page_name(in);
+    const std::string_view rest = in.rest();
+    decode_page_name(in);  // checked here, kept encoded
+    names[k] = rest.substr(0, rest.size() - in.rest().size());
   }
   if (!in.ok() || !in.at_end()) return Status::corruption("encoded minhash documents cut short or damaged");
   std::copy(sizes.begin(), sizes.end(), sizes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(text_hashes.begin(), text_hashes.end(), text_hashes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(repeated_only.begin(), repeated_only.end(), repeated_only_.begin() + static_cast<std::ptrdiff_t>(begin));
   if (width != 0) std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
-  std::move(names.begin(), names.end(), page_names_.begin() + static_cast<std::ptrdiff_t>(begin));
+  for (std::size_t k = 0; k < count; ++k) page_names_.set_encoded(begin + k, names[k]);
   return Status::ok_status();
 }
 

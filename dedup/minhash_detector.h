@@ -149,7 +149,7 @@ private:
   /// The site's boilerplate shingles (learn_site()), left out of every page's set.
   Boilerplate boilerplate_;
   /// page_name() of each document until find_clusters() makes names_ from them.
-  std::vector<PageName> page_names_;
+  EncodedPageNames page_names_;
   SiteNames names_;
   /// The candidate pairs find_clusters() measured, (a << 32 | b) for a < b, sorted, with their
   /// Measured: compare() asks mostly for these (a duplicate against its cluster's indexed page)

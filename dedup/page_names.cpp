@@ -170,14 +170,13 @@ void put_ints(std::string& out, const std::vector<Int>& values) {
 }
 
 template <class Int>
-std::vector<Int> get_ints(codec::Reader& in) {
-  std::vector<Int> values(in.count());
+void get_ints(codec::Reader& in, std::vector<Int>& values) {
+  values.resize(in.count());
   for (Int& v : values) {
     const std::uint64_t read = in.varint();
     if (read > std::numeric_limits<Int>::max()) in.mark_bad();
     v = static_cast<Int>(read);
   }
-  return values;
 }
 
 }  // namespace
@@ -197,18 +196,23 @@ void encode_page_name(const PageName& name, std::string& out) {
 
 PageName decode_page_name(codec::Reader& in) {
   PageName name;
+  decode_page_name(in, name);
+  return name;
+}
+
+void decode_page_name(codec::Reader& in, PageName& name) {
   for (std::uint64_t* hash : {&name.title_text, &name.heading_text, &name.path, &name.stem, &name.section, &name.cited}) {
     *hash = in.fixed(8);
   }
-  name.title = get_ints<std::uint32_t>(in);
-  name.heading = get_ints<std::uint32_t>(in);
-  name.path_suffixes = get_ints<std::uint64_t>(in);
+  get_ints(in, name.title);
+  get_ints(in, name.heading);
+  get_ints(in, name.path_suffixes);
   const std::uint64_t opening = in.fixed(1);
   if (opening > 1) in.mark_bad();
   name.heading_is_opening = opening == 1;
-  name.segments = get_ints<std::uint64_t>(in);
-  name.segment_words = get_ints<std::uint32_t>(in);
-  name.segment_word_end = get_ints<std::uint32_t>(in);
+  get_ints(in, name.segments);
+  get_ints(in, name.segment_words);
+  get_ints(in, name.segment_word_end);
   // SiteNames reads segment_word_end[i] as an end into segment_words, one per segment.
   bool ends_fit = name.segment_word_end.size() == name.segments.size();
   for (std::size_t i = 0; ends_fit && i < name.segment_word_end.size(); ++i) {
@@ -216,8 +220,35 @@ PageName decode_page_name(codec::Reader& in) {
                (i == 0 || name.segment_word_end[i - 1] <= name.segment_word_end[i]);
   }
   if (!ends_fit) in.mark_bad();
-  if (!in.ok()) return PageName{};
-  return name;
+  if (!in.ok()) name = PageName{};
+}
+
+void EncodedPageNames::append_encoded(std::size_t document, std::string& out) const {
+  if (names_[document].empty()) {
+    encode_page_name(PageName{}, out);
+  } else {
+    out += names_[document];
+  }
+}
+
+void EncodedPageNames::for_each(const std::function<void(const PageName&)>& each) const {
+  PageName name;
+  for (const std::string& bytes : names_) {
+    if (bytes.empty()) {
+      each(PageName{});
+      continue;
+    }
+    codec::Reader in(bytes);
+    decode_page_name(in, name);
+    assert(in.ok() && in.at_end());
+    each(name);
+  }
+}
+
+std::size_t EncodedPageNames::held_bytes() const {
+  std::size_t bytes = names_.capacity() * sizeof(std::string);
+  for (const std::string& name : names_) bytes += name.capacity() > 15 ? name.capacity() + 1 : 0;
+  return bytes;
 }
 
 PageName page_name(const DedupDocument& doc) {
@@ -267,15 +298,26 @@ PageName page_name(const DedupDocument& doc) {
 }
 
 SiteNames::SiteNames(std::span<const PageName> pages) {
-  add_paths(pages);
-  count_parallel_paths();
-  const std::vector<std::vector<std::uint32_t>> sequences = add_names(pages);
-  add_subjects(pages, sequences);
+  build([&](const std::function<void(const PageName&)>& each) {
+    for (const PageName& page : pages) each(page);
+  });
 }
 
-void SiteNames::add_paths(std::span<const PageName> pages) {
-  urls_.reserve(pages.size());
-  for (const PageName& page : pages) {
+SiteNames::SiteNames(const EncodedPageNames& pages) {
+  build([&](const std::function<void(const PageName&)>& each) { pages.for_each(each); });
+}
+
+void SiteNames::build(const PageVisit& pages) {
+  const std::vector<std::uint64_t> sections = add_paths(pages);
+  count_parallel_paths();
+  const std::vector<std::vector<std::uint32_t>> sequences = add_names(pages);
+  add_subjects(sections, sequences);
+}
+
+std::vector<std::uint64_t> SiteNames::add_paths(const PageVisit& pages) {
+  std::vector<std::uint64_t> sections;
+  pages([&](const PageName& page) {
+    sections.push_back(page.section);
     urls_.push_back({page.path, page.stem, suffixes_.size(), suffixes_.size() + page.path_suffixes.size(),
                      segments_.size(), segments_.size() + page.segments.size(), page.cited});
     suffixes_.insert(suffixes_.end(), page.path_suffixes.begin(), page.path_suffixes.end());
@@ -284,25 +326,26 @@ void SiteNames::add_paths(std::span<const PageName> pages) {
       segments_.push_back({page.segments[i], first, segment_words_.size() + page.segment_word_end[i]});
     }
     segment_words_.insert(segment_words_.end(), page.segment_words.begin(), page.segment_words.end());
-  }
+  });
+  return sections;
 }
 
-std::vector<std::vector<std::uint32_t>> SiteNames::add_names(std::span<const PageName> pages) {
+std::vector<std::vector<std::uint32_t>> SiteNames::add_names(const PageVisit& pages) {
   // Titles many pages share say nothing of their own: those pages are named by title and
   // heading together.
   std::unordered_map<std::uint64_t, std::size_t> title_pages;
-  for (const PageName& page : pages) {
+  pages([&](const PageName& page) {
     if (page.title_text != 0) ++title_pages[page.title_text];
-  }
+  });
   const auto generic = [&](const PageName& page) {
     return page.title_text != 0 && title_pages[page.title_text] >= kMinSitePages;
   };
-  names_.reserve(pages.size());
+  names_.reserve(urls_.size());
   // Each name's words in order (kept for its subject), then as a sorted set (for the rest).
   std::vector<std::vector<std::uint32_t>> sequences;
-  sequences.reserve(pages.size());
+  sequences.reserve(urls_.size());
   std::vector<std::uint32_t> name;
-  for (const PageName& page : pages) {
+  pages([&](const PageName& page) {
     Name n;
     name = page.title;
     n.text = page.title_text;
@@ -319,11 +362,12 @@ std::vector<std::vector<std::uint32_t>> SiteNames::add_names(std::span<const Pag
     words_.insert(words_.end(), name.begin(), name.end());
     n.words_end = words_.size();
     names_.push_back(n);
-  }
+  });
   return sequences;
 }
 
-void SiteNames::add_subjects(std::span<const PageName> pages, const std::vector<std::vector<std::uint32_t>>& sequences) {
+void SiteNames::add_subjects(const std::vector<std::uint64_t>& sections,
+                             const std::vector<std::vector<std::uint32_t>>& sequences) {
   // Common words: in the names of many pages.
   std::unordered_map<std::uint32_t, std::size_t> word_pages;
   std::size_t named = 0;
@@ -339,7 +383,7 @@ void SiteNames::add_subjects(std::span<const PageName> pages, const std::vector<
     return section ^ (std::uint64_t{w} * 0x9e3779b97f4a7c15ull);
   };
   for (std::size_t d = 0; d < names_.size(); ++d) {
-    const std::uint64_t section = pages[d].section;
+    const std::uint64_t section = sections[d];
     if (section == 0 || names_[d].words_end == names_[d].words) continue;
     ++section_named[section];
     for (const std::uint32_t w : words(names_[d])) ++section_word_pages[section_word(section, w)];
@@ -358,7 +402,7 @@ void SiteNames::add_subjects(std::span<const PageName> pages, const std::vector<
     Name& n = names_[d];
     const std::size_t first = words_.size();
     for (const std::uint32_t w : sequences[d]) {
-      if ((w & kNumberBit) == 0 && !common(pages[d].section, w)) words_.push_back(w);
+      if ((w & kNumberBit) == 0 && !common(sections[d], w)) words_.push_back(w);
     }
     n.subject = first;
     n.end = words_.size();

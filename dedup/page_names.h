@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -55,6 +56,39 @@ void encode_page_name(const PageName& name, std::string& out);
 /// The PageName encode_page_name() wrote at `in`'s front, read past; marks `in` bad (and gives a
 /// default PageName) when the bytes do not check out.
 PageName decode_page_name(codec::Reader& in);
+/// The same, into `name` (its vectors' room re-used: no allocation once they are large enough).
+void decode_page_name(codec::Reader& in, PageName& name);
+
+/// The names of a run's documents, each held as encode_page_name() wrote it: what a detector
+/// keeps of every page from the parse until it builds the site's names (SiteNames), about half
+/// the memory of the PageNames themselves (a ~200-byte struct and six vectors each). A document
+/// never set has the empty name, PageName{}. Setting distinct documents from several threads at
+/// once is safe.
+class EncodedPageNames {
+public:
+  /// `count` documents, each with the empty name.
+  void reset(std::size_t count) {
+    names_.assign(count, std::string());
+    names_.shrink_to_fit();
+  }
+  std::size_t size() const { return names_.size(); }
+  void set(std::size_t document, const PageName& name) {
+    std::string bytes;
+    encode_page_name(name, bytes);
+    names_[document] = std::move(bytes);
+  }
+  /// `bytes`: what encode_page_name() wrote. REQUIRES: they decode (decode_page_name).
+  void set_encoded(std::size_t document, std::string_view bytes) { names_[document] = std::string(bytes); }
+  /// Appends the document's name as encode_page_name() writes it.
+  void append_encoded(std::size_t document, std::string& out) const;
+  /// Every document's name in order, decoded into one PageName in turn (passed to `each`).
+  void for_each(const std::function<void(const PageName&)>& each) const;
+  /// The bytes held for the names, their strings included.
+  std::size_t held_bytes() const;
+
+private:
+  std::vector<std::string> names_;  // empty: PageName{}
+};
 
 /// Words of a page's text that stand in for a heading when it has none.
 inline constexpr std::size_t kOpeningWords = 24;
@@ -152,6 +186,8 @@ public:
   SiteNames() = default;
   /// `pages[d]` for each document d.
   explicit SiteNames(std::span<const PageName> pages);
+  /// The same from names held encoded, each decoded as it is read (a few times over).
+  explicit SiteNames(const EncodedPageNames& pages);
 
   /// How the names of documents a and b relate. REQUIRES: a, b < the number of pages.
   NameRelation relation(std::uint32_t a, std::uint32_t b) const;
@@ -263,9 +299,13 @@ private:
   /// The constructor's steps: each page's path (urls_, its segments and their words); each
   /// page's name (names_: its words as a set), returning each name's words in order; each
   /// name's subject (its words neither common on the site nor numbers, in order).
-  void add_paths(std::span<const PageName> pages);
-  std::vector<std::vector<std::uint32_t>> add_names(std::span<const PageName> pages);
-  void add_subjects(std::span<const PageName> pages, const std::vector<std::vector<std::uint32_t>>& sequences);
+  /// `pages(each)` calls `each` with every document's name, in order.
+  using PageVisit = std::function<void(const std::function<void(const PageName&)>& each)>;
+  void build(const PageVisit& pages);
+  /// Returns each page's top-level directory (PageName::section).
+  std::vector<std::uint64_t> add_paths(const PageVisit& pages);
+  std::vector<std::vector<std::uint32_t>> add_names(const PageVisit& pages);
+  void add_subjects(const std::vector<std::uint64_t>& sections, const std::vector<std::vector<std::uint32_t>>& sequences);
   /// The hash of the path of the page at `url` through its segment `i`.
   std::uint64_t prefix_hash(const Url& url, std::size_t i) const;
   std::vector<Url> urls_;

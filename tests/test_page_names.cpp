@@ -391,3 +391,49 @@ TEST_CASE("after_host: the part of a URL after scheme://host") {
     CHECK(after_host(row.url) == row.after);
   }
 }
+
+TEST_CASE("EncodedPageNames: SiteNames from the names held encoded answers as from the names") {
+  // A site with parallel trees (moved pages), shared titles, mirrored paths, and documents never
+  // named (the empty name of a page with no words).
+  std::vector<PageName> names;
+  for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths + 10; ++i) {
+    const std::string n = std::to_string(i);
+    names.push_back(named("http://h/std/m" + n + "/s.html", "S" + n + " in std::m" + n));
+    names.push_back(named("http://h/core/m" + n + "/s.html", "S" + n + " in core::m" + n));
+    names.push_back(named("http://h/v1/p" + n + ".html", i % 3 == 0 ? "Shared title — Site" : "Page " + n, "Heading " + n));
+    if (i % 7 == 0) names.push_back(PageName{});
+  }
+  EncodedPageNames encoded;
+  encoded.reset(names.size() + 2);  // two more documents never set
+  for (std::size_t d = 0; d < names.size(); ++d) {
+    if (d % 2 == 0) {
+      encoded.set(d, names[d]);
+    } else {  // as a partitioned build takes another process's names over
+      std::string bytes;
+      encode_page_name(names[d], bytes);
+      encoded.set_encoded(d, bytes);
+    }
+  }
+  names.resize(names.size() + 2);
+  // Each name reads back as it was written, an unset one as the empty name.
+  for (std::size_t d = 0; d < names.size(); ++d) {
+    std::string want, got;
+    encode_page_name(names[d], want);
+    encoded.append_encoded(d, got);
+    CAPTURE(d);
+    CHECK(got == want);
+  }
+  const SiteNames from_names(names), from_encoded(encoded);
+  CHECK(from_encoded.same_name_pairs() == from_names.same_name_pairs());
+  CHECK(from_encoded.moved_pairs() == from_names.moved_pairs());
+  CHECK_FALSE(from_names.moved_pairs().empty());
+  for (std::uint32_t a = 0; a < names.size(); a += 3) {
+    for (std::uint32_t b = 0; b < names.size(); b += 5) {
+      CAPTURE(a);
+      CAPTURE(b);
+      CHECK(from_encoded.relation(a, b) == from_names.relation(a, b));
+      CHECK(from_encoded.url_evidence(a, b) == from_names.url_evidence(a, b));
+      CHECK(from_encoded.moved(a, b) == from_names.moved(a, b));
+    }
+  }
+}
