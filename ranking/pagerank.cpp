@@ -26,14 +26,14 @@ using detail::reserve_huge;
 
 __extension__ typedef unsigned __int128 Uint128;
 
-/// The exact sum of non-negative doubles below 2^7, each first truncated to a multiple of
-/// 2^-120 (fixed point in 128 bits). Integer addition does not depend on the order of the terms,
+/// The exact sum of non-negative doubles (the total below 2^8: PageRank's are at most 2), each
+/// truncated to a multiple of 2^-120 (fixed point in 128 bits). Integer addition does not depend on the order of the terms,
 /// so the L1 change, the dangling mass and the scores' total come out the same, bit for bit,
 /// however the nodes are shared among threads and processes; and no rounding accumulates (a
 /// term below 2^-120, ~1e-36, is lost: nothing at PageRank's tolerances).
 class ExactSum {
 public:
-  /// REQUIRES: 0 <= term < 2^7 (a finite double).
+  /// REQUIRES: 0 <= term, a finite double; the total stays below 2^8.
   void add(double term) {
     // term = mantissa * 2^(exponent - 1075): shifted into units of 2^-120 by hand, without a
     // branch for zero (the compiler's double-to-128-bit conversion is a library call, and this
