@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/file_system.h"
 #include "format/index_format.h"
 #include "indexer/page_lines.h"
-#include "common/file_system.h"
 #include "indexer/partitioned_build.h"
 #include "ranking/out_link_rows.h"
 
