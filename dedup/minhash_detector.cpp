@@ -141,6 +141,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   std::vector<std::uint64_t> text_hashes(count);
   std::vector<char> repeated_only(count, 0);
   std::vector<std::string_view> names(count);  // views of `bytes`
+  PageName checked;  // each name decoded into it to be checked, then kept encoded
   for (std::size_t k = 0; k < count && in.ok(); ++k) {
     const std::uint64_t size = in.varint();
     if (size > std::numeric_limits<std::uint32_t>::max()) in.mark_bad();
@@ -153,7 +154,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
       for (std::size_t h = 0; h < width_; ++h) sketches[k * width_ + h] = static_cast<std::uint32_t>(in.fixed(4));
     }
     const std::string_view rest = in.rest();
-    decode_page_name(in);  // checked here, kept encoded
+    decode_page_name(in, checked);
     names[k] = rest.substr(0, rest.size() - in.rest().size());
   }
   if (!in.ok() || !in.at_end()) return Status::corruption("encoded minhash documents cut short or damaged");

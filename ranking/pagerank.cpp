@@ -184,6 +184,11 @@ void gather_ranges(const OutLinkRows& rows, const Collective& processes, PowerIt
   assert(it.first_of.back() == it.n);
 }
 
+/// The process owning `node`.
+unsigned owner_of(const PowerIteration& it, NodeId node) {
+  return static_cast<unsigned>(std::upper_bound(it.first_of.begin(), it.first_of.end(), node) - it.first_of.begin() - 1);
+}
+
 /// The in-links of this process's nodes, from every process's rows: the links each process has
 /// to them sent to it (one all_to_all), its own taken directly. start[v - first] .. the next
 /// index the sources, ascending (the processes' sources ascend with their rank).
@@ -195,22 +200,28 @@ struct InLinks {
 InLinks transpose(const OutLinkRows& rows, const Collective& processes, const PowerIteration& it) {
   const unsigned p_count = processes.size(), me = processes.rank();
   const std::vector<NodeId>& first_of = it.first_of;
-  // A row's targets on process p are a contiguous run of it (rows are sorted, ranges consecutive).
-  auto targets_on = [&](NodeId u, unsigned p) {
+  // A row's targets on this process are a contiguous run of it (rows are sorted, ranges
+  // consecutive).
+  auto own_targets = [&](NodeId u) {
     const std::span<const NodeId> out = rows.out_links(u);
-    const auto lo = std::lower_bound(out.begin(), out.end(), first_of[p]);
-    const auto hi = std::lower_bound(lo, out.end(), first_of[p + 1]);
+    const auto lo = std::lower_bound(out.begin(), out.end(), it.first);
+    const auto hi = std::lower_bound(lo, out.end(), it.end);
     return out.subspan(static_cast<std::size_t>(lo - out.begin()), static_cast<std::size_t>(hi - lo));
   };
+  // Each row once, its targets a run per process they belong to (not every row once per
+  // process: with many processes that would be work per node of the whole graph).
   std::vector<std::string> to_each(p_count);
-  for (unsigned p = 0; p < p_count; ++p) {
-    if (p == me) continue;  // taken directly below
-    for (NodeId u = rows.first(); u < rows.end(); ++u) {
-      const std::span<const NodeId> on_p = targets_on(u, p);
-      if (on_p.empty()) continue;
-      codec::put_varint(to_each[p], u - rows.first());
-      codec::put_varint(to_each[p], on_p.size());
-      for (const NodeId v : on_p) codec::put_varint(to_each[p], v - first_of[p]);
+  for (NodeId u = rows.first(); u < rows.end(); ++u) {
+    const std::span<const NodeId> out = rows.out_links(u);
+    for (auto at = out.begin(); at != out.end();) {
+      const unsigned p = owner_of(it, *at);
+      const auto run_end = std::lower_bound(at, out.end(), first_of[p + 1]);
+      if (p != me) {  // its own are taken directly below
+        codec::put_varint(to_each[p], u - rows.first());
+        codec::put_varint(to_each[p], static_cast<std::uint64_t>(run_end - at));
+        for (auto v = at; v != run_end; ++v) codec::put_varint(to_each[p], *v - first_of[p]);
+      }
+      at = run_end;
     }
   }
   const std::vector<std::string> from_each = processes.all_to_all_bytes(to_each);
@@ -223,7 +234,7 @@ InLinks transpose(const OutLinkRows& rows, const Collective& processes, const Po
     for (unsigned p = 0; p < p_count; ++p) {
       if (p == me) {
         for (NodeId u = rows.first(); u < rows.end(); ++u) {
-          for (const NodeId v : targets_on(u, p)) link(u, v - it.first);
+          for (const NodeId v : own_targets(u)) link(u, v - it.first);
         }
         continue;
       }
@@ -242,11 +253,6 @@ InLinks transpose(const OutLinkRows& rows, const Collective& processes, const Po
   std::vector<std::uint32_t> next(in.start.begin(), in.start.end() - 1);
   visit([&](NodeId u, NodeId local) { in.source[next[local]++] = u; });
   return in;
-}
-
-/// The process owning `node`.
-unsigned owner_of(const PowerIteration& it, NodeId node) {
-  return static_cast<unsigned>(std::upper_bound(it.first_of.begin(), it.first_of.end(), node) - it.first_of.begin() - 1);
 }
 
 /// The iteration's graph on this process: its own rows' in-links (gathered from every process's
