@@ -1,0 +1,106 @@
+/// @file test_record_parts.cpp
+/// @brief RecordParts (which process holds each record) from chunk layouts, and ask_holders
+/// against the answers of one process holding every record (the oracle), among 1 to 5
+/// simulated processes with random parts (empty ones among them) and random questions.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <mutex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "indexer/parse_stage.h"
+#include "indexer/record_parts.h"
+#include "support/thread_collective.h"
+
+using namespace canon::indexer::detail;
+
+namespace {
+
+/// What the holder of `record` answers about it: the same whoever holds it, of any length.
+std::string answer_of(std::uint32_t record) { return std::string(record % 7, 'x') + std::to_string(record); }
+
+}  // namespace
+
+TEST_CASE("RecordParts: the processes' files, the skipped paths with the last") {
+  ChunkLayout chunks;
+  chunks.files = 10;
+  chunks.files_per_chunk = 3;  // chunks 0..3: [0,3) [3,6) [6,9) [9,10)
+  chunks.process_first = {0, 1, 4, 4};  // process 0: chunk 0; process 1: chunks 1-3; process 2: none
+  const RecordParts parts(chunks, 13);
+  REQUIRE(parts.processes() == 3);
+  CHECK(parts.first(0) == 0);
+  CHECK(parts.end(0) == 3);
+  CHECK(parts.first(1) == 3);
+  CHECK(parts.end(1) == 10);
+  CHECK(parts.first(2) == 10);  // no files: the 3 skipped paths alone
+  CHECK(parts.end(2) == 13);
+  CHECK(parts.holder(0) == 0);
+  CHECK(parts.holder(2) == 0);
+  CHECK(parts.holder(3) == 1);
+  CHECK(parts.holder(9) == 1);
+  CHECK(parts.holder(10) == 2);
+  CHECK(parts.holder(12) == 2);
+
+  const RecordParts alone(ChunkLayout{{}, 10, 3, {}}, 13);
+  CHECK(alone.processes() == 1);
+  CHECK(alone.end(0) == 13);
+  CHECK(alone.holder(12) == 0);
+}
+
+TEST_CASE("ask_holders: each process gets the holders' answers in the order it asked") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    const unsigned processes = 1 + static_cast<unsigned>(below(5));
+    ChunkLayout chunks;
+    chunks.files = below(60);
+    chunks.files_per_chunk = 1 + below(4);
+    // Random contiguous runs of chunks, some empty.
+    chunks.process_first.assign(processes, 0);
+    for (unsigned p = 1; p < processes; ++p) chunks.process_first[p] = chunks.process_first[p - 1] + below(3);
+    for (auto& first : chunks.process_first) first = std::min(first, chunks.count());
+    chunks.process_first.push_back(chunks.count());  // as share_chunks ends it
+    const auto records = static_cast<std::uint32_t>(chunks.files + below(5));
+    const RecordParts parts(chunks, records);
+    REQUIRE(parts.processes() == processes);
+    REQUIRE(parts.end(processes - 1) == records);
+    CAPTURE(seed);
+    CAPTURE(processes);
+    // Each process's questions: random records, repeats allowed, its own among them.
+    std::vector<std::vector<std::uint32_t>> wanted(processes);
+    for (auto& questions : wanted) {
+      const std::size_t count = records == 0 ? 0 : below(40);
+      for (std::size_t i = 0; i < count; ++i) questions.push_back(static_cast<std::uint32_t>(below(records)));
+    }
+    std::mutex mutex;
+    std::vector<std::string> failures;
+    canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+      const unsigned me = collective.rank();
+      std::vector<std::string> wrong;
+      const RecordAnswer answer = [&](std::uint32_t record, std::string& out) {
+        if (parts.holder(record) != me) wrong.push_back("asked about record " + std::to_string(record) + " it does not hold");
+        out = answer_of(record);
+      };
+      auto answers = ask_holders(wanted[me], parts, answer, collective);
+      const std::lock_guard lock(mutex);
+      for (const std::string& w : wrong) failures.push_back("process " + std::to_string(me) + " " + w);
+      if (!answers.ok()) {
+        failures.push_back(answers.status().message());
+        return;
+      }
+      if (answers->size() != wanted[me].size()) {
+        failures.push_back("process " + std::to_string(me) + ": not one answer a question");
+        return;
+      }
+      for (std::size_t i = 0; i < wanted[me].size(); ++i) {
+        if (answers.value()[i] != answer_of(wanted[me][i])) {
+          failures.push_back("process " + std::to_string(me) + ": a wrong answer about record " +
+                             std::to_string(wanted[me][i]));
+        }
+      }
+    });
+    for (const std::string& failure : failures) FAIL(failure);
+  }
+}
