@@ -2,7 +2,12 @@
 /// @brief From page records to authority candidates, and from the chosen authoritative pages back.
 #include "indexer/cluster_assignment.h"
 
+#include <algorithm>
+#include <bit>
 #include <string>
+#include <utility>
+
+#include "common/byte_codec.h"
 
 #include "urls/url.h"
 
@@ -33,36 +38,140 @@ std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<Pa
   return candidates;
 }
 
-ClusterAssignment assign_clusters(std::vector<PageRecord>& records, const dedup::AuthoritativePages& chosen) {
-  ClusterAssignment out;
+namespace {
+
+using detail::ask_holders;
+using detail::RecordMessage;
+using detail::RecordParts;
+using detail::tell_holders;
+
+/// The records this process holds, of those `chosen` covers: [first, end).
+std::pair<std::uint32_t, std::uint32_t> own_documents(const RecordParts& parts, const dedup::AuthoritativePages& chosen,
+                                                      unsigned rank) {
   const auto documents = static_cast<std::uint32_t>(chosen.cluster_of.size());
-  std::unordered_map<std::uint32_t, std::uint32_t> cluster_ids;  // cluster_of value -> dense id
-  std::vector<double> cluster_pagerank;                          // by dense id
-  std::vector<std::uint32_t> cluster_sizes;
-  for (std::uint32_t d = 0; d < documents; ++d) {
+  return {std::min(parts.first(rank), documents), std::min(parts.end(rank), documents)};
+}
+
+std::string double_bytes(double value) {
+  std::string out;
+  codec::put_fixed(out, std::bit_cast<std::uint64_t>(value), 8);
+  return out;
+}
+
+}  // namespace
+
+Result<ClusterAssignment> assign_clusters(std::vector<PageRecord>& records, const dedup::AuthoritativePages& chosen,
+                                          const RecordParts& parts, const Collective& processes) {
+  ClusterAssignment out;
+  const unsigned me = processes.rank();
+  const auto [first, end] = own_documents(parts, chosen, me);
+  // A cluster's id is the number of clusters before its smallest member (cluster_of), which is
+  // the cluster's first record: each process numbers the clusters that start among its records,
+  // after the other processes' before it.
+  std::unordered_map<std::uint32_t, std::uint32_t> own_cluster_ids;  // by smallest member
+  for (std::uint32_t d = first; d < end; ++d) {
+    if (records[d].in_dedup && chosen.cluster_of[d] == d) {
+      own_cluster_ids.emplace(d, static_cast<std::uint32_t>(own_cluster_ids.size()));
+    }
+  }
+  std::uint32_t clusters_before = 0;
+  if (processes.size() > 1) {
+    std::string mine;
+    codec::put_varint(mine, own_cluster_ids.size());
+    const std::vector<std::string> counts = processes.all_gather_bytes(mine);
+    for (unsigned p = 0; p < me; ++p) clusters_before += static_cast<std::uint32_t>(codec::Reader(counts[p]).varint());
+  }
+  // A cluster's PageRank, the sum of its members' in record order, by the holder of its first
+  // record: every member's PageRank goes there (messages come by sender in rank order, each
+  // sender's in record order: record order).
+  std::vector<RecordMessage> pageranks;
+  for (std::uint32_t d = first; d < end; ++d) {
+    if (records[d].in_dedup) pageranks.push_back({chosen.cluster_of[d], double_bytes(records[d].pagerank)});
+  }
+  auto summed = tell_holders(std::move(pageranks), parts, processes);
+  if (!summed.ok()) return summed.status();
+  std::unordered_map<std::uint32_t, double> cluster_pagerank;  // by smallest member
+  for (const RecordMessage& message : summed.value()) {
+    codec::Reader in(message.bytes);
+    cluster_pagerank[message.record] += std::bit_cast<double>(in.fixed(8));
+    if (!in.ok() || !own_cluster_ids.contains(message.record)) {
+      return Status::corruption("a cluster's PageRank was sent to a process that does not start it");
+    }
+  }
+  summed.value().clear();
+  // Each member asks its cluster's first record's holder for the cluster's id and PageRank.
+  std::vector<std::uint32_t> firsts;
+  for (std::uint32_t d = first; d < end; ++d) {
+    if (records[d].in_dedup) firsts.push_back(chosen.cluster_of[d]);
+  }
+  auto answers = ask_holders(
+      firsts, parts,
+      [&](std::uint32_t record, std::string& bytes) {
+        const auto id = own_cluster_ids.find(record);
+        codec::put_varint(bytes, id == own_cluster_ids.end() ? 0 : clusters_before + id->second);
+        codec::put_fixed(bytes, std::bit_cast<std::uint64_t>(cluster_pagerank[record]), 8);
+      },
+      processes);
+  if (!answers.ok()) return answers.status();
+  // Each duplicate's alternate goes to its authoritative page's holder (by sender in rank order,
+  // each in record order: in record order, as one process lists them).
+  std::vector<RecordMessage> alternates;
+  std::size_t next_answer = 0;
+  for (std::uint32_t d = first; d < end; ++d) {
     PageRecord& r = records[d];
     if (!r.in_dedup) continue;
-    const auto [it, inserted] = cluster_ids.emplace(chosen.cluster_of[d], static_cast<std::uint32_t>(cluster_ids.size()));
-    if (inserted) {
-      cluster_pagerank.push_back(0.0);
-      cluster_sizes.push_back(0);
-    }
-    r.cluster = it->second;
-    cluster_pagerank[it->second] += r.pagerank;
-    ++cluster_sizes[it->second];
+    codec::Reader in(answers.value()[next_answer++]);
+    r.cluster = static_cast<std::uint32_t>(in.varint());
+    r.cluster_pagerank = std::bit_cast<double>(in.fixed(8));
+    if (!in.ok()) return Status::corruption("a cluster's id and PageRank do not decode");
     r.authoritative = chosen.authority[d].authoritative;
     r.authority_reason = std::string(dedup::to_string(chosen.authority[d].reason));
     r.status = r.authoritative == d ? PageStatus::kIndexed : PageStatus::kDuplicate;
     if (r.authoritative != d) {
       r.similarity = chosen.to_authoritative[d].similarity;
-      out.alternates[r.authoritative].push_back({r.url, r.title, *r.similarity});
+      std::string bytes;
+      codec::put_string(bytes, r.url);
+      codec::put_string(bytes, r.title);
+      bytes += double_bytes(*r.similarity);
+      alternates.push_back({r.authoritative, std::move(bytes)});
     }
   }
-  for (std::uint32_t d = 0; d < documents; ++d) {
-    if (records[d].cluster) records[d].cluster_pagerank = cluster_pagerank[*records[d].cluster];
+  auto received = tell_holders(std::move(alternates), parts, processes);
+  if (!received.ok()) return received.status();
+  for (const RecordMessage& message : received.value()) {
+    codec::Reader in(message.bytes);
+    index_format::Alternate alternate;
+    alternate.url = in.string();
+    alternate.title = in.string();
+    alternate.similarity = std::bit_cast<double>(in.fixed(8));
+    if (!in.ok()) return Status::corruption("an alternate does not decode");
+    out.alternates[message.record].push_back(std::move(alternate));
   }
-  for (const std::uint32_t size : cluster_sizes) out.duplicate_clusters += size > 1 ? 1 : 0;
+  auto duplicate_clusters = count_duplicate_clusters(records, parts, processes);
+  if (!duplicate_clusters.ok()) return duplicate_clusters.status();
+  out.duplicate_clusters = duplicate_clusters.value();
   return out;
+}
+
+Result<std::size_t> count_duplicate_clusters(const std::vector<PageRecord>& records, const RecordParts& parts,
+                                             const Collective& processes) {
+  const unsigned me = processes.rank();
+  std::vector<RecordMessage> duplicates;
+  for (std::uint32_t d = parts.first(me); d < parts.end(me); ++d) {
+    if (records[d].status == PageStatus::kDuplicate && records[d].cluster) duplicates.push_back({records[d].authoritative, {}});
+  }
+  auto received = tell_holders(std::move(duplicates), parts, processes);
+  if (!received.ok()) return received.status();
+  std::vector<std::uint32_t> authoritative;
+  for (const RecordMessage& message : received.value()) authoritative.push_back(message.record);
+  std::sort(authoritative.begin(), authoritative.end());
+  std::size_t count = static_cast<std::size_t>(std::unique(authoritative.begin(), authoritative.end()) - authoritative.begin());
+  if (processes.size() == 1) return count;
+  std::string mine;
+  codec::put_varint(mine, count);
+  count = 0;
+  for (const std::string& counted : processes.all_gather_bytes(mine)) count += codec::Reader(counted).varint();
+  return count;
 }
 
 }  // namespace canon::indexer

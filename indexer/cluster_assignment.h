@@ -12,7 +12,10 @@
 #include "dedup/authority.h"
 #include "dedup/authoritative_pages.h"
 #include "indexer/index_writer.h"
+#include "common/collective.h"
+#include "common/status.h"
 #include "indexer/page_record.h"
+#include "indexer/record_parts.h"
 #include "indexer/site_links.h"
 
 namespace canon::indexer {
@@ -33,9 +36,18 @@ struct ClusterAssignment {
 };
 
 /// Gives every record handed to the detector its dense cluster id (numbered in record order),
-/// its cluster's PageRank (the sum of its members'), the page it is indexed under with the
-/// reason, and its status: indexed when that is itself, else duplicate with its similarity.
+/// its cluster's PageRank (the sum of its members', in record order), the page it is indexed
+/// under with the reason, and its status: indexed when that is itself, else duplicate with its
+/// similarity. By parts: each process does so for the records it holds (`parts`), reading only
+/// those, and gets the alternates of the authoritative pages it holds. Collective; kCorruption
+/// when a message does not decode.
 /// REQUIRES: chosen covers the detector's documents, records[d] for each of them.
-ClusterAssignment assign_clusters(std::vector<PageRecord>& records, const dedup::AuthoritativePages& chosen);
+Result<ClusterAssignment> assign_clusters(std::vector<PageRecord>& records, const dedup::AuthoritativePages& chosen,
+                                          const detail::RecordParts& parts, const Collective& processes);
+
+/// The clusters with a duplicate among every process's records (each reads those it holds):
+/// the authoritative pages duplicates name, each counted once. Collective.
+Result<std::size_t> count_duplicate_clusters(const std::vector<PageRecord>& records, const detail::RecordParts& parts,
+                                             const Collective& processes);
 
 }  // namespace canon::indexer

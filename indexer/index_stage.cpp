@@ -3,11 +3,13 @@
 #include "indexer/index_stage.h"
 
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <system_error>
 
+#include "common/byte_codec.h"
 #include "common/fault_injection.h"
 #include "common/parallel.h"
 #include "format/shards.h"
@@ -21,15 +23,34 @@ bool is_document(const PageRecord& r, bool index_duplicates) {
   return r.in_dedup && (r.status != PageStatus::kDuplicate || index_duplicates);
 }
 
+IndexPlan::IndexPlan(const std::vector<PageRecord>& records, const RecordParts& parts, const ClusterAssignment& clusters,
+                     const std::vector<std::string>& anchor_texts, const IndexOptions& options,
+                     std::size_t graph_nodes, const Collective& processes)
+    : clusters(clusters),
+      anchor_texts(anchor_texts),
+      writer{options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))},
+      index_duplicates(options.collapse == CollapseMode::kQueryTime) {
+  const unsigned me = processes.rank();
+  for (std::uint32_t d = parts.first(me); d < parts.end(me); ++d) {
+    if (is_document(records[d], index_duplicates)) static_score_bound = std::max(static_score_bound, records[d].cluster_pagerank);
+  }
+  if (processes.size() == 1) return;
+  std::vector<double> bounds(processes.size());
+  const std::vector<std::size_t> one_each(processes.size(), 1);
+  processes.all_gather(std::span<const double>(&static_score_bound, 1), bounds, one_each);
+  static_score_bound = *std::max_element(bounds.begin(), bounds.end());
+}
+
 namespace {
 
 /// Exact-anchor terms a document gets: the texts the most pages link to it with.
 constexpr std::size_t kMaxAnchorTerms = 16;
 
-/// What record d's document gets from ranking and clustering; `anchor_texts` by AnchorIds id.
-ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& records, const ClusterAssignment& clusters,
-                             const std::vector<std::string>& anchor_texts) {
-  const PageRecord& r = records[d];
+/// What record d's (`r`'s) document gets from ranking and clustering; `authoritative_url`, the
+/// URL of its cluster's authoritative page (read for a duplicate, which is a document only when
+/// search collapses at query time); `anchor_texts` by AnchorIds id.
+ClusterFields cluster_fields(std::uint32_t d, const PageRecord& r, std::string_view authoritative_url,
+                             const ClusterAssignment& clusters, const std::vector<std::string>& anchor_texts) {
   ClusterFields fields{r.cluster_pagerank, *r.cluster, {}, {}, {}, {}};
   for (const InboundAnchor& anchor : r.inbound_anchors) {
     const std::string& text = anchor_texts[anchor.text];
@@ -39,8 +60,8 @@ ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& recor
       fields.anchors.push_back({text, anchor.pages});
     }
   }
-  if (r.status == PageStatus::kDuplicate) fields.authoritative_url = records[r.authoritative].url;
-  if (auto it = clusters.alternates.find(static_cast<std::uint32_t>(d)); it != clusters.alternates.end()) {
+  if (r.status == PageStatus::kDuplicate) fields.authoritative_url = authoritative_url;
+  if (auto it = clusters.alternates.find(d); it != clusters.alternates.end()) {
     fields.alternates = it->second;
     std::stable_sort(fields.alternates.begin(), fields.alternates.end(),
                      [](const index_format::Alternate& a, const index_format::Alternate& b) { return a.similarity > b.similarity; });
@@ -48,52 +69,190 @@ ClusterFields cluster_fields(std::size_t d, const std::vector<PageRecord>& recor
   return fields;
 }
 
-/// Which documents this process writes: one process, all. P processes writing shards to be
-/// searched as shards: every P-th document in file order from the process's number on (document
-/// k, counted from 0, in shard k mod P as its document k / P + 1), so that Xapian's interleaving
-/// of the shards gives each document its one-process id (format/shards.h, split_index). P
-/// processes writing shards to be merged: the documents of the process's own chunks
-/// (ChunkLayout::owner), so that compacting the shards in order numbers the documents as one process
-/// does.
-struct ShardOfProcess {
-  unsigned processes = 1, rank = 0;
-  /// Each record's document number (0-based, file order), or kNoRecord.
-  std::vector<std::uint32_t> document;
-  /// For shards to be merged: the process that writes each record's document.
-  std::vector<unsigned> writer;
-  bool writes(std::size_t d) const {
-    if (document[d] == kNoRecord) return false;
-    return writer.empty() ? document[d] % processes == rank : writer[d] == rank;
-  }
+/// The documents of the records this process holds (`parts`): their records in file order, the
+/// number of documents before them (of the processes before this one), and the URLs of the
+/// authoritative pages of those that are duplicates (asked of their holders). Collective.
+struct OwnDocuments {
+  std::vector<std::uint32_t> records;
+  std::uint32_t first_number = 0;
+  /// Per entry of `records`: its authoritative page's URL, for a duplicate; else empty.
+  std::vector<std::string> authoritative_urls;
 };
 
-ShardOfProcess shard_of_process(const std::vector<PageRecord>& records, const IndexPlan& plan,
-                                const ChunkLayout& chunks, const Collective& processes, bool to_merge) {
-  ShardOfProcess shard{processes.size(), processes.rank(), std::vector<std::uint32_t>(records.size(), kNoRecord), {}};
-  std::uint32_t documents = 0;
-  for (std::size_t d = 0; d < records.size(); ++d) {
-    if (is_document(records[d], plan.index_duplicates)) shard.document[d] = documents++;
+Result<OwnDocuments> own_documents(const std::vector<PageRecord>& records, const RecordParts& parts,
+                                   const IndexPlan& plan, const Collective& processes) {
+  OwnDocuments own;
+  const unsigned me = processes.rank();
+  for (std::uint32_t d = parts.first(me); d < parts.end(me); ++d) {
+    if (is_document(records[d], plan.index_duplicates)) own.records.push_back(d);
   }
-  if (to_merge) {
-    shard.writer.assign(records.size(), 0);
-    for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-      const unsigned owner = chunks.owner(chunk);
-      for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) shard.writer[d] = owner;
+  if (processes.size() > 1) {
+    std::string mine;
+    codec::put_varint(mine, own.records.size());
+    const std::vector<std::string> counts = processes.all_gather_bytes(mine);
+    for (unsigned p = 0; p < me; ++p) own.first_number += static_cast<std::uint32_t>(codec::Reader(counts[p]).varint());
+  }
+  std::vector<std::uint32_t> authoritative;
+  for (const std::uint32_t d : own.records) {
+    if (records[d].status == PageStatus::kDuplicate) authoritative.push_back(records[d].authoritative);
+  }
+  auto urls = ask_holders(authoritative, parts,
+                          [&records](std::uint32_t record, std::string& out) { out = records[record].url; }, processes);
+  if (!urls.ok()) return urls.status();
+  own.authoritative_urls.resize(own.records.size());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < own.records.size(); ++i) {
+    if (records[own.records[i]].status == PageStatus::kDuplicate) own.authoritative_urls[i] = std::move(urls.value()[next++]);
+  }
+  return own;
+}
+
+/// A document another process holds the record of, as it sends it to the process that writes
+/// it: the URL, where its page is in the store, and its cluster fields.
+struct SentDocument {
+  std::string url;
+  store::StoreLocation location;
+  ClusterFields fields;
+};
+
+void encode_sent_document(const PageRecord& r, const ClusterFields& fields, std::string& out) {
+  using namespace codec;
+  put_string(out, r.url);
+  put_varint(out, r.store_location.segment);
+  put_varint(out, r.store_location.offset);
+  put_fixed(out, std::bit_cast<std::uint64_t>(fields.cluster_pagerank), 8);
+  put_varint(out, fields.cluster_id);
+  put_varint(out, fields.alternates.size());
+  for (const index_format::Alternate& a : fields.alternates) {
+    put_string(out, a.url);
+    put_string(out, a.title);
+    put_fixed(out, std::bit_cast<std::uint64_t>(a.similarity), 8);
+  }
+  put_string(out, fields.authoritative_url);
+  put_varint(out, fields.anchors.size());
+  for (const AnchorName& anchor : fields.anchors) {
+    put_string(out, anchor.text);
+    put_varint(out, anchor.pages);
+  }
+  put_list(out, fields.places);
+}
+
+/// One document encode_sent_document wrote, read from `in` (marked bad when it does not decode).
+SentDocument decode_sent_document(codec::Reader& in) {
+  SentDocument doc;
+  doc.url = in.string();
+  doc.location.segment = static_cast<std::uint32_t>(in.varint());
+  doc.location.offset = in.varint();
+  doc.fields.cluster_pagerank = std::bit_cast<double>(in.fixed(8));
+  doc.fields.cluster_id = static_cast<std::uint32_t>(in.varint());
+  for (std::uint64_t n = in.count(); n > 0 && in.ok(); --n) {
+    index_format::Alternate a;
+    a.url = in.string();
+    a.title = in.string();
+    a.similarity = std::bit_cast<double>(in.fixed(8));
+    doc.fields.alternates.push_back(std::move(a));
+  }
+  doc.fields.authoritative_url = in.string();
+  for (std::uint64_t n = in.count(); n > 0 && in.ok(); --n) {
+    AnchorName anchor;
+    anchor.text = in.string();
+    anchor.pages = static_cast<std::uint32_t>(in.varint());
+    doc.fields.anchors.push_back(std::move(anchor));
+  }
+  doc.fields.places = in.list();
+  return doc;
+}
+
+/// A document this process writes: of one of its records, or sent by the process holding it.
+struct DocumentToWrite {
+  std::uint32_t record = 0;
+  /// Index into OwnDocuments::records, for one of this process's records.
+  std::uint32_t own = kNoRecord;
+  /// What its holder sent (SentDocument), for another's record.
+  std::string_view sent;
+  std::uint64_t store_bytes = 0;
+};
+
+/// Which documents each process writes. One process: all. P processes writing shards to be
+/// searched as shards: every P-th document in file order from the process's number on (document
+/// k, counted from 0, in shard k mod P as its document k / P + 1), so that Xapian's interleaving
+/// of the shards gives each document its one-process id (format/shards.h, split_index): the
+/// holder of a record written elsewhere sends the document (SentDocument). P processes writing
+/// shards to be merged: the documents of the process's own chunks, so that compacting the
+/// shards in order numbers the documents as one process does. Sets the docid and digests of
+/// each document of this process's records; returns the documents this process writes, in file
+/// order, with `received` holding the bytes the sent ones view.
+Result<std::vector<DocumentToWrite>> documents_to_write(std::vector<PageRecord>& records, const OwnDocuments& own,
+                                                        const IndexPlan& plan, const Collective& processes,
+                                                        bool to_merge, std::vector<std::string>& received) {
+  const unsigned P = processes.size();
+  const bool sending = P > 1 && !to_merge;
+  std::vector<DocumentToWrite> documents;
+  std::vector<std::string> to_send(P);
+  std::string sent;
+  for (std::uint32_t i = 0; i < own.records.size(); ++i) {
+    const std::uint32_t d = own.records[i];
+    PageRecord& r = records[d];
+    const std::uint32_t number = own.first_number + i;
+    r.docid = number + 1;
+    const unsigned writer = sending ? number % P : processes.rank();
+    if (writer == processes.rank()) {
+      documents.push_back({d, i, {}, r.store_bytes});
+      continue;  // its digests when it is written
+    }
+    const ClusterFields fields = cluster_fields(d, r, own.authoritative_urls[i], plan.clusters, plan.anchor_texts);
+    r.digests = IndexWriter::digests(r.terms_source, r.file, fields, plan.writer);
+    // The record and its stored bytes (for the writer's order of chunks), then the document.
+    codec::put_varint(to_send[writer], d);
+    codec::put_varint(to_send[writer], r.store_bytes);
+    sent.clear();
+    encode_sent_document(r, fields, sent);
+    codec::put_string(to_send[writer], sent);
+  }
+  if (!sending) return documents;
+  received = processes.all_to_all_bytes(to_send);
+  to_send.clear();
+  for (unsigned p = 0; p < P; ++p) {
+    if (p == processes.rank()) continue;
+    codec::Reader in(received[p]);
+    while (!in.at_end()) {
+      const std::uint64_t record = in.varint();
+      const std::uint64_t store_bytes = in.varint();
+      const std::string_view document = in.view();
+      if (!in.ok() || record >= records.size()) {
+        return Status::corruption("the documents process " + std::to_string(p) + " sent do not decode");
+      }
+      documents.push_back({static_cast<std::uint32_t>(record), kNoRecord, document, store_bytes});
     }
   }
-  return shard;
+  std::sort(documents.begin(), documents.end(),
+            [](const DocumentToWrite& a, const DocumentToWrite& b) { return a.record < b.record; });
+  return documents;
 }
 
 /// Stage 6, from scratch: each document (is_document) is written once, from its stored
 /// document with its cluster fields, chunk by chunk on all threads, into the chunk's database;
 /// the chunk databases are then merged into the index's database, or, one of several
-/// processes, into the process's shard (ShardOfProcess; `to_merge`: shards to be merged). Sets
-/// each record's docid and digests.
+/// processes, into the process's shard (documents_to_write; `to_merge`: shards to be merged).
+/// Reads only the records this process holds (`parts`), and sets their docids and digests.
 Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, std::vector<PageRecord>& records,
-                   const IndexPlan& plan, unsigned threads, const index_format::IndexLayout& layout,
-                   const Collective& processes, bool to_merge, Progress& progress) {
+                   const RecordParts& parts, const IndexPlan& plan, unsigned threads,
+                   const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
+                   Progress& progress) {
+  auto own = own_documents(records, parts, plan, processes);
+  if (!own.ok()) return own.status();
+  std::vector<std::string> received;
+  auto to_write = documents_to_write(records, own.value(), plan, processes, to_merge, received);
+  if (!to_write.ok()) return to_write.status();
+  // After the exchanges, which every process takes part in.
   if (Status injected = injected_failure("write-index"); !injected.ok()) return injected;
-  const ShardOfProcess shard = shard_of_process(records, plan, chunks, processes, to_merge);
+  const std::vector<DocumentToWrite>& documents = to_write.value();
+  // The documents of each chunk: [chunk_first[c], chunk_first[c + 1]) of `documents`.
+  std::vector<std::size_t> chunk_first(chunks.count() + 1, documents.size());
+  for (std::size_t chunk = 0, i = 0; chunk < chunks.count(); ++chunk) {
+    while (i < documents.size() && documents[i].record < chunks.first(chunk)) ++i;
+    chunk_first[chunk] = i;
+  }
   const bool sharded = processes.size() > 1;
   const fs::path chunk_dir = sharded ? fs::path(chunks.dir.string() + "-" + std::to_string(processes.rank())) : chunks.dir;
   const auto chunk_path = [&](std::size_t chunk) { return (chunk_dir / std::to_string(chunk)).string(); };
@@ -110,9 +269,7 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, s
   // changes nothing written: each chunk has its own database, merged in chunk order.
   std::vector<std::uint64_t> chunk_work(chunks.count(), 0);
   for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-    for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) {
-      if (shard.writes(d)) chunk_work[chunk] += records[d].store_bytes + 1;
-    }
+    for (std::size_t i = chunk_first[chunk]; i < chunk_first[chunk + 1]; ++i) chunk_work[chunk] += documents[i].store_bytes + 1;
   }
   const std::vector<std::size_t> order = heaviest_first(chunk_work);
   parallel_for(chunks.count(), threads, [&](std::size_t turn, std::size_t) {
@@ -123,20 +280,36 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, s
       return;
     }
     writer.value()->set_static_score_bound(plan.static_score_bound);
-    for (std::size_t d = chunks.first(chunk); d < chunks.end(chunk); ++d) {
-      PageRecord& r = records[d];
-      if (!shard.writes(d)) continue;
-      const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
-      auto page = store_reader.read(r.store_location);
+    for (std::size_t i = chunk_first[chunk]; i < chunk_first[chunk + 1]; ++i) {
+      const DocumentToWrite& document = documents[i];
+      SentDocument doc;
+      if (document.own != kNoRecord) {  // one of this process's records
+        const PageRecord& r = records[document.record];
+        doc.fields = cluster_fields(document.record, r, own->authoritative_urls[document.own], plan.clusters,
+                                    plan.anchor_texts);
+        doc.location = r.store_location;
+      } else {
+        codec::Reader in(document.sent);
+        doc = decode_sent_document(in);
+        if (!in.ok() || !in.at_end()) {
+          chunk_status[chunk] = Status::corruption("a document another process sent does not decode");
+          return;
+        }
+      }
+      auto page = store_reader.read(doc.location);
       if (!page.ok()) {
         chunk_status[chunk] = page.status();
         return;
       }
-      if (auto added = writer.value()->add(r.url, page->document, fields); !added.ok()) {
+      const std::string& url = document.own != kNoRecord ? records[document.record].url : doc.url;
+      if (auto added = writer.value()->add(url, page->document, doc.fields); !added.ok()) {
         chunk_status[chunk] = added.status();
         return;
       }
-      r.digests = IndexWriter::digests(r.terms_source, r.file, fields, plan.writer);
+      if (document.own != kNoRecord) {
+        PageRecord& r = records[document.record];
+        r.digests = IndexWriter::digests(r.terms_source, r.file, doc.fields, plan.writer);
+      }
     }
     chunk_status[chunk] = writer.value()->finish();
     const std::size_t done = written_files += chunks.end(chunk) - chunks.first(chunk);
@@ -156,18 +329,6 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, s
   if (plan.documents_written) plan.documents_written();
   if (Status merged = merge_databases(chunk_paths, xapian_dir.string()); !merged.ok()) return merged;
   fs::remove_all(chunk_dir, ec);
-  // The merge numbers the documents chunk after chunk, each chunk's in file order; the shards'
-  // interleaving gives the same numbers. The other processes' documents: their digests as
-  // they write them, for the catalog.
-  for (std::size_t d = 0; d < records.size(); ++d) {
-    PageRecord& r = records[d];
-    if (shard.document[d] == kNoRecord) continue;
-    r.docid = shard.document[d] + 1;
-    if (!shard.writes(d)) {
-      const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
-      r.digests = IndexWriter::digests(r.terms_source, r.file, fields, plan.writer);
-    }
-  }
   return Status::ok_status();
 }
 
@@ -223,7 +384,10 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoreRead
     progress.update(d);
     PageRecord& r = records[d];
     if (!is_document(r, plan.index_duplicates)) continue;
-    const ClusterFields fields = cluster_fields(d, records, plan.clusters, plan.anchor_texts);
+    const std::string_view authoritative_url =
+        r.status == PageStatus::kDuplicate ? std::string_view(records[r.authoritative].url) : std::string_view();
+    const ClusterFields fields =
+        cluster_fields(static_cast<std::uint32_t>(d), r, authoritative_url, plan.clusters, plan.anchor_texts);
     r.digests = IndexWriter::digests(r.terms_source, r.file, fields, plan.writer);
     const store::CatalogEntry* was = previous_of[d];
     if (was != nullptr && was->terms_digest == r.digests.terms && was->fields_digest == r.digests.fields) {
@@ -270,7 +434,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoreRead
 /// changed counted in `reindex`), else written afresh; by several processes, in shards
 /// (write_index).
 Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
-                      std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
+                      std::vector<PageRecord>& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
                       const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                       Progress& progress, ReindexSummary& reindex) {
   const fs::path xapian_dir = layout.xapian();
@@ -291,7 +455,7 @@ Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, 
     std::error_code ec;
     fs::remove_all(xapian_dir, ec);
   }
-  return write_index(chunks, store_reader, records, index_plan, threads, layout, processes, to_merge, progress);
+  return write_index(chunks, store_reader, records, parts, index_plan, threads, layout, processes, to_merge, progress);
 }
 
 /// The shards of a partitioned build (write_index) made one index: merged into one database
@@ -309,10 +473,10 @@ Status join_shards(const index_format::IndexLayout& layout, unsigned processes, 
 }  // namespace
 
 Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
-                          std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
+                          std::vector<PageRecord>& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
                           const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                           Progress& progress, ReindexSummary& reindex) {
-  const Status written = write_database(previous, chunks, store_reader, records, index_plan, threads, layout, processes,
+  const Status written = write_database(previous, chunks, store_reader, records, parts, index_plan, threads, layout, processes,
                                         to_merge, progress, reindex);
   if (Status all = every_process_did(written, processes, "write its shard"); !all.ok()) return all;
   if (processes.size() == 1 || processes.rank() != 0) return Status::ok_status();

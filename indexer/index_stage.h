@@ -18,6 +18,7 @@
 #include "indexer/parse_stage.h"
 #include "indexer/pipeline.h"
 #include "indexer/previous_build.h"
+#include "indexer/record_parts.h"
 #include "indexer/run_store.h"
 
 namespace canon::indexer::detail {
@@ -39,23 +40,20 @@ struct IndexPlan {
   /// called when the previous database is updated in place): the pipeline times the two apart.
   std::function<void()> documents_written;
 
-  IndexPlan(const std::vector<PageRecord>& records, const ClusterAssignment& clusters,
-            const std::vector<std::string>& anchor_texts, const IndexOptions& options, std::size_t graph_nodes)
-      : clusters(clusters),
-        anchor_texts(anchor_texts),
-        writer{options.collapse, static_cast<double>(std::max<std::size_t>(graph_nodes, 1))},
-        index_duplicates(options.collapse == CollapseMode::kQueryTime) {
-    for (const PageRecord& r : records) {
-      if (is_document(r, index_duplicates)) static_score_bound = std::max(static_score_bound, r.cluster_pagerank);
-    }
-  }
+  /// The plan of a run of `processes`, each holding its part of `records` (`parts`): the bound is
+  /// the largest of every process's documents. Collective.
+  IndexPlan(const std::vector<PageRecord>& records, const RecordParts& parts, const ClusterAssignment& clusters,
+            const std::vector<std::string>& anchor_texts, const IndexOptions& options, std::size_t graph_nodes,
+            const Collective& processes);
 };
 
 /// Stage 6: the search index in `layout` (write_database); by several processes, a shard each,
-/// which the first then lists in a stub or, `to_merge`, merges (join_shards). Fails on every
-/// process when one could not write its shard.
+/// which the first then lists in a stub or, `to_merge`, merges (join_shards). A process reads
+/// only the records it holds (`parts`): the documents of others' records it writes are sent by
+/// their holders. Sets the docid and digests of the records it holds. Fails on every process
+/// when one could not write its shard.
 Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
-                          std::vector<PageRecord>& records, const IndexPlan& index_plan, unsigned threads,
+                          std::vector<PageRecord>& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
                           const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                           Progress& progress, ReindexSummary& reindex);
 

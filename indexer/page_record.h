@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -146,6 +147,37 @@ private:
   std::span<const std::string_view> run_table_;
   std::vector<std::string>* part_table_;
   std::unordered_map<std::uint32_t, std::uint32_t> part_id_;
+};
+
+/// Link texts looked up by text, for texts received from other processes: the id of one this
+/// process holds in `texts` (its table of link texts, by AnchorIds id, each text once), or a new
+/// id for one it does not, appended to the table by commit(). `texts` must outlive it.
+class TextIds {
+public:
+  explicit TextIds(std::vector<std::string>& texts) : texts_(texts) { index(); }
+  std::uint32_t id(std::string_view text) {
+    if (const auto it = known_.find(text); it != known_.end()) return it->second;
+    fresh_.emplace_back(text);
+    const auto id = static_cast<std::uint32_t>(texts_.size() + fresh_.size() - 1);
+    known_.emplace(fresh_.back(), id);  // a deque's elements stay where they are
+    return id;
+  }
+  /// Appends the new texts to the table: their ids index it from now on.
+  void commit() {
+    if (fresh_.empty()) return;
+    for (std::string& text : fresh_) texts_.push_back(std::move(text));
+    fresh_.clear();
+    index();  // the table's strings may have moved
+  }
+
+private:
+  void index() {
+    known_.clear();
+    for (std::uint32_t id = 0; id < texts_.size(); ++id) known_.emplace(texts_[id], id);
+  }
+  std::vector<std::string>& texts_;
+  std::deque<std::string> fresh_;
+  std::unordered_map<std::string_view, std::uint32_t> known_;
 };
 
 /// Links whose text has more words than this are not taken as naming their target (a sentence

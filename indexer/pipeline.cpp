@@ -18,7 +18,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +40,7 @@
 #include "indexer/parsed_part.h"
 #include "indexer/partitioned_build.h"
 #include "indexer/previous_build.h"
+#include "indexer/record_parts.h"
 #include "indexer/records_output.h"
 #include "indexer/run_store.h"
 #include "indexer/site_links.h"
@@ -125,20 +125,22 @@ void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const 
 }
 
 /// Stage 3, first half: redirects and the link graph (link_pages); in a partitioned build by
-/// parts, each process working out its own files' links (link_pages_by_owner), the link texts
-/// other processes' pages are called by added to `anchor_texts` (links.anchor_texts).
+/// parts, each process working out the links of the records it holds (link_pages_by_owner), the
+/// link texts other processes' pages are called by added to `anchor_texts` (links.anchor_texts).
 Result<SiteGraph> link_site(std::vector<PageRecord>& records, const ParsedLinks& links,
                             std::vector<std::string>& anchor_texts, const RedirectResolver& resolver,
-                            const ChunkLayout& chunks, const Collective& processes) {
+                            const RecordParts& parts, const Collective& processes) {
   if (processes.size() == 1) return link_pages(records, links, resolver);
-  auto [first, end] = files_of_process(chunks, processes.rank(), processes.size());
-  // The records of the paths the walk skipped follow the files (never parsed): the last
-  // process's.
-  if (processes.rank() + 1 == processes.size()) {
-    if (first == end) first = static_cast<std::uint32_t>(chunks.files);
-    end = static_cast<std::uint32_t>(records.size());
-  }
-  return link_pages_by_owner(records, first, end, links, anchor_texts, processes);
+  return link_pages_by_owner(records, parts.first(processes.rank()), parts.end(processes.rank()), links, anchor_texts,
+                             processes);
+}
+
+/// In a partitioned build, the records other processes hold emptied: the stages from here on read
+/// only this process's records (`rank`'s part) and ask the other processes for what they need of
+/// theirs (record_parts.h).
+void let_go_of_others_records(std::vector<PageRecord>& records, const RecordParts& parts, unsigned rank) {
+  for (std::uint32_t i = 0; i < parts.first(rank); ++i) records[i] = PageRecord{};
+  for (std::uint32_t i = parts.end(rank); i < records.size(); ++i) records[i] = PageRecord{};
 }
 
 /// Nanoseconds since the epoch, now.
@@ -212,27 +214,29 @@ std::string parse_stage_name(const PreviousBuild* previous, const ReindexSummary
          " with a new time)";
 }
 
-/// Stage 5: the page each cluster is indexed under, marked in `records`; the files URL rules
-/// made duplicates placed in their page's cluster. Counts in `summary`.
-ClusterAssignment choose_authority(const IndexOptions& options, dedup::Detector& detector,
-                                   const dedup::Clusters& clusters, std::vector<PageRecord>& records, std::size_t files,
-                                   const RedirectResolver& resolver, const UrlRuleDuplicates& by_rule,
-                                   const dedup::DocumentLoader& load_page, IndexSummary& summary) {
+/// Stage 5: the page each cluster is indexed under, marked in the records this process holds
+/// (`parts`); the files URL rules made duplicates placed in their page's cluster. Counts in
+/// `summary`. Collective; fails when a message between the processes does not decode.
+Result<ClusterAssignment> choose_authority(const IndexOptions& options, dedup::Detector& detector,
+                                           const dedup::Clusters& clusters, std::vector<PageRecord>& records,
+                                           std::size_t files, const RedirectResolver& resolver,
+                                           const UrlRuleDuplicates& by_rule, const dedup::DocumentLoader& load_page,
+                                           const RecordParts& parts, const Collective& processes, IndexSummary& summary) {
   const std::vector<dedup::AuthorityCandidate> candidates = authority_candidates(records, files, resolver);
   const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
       detector, clusters, candidates, options.honour_canonical,
       options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
   summary.split_off = chosen.split_off;
   summary.split_for_definitions = chosen.split_for_definitions;
-  ClusterAssignment assignment = assign_clusters(records, chosen);
-  summary.duplicate_clusters = assignment.duplicate_clusters;
+  auto assignment = assign_clusters(records, chosen, parts, processes);
+  if (!assignment.ok()) return assignment;
+  summary.duplicate_clusters = assignment->duplicate_clusters;
   if (by_rule.count > 0) {
-    place_url_rule_duplicates(records, resolver);
-    std::set<std::uint64_t> with_duplicates;  // clusters a rule duplicate joined count too
-    for (const PageRecord& r : records) {
-      if (r.status == PageStatus::kDuplicate && r.cluster) with_duplicates.insert(*r.cluster);
-    }
-    summary.duplicate_clusters = with_duplicates.size();
+    if (Status placed = place_url_rule_duplicates(records, resolver, parts, processes); !placed.ok()) return placed;
+    // The clusters a rule duplicate joined count too.
+    auto counted = count_duplicate_clusters(records, parts, processes);
+    if (!counted.ok()) return counted.status();
+    summary.duplicate_clusters = counted.value();
   }
   return assignment;
 }
@@ -335,13 +339,16 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const ParsedLinks parsed_links = take_links(records, url_ids, anchor_texts);
   clock.lap("parse");
 
+  // Which process holds each record: the stages below read only their own, and ask the others.
+  const RecordParts parts(chunks, static_cast<std::uint32_t>(records.size()));
+
   // 3. Redirects, the link graph and PageRank.
   const RedirectResolver resolver(records);
-  auto linked = link_site(records, parsed_links, anchor_texts, resolver, chunks, processes);
+  auto linked = link_site(records, parsed_links, anchor_texts, resolver, parts, processes);
   if (!linked.ok()) return linked.status();
   SiteGraph site = std::move(linked).value();
   // graph.tsv now, by parts: PageRank lets the rows go, and no later stage reads a link.
-  if (Status written = write_link_graph(work_dir, records, site, processes); !written.ok()) return written;
+  if (Status written = write_link_graph(work_dir, records, parts, site, processes); !written.ok()) return written;
   clock.lap("graph");
   rank_pages(site, options.pagerank, processes, records, summary);
   clock.lap("pagerank");
@@ -354,24 +361,29 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   clock.lap("dedup");
 
   // 5. The page each cluster is indexed under.
-  const ClusterAssignment assignment = choose_authority(options, *detector.value(), clusters, records,
-                                                        plan_outline.files(), resolver, walked->by_rule, load_page, summary);
+  auto assigned = choose_authority(options, *detector.value(), clusters, records, plan_outline.files(), resolver,
+                                   walked->by_rule, load_page, parts, processes, summary);
+  if (!assigned.ok()) return assigned.status();
+  const ClusterAssignment& assignment = assigned.value();
   if (Status read = store_reader.failed(); !read.ok()) return read;
   // Nothing after asks the detector: its sketches, names and site statistics (about a fifth of
   // the memory the 100k-page site holds at this point) are let go before the Xapian stage, the
   // run's peak. `parse` refers to it still, and is not used again.
   detector.value().reset();
+  let_go_of_others_records(records, parts, processes.rank());
   clock.lap("authority");
 
   // 6. The search index (a shard a process); a link to a copy names the page standing for it.
-  if (options.collapse == CollapseMode::kIndexTime) gather_cluster_anchors(records, anchor_texts);
-  IndexPlan index_plan(records, assignment, anchor_texts, options, site.node_records.size());
+  if (options.collapse == CollapseMode::kIndexTime) {
+    if (Status gathered = gather_cluster_anchors(records, anchor_texts, parts, processes); !gathered.ok()) return gathered;
+  }
+  IndexPlan index_plan(records, parts, assignment, anchor_texts, options, site.node_records.size(), processes);
   bool merging = false;  // "xapian": the documents into chunk databases; "merge": those compacted
   index_plan.documents_written = [&] {
     clock.lap("xapian");
     merging = true;
   };
-  const Status indexed = write_search_index(previous, chunks, store_reader, records, index_plan, threads,
+  const Status indexed = write_search_index(previous, chunks, store_reader, records, parts, index_plan, threads,
                                             index_format::IndexLayout{work_dir}, processes, options.merge_shards,
                                             progress, reindex);
   if (!indexed.ok()) return indexed;
@@ -382,8 +394,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const Status cataloged = write_catalog(run_store.value(), plan_outline, records, parsed_links, own_files, fingerprint,
                                          run_started_ns, processes);
   if (!cataloged.ok()) return cataloged;
-  if (processes.rank() != 0) return summary;
-  const Status written = write_record_files(work_dir, records, clusters, options, summary);
+  const Status written = write_record_files(work_dir, records, parts, clusters, options, processes, summary);
   if (!written.ok()) return written;
   clock.lap("records");
   summary.reindex = std::move(reindex);

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <numeric>
+#include <optional>
 #include <span>
 
 #include <nlohmann/json.hpp>
 
+#include "common/byte_codec.h"
 #include "common/file_system.h"
 #include "format/index_format.h"
 #include "indexer/page_lines.h"
@@ -20,8 +22,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// pages.jsonl's line for record `r`.
-PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, bool index_duplicates) {
+/// pages.jsonl's line for record `r`; `authoritative_url`, the URL of its cluster's
+/// authoritative page (unread for a page outside the detector's clusters).
+PageLine page_line(const PageRecord& r, std::string_view authoritative_url, bool index_duplicates) {
   PageLine line;
   line.path = r.path;
   line.url = r.url;
@@ -33,7 +36,7 @@ PageLine page_line(const PageRecord& r, const std::vector<PageRecord>& records, 
   if (r.cluster) {
     line.cluster = *r.cluster;
     line.cluster_pagerank = r.cluster_pagerank;
-    line.authoritative = records[r.authoritative].url;
+    line.authoritative = authoritative_url;
     line.authority_reason = r.authority_reason;
   }
   line.similarity = r.similarity;
@@ -154,68 +157,263 @@ Status join_files(const std::vector<fs::path>& parts, const fs::path& path) {
   return Status::ok_status();
 }
 
-/// Stage 7: the records beside the index: pairs.tsv (the detector's verified pairs, before
-/// union-find, for `canon eval dedup`) and pages.jsonl (in path order); counts the statuses into
-/// `summary`.
-Status write_records(const fs::path& work_dir, const std::vector<PageRecord>& records,
-                     std::span<const dedup::SimilarPair> pairs, bool index_duplicates, IndexSummary& summary) {
-  const index_format::IndexLayout index{work_dir};
-  std::string line;
-  LineWriter pairs_tsv(index.pairs());
-  for (const dedup::SimilarPair& pair : pairs) {
-    char similarity[32];
-    const auto end = std::to_chars(similarity, similarity + sizeof similarity, pair.similarity).ptr;
-    line.assign(records[pair.a].url).append(1, '\t').append(records[pair.b].url).append(1, '\t');
-    pairs_tsv.write(line.append(similarity, end));
+/// A file of part `part` of a file written by parts: `path` with ".part-N" appended.
+fs::path part_path(const fs::path& path, unsigned part) {
+  return fs::path(path).concat(".part-" + std::to_string(part));
+}
+
+/// The parts of `path` every process wrote (part_path) joined into it by the first, in rank
+/// order, and removed. Collective; fails on every process when one could not write its part
+/// (`written`) or the first could not join them.
+Status join_parts(const fs::path& path, const Status& written, const Collective& processes, const std::string& what) {
+  if (Status all = every_process_did(written, processes, "write its part of " + what); !all.ok()) return all;
+  Status joined = Status::ok_status();
+  if (processes.rank() == 0) {
+    std::vector<fs::path> parts;
+    for (unsigned p = 0; p < processes.size(); ++p) parts.push_back(part_path(path, p));
+    joined = join_files(parts, path);
+    std::error_code ec;
+    for (const fs::path& part : parts) fs::remove(part, ec);
   }
-  if (Status s = pairs_tsv.close(); !s.ok()) return s;
-  std::vector<std::uint32_t> by_path(records.size());
-  std::iota(by_path.begin(), by_path.end(), 0u);
+  return every_process_did(joined, processes, "join " + what);
+}
+
+/// A part of pages.jsonl as its process writes it: each line after its key (the record's path),
+/// in key order, both with a 4-byte length before them, so that the first process merges the
+/// parts by key without parsing the lines (merge_sorted_parts).
+class SortedPartWriter {
+public:
+  explicit SortedPartWriter(const fs::path& path) : out_(path) {}
+  void write(std::string_view key, std::string_view line) {
+    entry_.clear();
+    codec::put_fixed(entry_, key.size(), 4);
+    entry_.append(key);
+    codec::put_fixed(entry_, line.size(), 4);
+    entry_.append(line);
+    out_.append(entry_);
+  }
+  Status close() { return out_.close(); }
+
+private:
+  LineWriter out_;
+  std::string entry_;
+};
+
+/// Reads what a SortedPartWriter wrote, entry by entry, a MiB at a time.
+class SortedPartReader {
+public:
+  explicit SortedPartReader(const fs::path& path) : path_(path) {
+    auto file = io::file_system().open(path);
+    if (file.ok()) file_ = std::move(file).value();
+    else status_ = Status::io_error("cannot read '" + path.string() + "': " + file.status().message());
+  }
+  /// The next entry into `key` and `line` (views valid until the next call); false at the end
+  /// of the part or when it could not be read (status()).
+  bool next(std::string_view& key, std::string_view& line) {
+    if (!status_.ok() || !fill(4)) return false;
+    const std::size_t key_size = codec::get_fixed(buffer_.data() + at_, 4);
+    if (!fill(4 + key_size + 4)) return truncated();
+    const std::size_t line_size = codec::get_fixed(buffer_.data() + at_ + 4 + key_size, 4);
+    if (!fill(8 + key_size + line_size)) return truncated();
+    key = std::string_view(buffer_).substr(at_ + 4, key_size);
+    line = std::string_view(buffer_).substr(at_ + 8 + key_size, line_size);
+    at_ += 8 + key_size + line_size;
+    return true;
+  }
+  const Status& status() const { return status_; }
+
+private:
+  /// Whether `bytes` bytes from at_ on are in the buffer, reading more as needed; false at the
+  /// file's end (or on an error, in status_).
+  bool fill(std::size_t bytes) {
+    if (buffer_.size() - at_ >= bytes) return true;
+    buffer_.erase(0, at_);
+    at_ = 0;
+    while (buffer_.size() < bytes) {
+      const std::size_t before = buffer_.size();
+      buffer_.resize(before + std::max<std::size_t>(std::size_t{1} << 20, bytes - before));
+      auto got = file_->read_some(offset_, buffer_.data() + before, buffer_.size() - before);
+      if (!got.ok()) {
+        status_ = Status::io_error("cannot read '" + path_.string() + "': " + got.status().message());
+        buffer_.resize(before);
+        return false;
+      }
+      buffer_.resize(before + got.value());
+      offset_ += got.value();
+      if (got.value() == 0) return false;
+    }
+    return true;
+  }
+  bool truncated() {
+    status_ = Status::corruption("'" + path_.string() + "' ends inside an entry");
+    return false;
+  }
+  fs::path path_;
+  std::unique_ptr<io::ReadableFile> file_;
+  std::string buffer_;
+  std::size_t at_ = 0;
+  std::uint64_t offset_ = 0;
+  Status status_ = Status::ok_status();
+};
+
+/// The lines of `parts` (SortedPartWriter's files, each in key order) into the text file `path`,
+/// in key order: a merge that holds one entry of each part.
+Status merge_sorted_parts(const std::vector<fs::path>& parts, const fs::path& path) {
+  std::vector<std::unique_ptr<SortedPartReader>> readers;
+  for (const fs::path& part : parts) readers.push_back(std::make_unique<SortedPartReader>(part));
+  struct Head {
+    std::string_view key, line;
+    bool live = false;
+  };
+  std::vector<Head> heads(readers.size());
+  for (std::size_t i = 0; i < readers.size(); ++i) heads[i].live = readers[i]->next(heads[i].key, heads[i].line);
+  LineWriter out(path);
+  for (;;) {
+    std::size_t least = heads.size();
+    for (std::size_t i = 0; i < heads.size(); ++i) {
+      if (heads[i].live && (least == heads.size() || heads[i].key < heads[least].key)) least = i;
+    }
+    if (least == heads.size()) break;
+    out.write(heads[least].line);
+    heads[least].live = readers[least]->next(heads[least].key, heads[least].line);
+  }
+  for (const auto& reader : readers) {
+    if (!reader->status().ok()) return reader->status();
+  }
+  return out.close();
+}
+
+/// pairs.tsv's line for `pair`.
+std::string pair_line(std::string_view url_a, std::string_view url_b, double similarity) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, similarity).ptr;
+  std::string line;
+  line.append(url_a).append(1, '\t').append(url_b).append(1, '\t').append(text, end);
+  return line;
+}
+
+/// Answers with a record's URL (ask_holders).
+RecordAnswer url_answer(const std::vector<PageRecord>& records) {
+  return [&records](std::uint32_t record, std::string& out) { out = records[record].url; };
+}
+
+/// pairs.tsv (the detector's verified pairs, before union-find, for `canon eval dedup`), by
+/// parts: each process the pairs whose first page it holds (the pairs are in document order, so
+/// the parts in rank order are the file), the URLs of their second pages asked of their holders.
+Status write_pairs(const fs::path& pairs_path, const std::vector<PageRecord>& records, const RecordParts& parts,
+                   std::span<const dedup::SimilarPair> pairs, const Collective& processes) {
+  const unsigned me = processes.rank();
+  const auto mine_first = std::partition_point(pairs.begin(), pairs.end(),
+                                               [&](const dedup::SimilarPair& p) { return p.a < parts.first(me); });
+  const auto mine_end = std::partition_point(mine_first, pairs.end(),
+                                             [&](const dedup::SimilarPair& p) { return p.a < parts.end(me); });
+  const std::span<const dedup::SimilarPair> mine(mine_first, mine_end);
+  std::vector<std::uint32_t> seconds;
+  for (const dedup::SimilarPair& pair : mine) seconds.push_back(pair.b);
+  auto urls = ask_holders(seconds, parts, url_answer(records), processes);
+  if (!urls.ok()) return urls.status();
+  const bool alone = processes.size() == 1;
+  LineWriter out(alone ? pairs_path : part_path(pairs_path, me));
+  for (std::size_t i = 0; i < mine.size(); ++i) out.write(pair_line(records[mine[i].a].url, urls.value()[i], mine[i].similarity));
+  const Status written = out.close();
+  if (alone) return written;
+  return join_parts(pairs_path, written, processes, "pairs.tsv");
+}
+
+/// pages.jsonl (in path order), by parts: each process the lines of the records it holds, in
+/// path order, the URLs of their authoritative pages asked of their holders; the first merges
+/// the parts by path. The counts of pages by status, of every process's records, in `summary`.
+Status write_pages(const fs::path& pages_path, const std::vector<PageRecord>& records, const RecordParts& parts,
+                   bool index_duplicates, const Collective& processes, IndexSummary& summary) {
+  const unsigned me = processes.rank();
+  std::vector<std::uint32_t> by_path(parts.end(me) - parts.first(me));
+  std::iota(by_path.begin(), by_path.end(), parts.first(me));
   std::sort(by_path.begin(), by_path.end(),
             [&](std::uint32_t a, std::uint32_t b) { return records[a].path < records[b].path; });
-  LineWriter pages_jsonl(index.pages());
+  std::vector<std::uint32_t> authoritative;
+  for (const std::uint32_t i : by_path) {
+    if (records[i].cluster) authoritative.push_back(records[i].authoritative);
+  }
+  auto authoritative_urls = ask_holders(authoritative, parts, url_answer(records), processes);
+  if (!authoritative_urls.ok()) return authoritative_urls.status();
+  std::vector<std::size_t> counts(4, 0);  // by PageStatus
+  const bool alone = processes.size() == 1;
+  std::optional<LineWriter> lines;
+  std::optional<SortedPartWriter> part;
+  if (alone) lines.emplace(pages_path);
+  else part.emplace(part_path(pages_path, me));
+  std::size_t next_authoritative = 0;
   for (const std::uint32_t i : by_path) {
     const PageRecord& r = records[i];
-    ++summary.status_counts[std::string(to_string(r.status))];
-    pages_jsonl.write(encode_page_line(page_line(r, records, index_duplicates)));
+    ++counts[static_cast<std::size_t>(r.status)];
+    const std::string_view authoritative_url = r.cluster ? std::string_view(authoritative_urls.value()[next_authoritative++]) : "";
+    const std::string line = encode_page_line(page_line(r, authoritative_url, index_duplicates));
+    if (alone) lines->write(line);
+    else part->write(r.path, line);
   }
-  return pages_jsonl.close();
+  // Every process's counts, summed.
+  std::string mine;
+  for (const std::size_t count : counts) codec::put_varint(mine, count);
+  const std::vector<std::string> all_counts = alone ? std::vector<std::string>{mine} : processes.all_gather_bytes(mine);
+  for (const std::string& counted : all_counts) {
+    codec::Reader in(counted);
+    for (const PageStatus status : {PageStatus::kIndexed, PageStatus::kDuplicate, PageStatus::kRedirect, PageStatus::kSkipped}) {
+      if (const std::uint64_t n = in.varint(); n > 0) summary.status_counts[std::string(to_string(status))] += n;
+    }
+  }
+  if (alone) return lines->close();
+  const Status written = part->close();
+  if (Status all = every_process_did(written, processes, "write its part of pages.jsonl"); !all.ok()) return all;
+  Status merged = Status::ok_status();
+  if (me == 0) {
+    std::vector<fs::path> part_paths;
+    for (unsigned p = 0; p < processes.size(); ++p) part_paths.push_back(part_path(pages_path, p));
+    merged = merge_sorted_parts(part_paths, pages_path);
+    std::error_code ec;
+    for (const fs::path& p : part_paths) fs::remove(p, ec);
+  }
+  return every_process_did(merged, processes, "merge pages.jsonl");
 }
 
 }  // namespace
 
-Status write_record_files(const fs::path& work_dir, const std::vector<PageRecord>& records,
-                          const dedup::Clusters& clusters, const IndexOptions& options, IndexSummary& summary) {
-  return write_records(work_dir, records, clusters.pairs, options.collapse == CollapseMode::kQueryTime, summary);
+Status write_record_files(const fs::path& work_dir, const std::vector<PageRecord>& records, const RecordParts& parts,
+                          const dedup::Clusters& clusters, const IndexOptions& options, const Collective& processes,
+                          IndexSummary& summary) {
+  const index_format::IndexLayout index{work_dir};
+  if (Status pairs = write_pairs(index.pairs(), records, parts, clusters.pairs, processes); !pairs.ok()) return pairs;
+  return write_pages(index.pages(), records, parts, options.collapse == CollapseMode::kQueryTime, processes, summary);
 }
 
-Status write_link_graph(const fs::path& work_dir, const std::vector<PageRecord>& records, const SiteGraph& site,
-                        const Collective& processes) {
+Status write_link_graph(const fs::path& work_dir, const std::vector<PageRecord>& records, const RecordParts& parts,
+                        const SiteGraph& site, const Collective& processes) {
   const fs::path graph = index_format::IndexLayout{work_dir}.graph();
-  auto part_path = [&](unsigned p) { return fs::path(graph).concat(".part-" + std::to_string(p)); };
-  const bool alone = processes.size() == 1;
-  LineWriter part(alone ? graph : part_path(processes.rank()));
-  std::string line;
   const ranking::OutLinkRows& rows = site.rows;
+  // The URLs of the pages the rows link to, asked once each of their holders.
+  std::vector<std::uint32_t> targets;
+  for (ranking::NodeId u = rows.first(); u < rows.end(); ++u) {
+    for (const ranking::NodeId v : rows.out_links(u)) targets.push_back(site.node_records[v]);
+  }
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  auto target_urls = ask_holders(targets, parts, url_answer(records), processes);
+  if (!target_urls.ok()) return target_urls.status();
+  const auto url_of_target = [&](std::uint32_t record) -> const std::string& {
+    return target_urls.value()[std::lower_bound(targets.begin(), targets.end(), record) - targets.begin()];
+  };
+  const bool alone = processes.size() == 1;
+  LineWriter part(alone ? graph : part_path(graph, processes.rank()));
+  std::string line;
   for (ranking::NodeId u = rows.first(); u < rows.end(); ++u) {
     const std::string& source = records[site.node_records[u]].url;
     for (const ranking::NodeId v : rows.out_links(u)) {
-      line.assign(source).append(1, '\t').append(records[site.node_records[v]].url);
+      line.assign(source).append(1, '\t').append(url_of_target(site.node_records[v]));
       part.write(line);
     }
   }
   const Status written = part.close();
   if (alone) return written;
-  if (Status all = every_process_did(written, processes, "write its part of graph.tsv"); !all.ok()) return all;
-  Status joined = Status::ok_status();
-  if (processes.rank() == 0) {
-    std::vector<fs::path> parts;
-    for (unsigned p = 0; p < processes.size(); ++p) parts.push_back(part_path(p));
-    joined = join_files(parts, graph);
-    std::error_code ec;
-    for (const fs::path& p : parts) fs::remove(p, ec);
-  }
-  return every_process_did(joined, processes, "join graph.tsv");
+  return join_parts(graph, written, processes, "graph.tsv");
 }
 
 }  // namespace canon::indexer::detail

@@ -17,6 +17,7 @@
 #include "common/status.h"
 #include "dedup/detector.h"
 #include "indexer/page_record.h"
+#include "indexer/record_parts.h"
 #include "indexer/pipeline.h"
 #include "indexer/run_store.h"
 #include "indexer/site_links.h"
@@ -36,6 +37,11 @@ class LineWriter {
   }
   void write(std::string_view line) {
     buffer_.append(line).push_back('\n');
+    if (buffer_.size() >= (1u << 20)) flush();
+  }
+  /// Appends `bytes` as they are (no newline).
+  void append(std::string_view bytes) {
+    buffer_.append(bytes);
     if (buffer_.size() >= (1u << 20)) flush();
   }
   /// Flushes and closes; an error if any write failed.
@@ -65,14 +71,20 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o);
 
 /// Stage 3's record: graph.tsv beside the index (docs/index-format.md), a line per link of the
 /// graph, by source then target. Written by parts: each of `processes` writes the rows it holds
-/// (site.rows) to a file of its own, and the first joins them in rank order. Collective call;
-/// fails on every process when one could not write.
+/// (site.rows) to a file of its own, the URLs of the pages they link to asked of the processes
+/// holding their records (`parts`), and the first joins the files in rank order. Reads only the
+/// records this process holds. Collective call; fails on every process when one could not write.
 Status write_link_graph(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
-                        const SiteGraph& site, const Collective& processes);
+                        const RecordParts& parts, const SiteGraph& site, const Collective& processes);
 
-/// Stage 7: pages.jsonl and pairs.tsv beside the index (docs/index-format.md); the counts of
-/// pages by status in `summary`.
+/// Stage 7: pages.jsonl and pairs.tsv beside the index (docs/index-format.md), by parts: each
+/// process writes the lines of the records it holds (`parts`), asking the other processes for
+/// the URLs of other pages its lines name, and the first joins (pairs.tsv) or merges by path
+/// (pages.jsonl) the parts. Reads only the records this process holds. The counts of every
+/// process's pages by status in `summary`. Collective call; fails on every process when one
+/// could not write.
 Status write_record_files(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
-                          const dedup::Clusters& clusters, const IndexOptions& options, IndexSummary& summary);
+                          const RecordParts& parts, const dedup::Clusters& clusters, const IndexOptions& options,
+                          const Collective& processes, IndexSummary& summary);
 
 }  // namespace canon::indexer::detail

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/byte_codec.h"
+#include "indexer/record_parts.h"
 #include "urls/url.h"
 
 namespace canon::indexer {
@@ -174,23 +176,61 @@ void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector
   anchors.shrink_to_fit();
 }
 
-void gather_cluster_anchors(std::vector<PageRecord>& records, const std::vector<std::string>& anchor_texts) {
-  for (PageRecord& r : records) {
+namespace {
+
+/// Adds `anchor` to `into`: its pages to those of the same text, else as a new text.
+void add_anchor(std::vector<InboundAnchor>& into, const InboundAnchor& anchor) {
+  auto same = std::find_if(into.begin(), into.end(), [&](const InboundAnchor& a) { return a.text == anchor.text; });
+  if (same == into.end()) {
+    into.push_back(anchor);
+  } else {
+    same->pages += anchor.pages;
+  }
+}
+
+}  // namespace
+
+Status gather_cluster_anchors(std::vector<PageRecord>& records, std::vector<std::string>& anchor_texts,
+                              const detail::RecordParts& parts, const Collective& processes) {
+  const unsigned me = processes.rank();
+  // A duplicate's anchors go to its authoritative page: added here when this process holds it,
+  // else sent to its holder as texts (the ids are each process's own).
+  std::vector<detail::RecordMessage> to_others;
+  for (std::uint32_t i = parts.first(me); i < parts.end(me); ++i) {
+    PageRecord& r = records[i];
     if (r.status != PageStatus::kDuplicate || r.authoritative == kNoRecord || r.inbound_anchors.empty()) continue;
-    std::vector<InboundAnchor>& into = records[r.authoritative].inbound_anchors;
-    for (const InboundAnchor& anchor : r.inbound_anchors) {
-      auto same = std::find_if(into.begin(), into.end(), [&](const InboundAnchor& a) { return a.text == anchor.text; });
-      if (same == into.end()) {
-        into.push_back(anchor);
-      } else {
-        same->pages += anchor.pages;
+    if (parts.holder(r.authoritative) == me) {
+      for (const InboundAnchor& anchor : r.inbound_anchors) add_anchor(records[r.authoritative].inbound_anchors, anchor);
+    } else {
+      std::string bytes;
+      for (const InboundAnchor& anchor : r.inbound_anchors) {
+        codec::put_string(bytes, anchor_texts[anchor.text]);
+        codec::put_varint(bytes, anchor.pages);
       }
+      to_others.push_back({r.authoritative, std::move(bytes)});
     }
     r.inbound_anchors = {};
   }
-  for (PageRecord& r : records) {
-    if (r.status != PageStatus::kDuplicate) sort_inbound_anchors(r.inbound_anchors, anchor_texts);
+  auto received = detail::tell_holders(std::move(to_others), parts, processes);
+  if (!received.ok()) return received.status();
+  if (!received->empty()) {
+    TextIds text_ids(anchor_texts);
+    for (const detail::RecordMessage& message : received.value()) {
+      codec::Reader in(message.bytes);
+      while (in.ok() && !in.at_end()) {
+        const std::uint32_t text = text_ids.id(in.view());
+        const auto pages = static_cast<std::uint32_t>(in.varint());
+        add_anchor(records[message.record].inbound_anchors, {text, pages});
+      }
+      if (!in.ok()) return Status::corruption("the link texts of a duplicate do not decode");
+    }
+    text_ids.commit();
   }
+  // The same order whatever order the texts were added in: sort_inbound_anchors' is total.
+  for (std::uint32_t i = parts.first(me); i < parts.end(me); ++i) {
+    if (records[i].status != PageStatus::kDuplicate) sort_inbound_anchors(records[i].inbound_anchors, anchor_texts);
+  }
+  return Status::ok_status();
 }
 
 }  // namespace canon::indexer

@@ -10,8 +10,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/collective.h"
+#include "common/status.h"
 #include "indexer/page_record.h"
 #include "ranking/out_link_rows.h"
+
+namespace canon::indexer::detail {
+class RecordParts;  // record_parts.h
+}
 
 namespace canon::indexer {
 
@@ -99,6 +105,11 @@ void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector
 /// Gives each authoritative page the inbound anchors of the duplicates collapsed into it (a
 /// link to a copy names the page that stands for it), adding the page counts of a text they
 /// share; the duplicates' are released. For index-time collapse, after clusters are assigned.
-void gather_cluster_anchors(std::vector<PageRecord>& records, const std::vector<std::string>& anchor_texts);
+/// By parts: each process reads the records it holds (`parts`) and sends its duplicates' texts
+/// to the holders of their authoritative pages; a text received that `anchor_texts` (this
+/// process's table) lacks is appended to it. Collective; kCorruption when a message does not
+/// decode.
+Status gather_cluster_anchors(std::vector<PageRecord>& records, std::vector<std::string>& anchor_texts,
+                              const detail::RecordParts& parts, const Collective& processes);
 
 }  // namespace canon::indexer

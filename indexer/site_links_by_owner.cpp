@@ -65,36 +65,6 @@ unsigned file_owner(std::uint32_t file, const std::vector<std::uint32_t>& ends) 
   return static_cast<unsigned>(std::upper_bound(ends.begin(), ends.end(), file) - ends.begin());
 }
 
-/// Link texts looked up by text, for texts received from other processes: the id of one this
-/// process holds, or a new id for one it does not, appended to the table by commit().
-class TextIds {
-public:
-  explicit TextIds(std::vector<std::string>& texts) : texts_(texts) { index(); }
-  std::uint32_t id(std::string_view text) {
-    if (const auto it = known_.find(text); it != known_.end()) return it->second;
-    fresh_.emplace_back(text);
-    const auto id = static_cast<std::uint32_t>(texts_.size() + fresh_.size() - 1);
-    known_.emplace(fresh_.back(), id);  // a deque's elements stay where they are
-    return id;
-  }
-  /// Appends the new texts to the table: their ids index it from now on.
-  void commit() {
-    if (fresh_.empty()) return;
-    for (std::string& text : fresh_) texts_.push_back(std::move(text));
-    fresh_.clear();
-    index();  // the table's strings may have moved
-  }
-
-private:
-  void index() {
-    known_.clear();
-    for (std::uint32_t id = 0; id < texts_.size(); ++id) known_.emplace(texts_[id], id);
-  }
-  std::vector<std::string>& texts_;
-  std::deque<std::string> fresh_;
-  std::unordered_map<std::string_view, std::uint32_t> known_;
-};
-
 /// The texts this process's pages link with, for the processes that hold the pages linked to: per
 /// process, each text once (a list, PartTable) and each named link as its target and the text's
 /// place in that list. Texts repeat from page to page (a sidebar's names on every page of a folder).

@@ -2,8 +2,11 @@
 /// @brief The files URL rules make duplicates found, then placed in the cluster of their page.
 #include "indexer/url_rule_duplicates.h"
 
+#include <bit>
 #include <string_view>
 #include <unordered_map>
+
+#include "common/byte_codec.h"
 
 namespace canon::indexer::detail {
 
@@ -33,25 +36,59 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
   return out;
 }
 
-void place_url_rule_duplicates(std::vector<PageRecord>& records, const RedirectResolver& resolver) {
-  for (PageRecord& r : records) {
-    if (!r.url_rule || r.status != PageStatus::kRedirect || !r.redirect_to) continue;
-    const std::uint32_t target = resolver.find(*r.redirect_to);
-    const PageRecord* page = target == kNoRecord ? nullptr : &records[target];
-    if (page != nullptr && page->cluster) {
+Status place_url_rule_duplicates(std::vector<PageRecord>& records, const RedirectResolver& resolver,
+                                 const RecordParts& parts, const Collective& processes) {
+  const unsigned me = processes.rank();
+  const auto recorded_by_rules = [&](const PageRecord& r) {
+    return r.url_rule && r.status == PageStatus::kRedirect && r.redirect_to;
+  };
+  // The page each one's URL is served by, asked of its holder: its cluster, if any, else why it
+  // is not indexed.
+  std::vector<std::uint32_t> pages;
+  for (std::uint32_t i = parts.first(me); i < parts.end(me); ++i) {
+    if (!recorded_by_rules(records[i])) continue;
+    if (const std::uint32_t page = resolver.find(*records[i].redirect_to); page != kNoRecord) pages.push_back(page);
+  }
+  auto answers = ask_holders(
+      pages, parts,
+      [&records](std::uint32_t record, std::string& out) {
+        const PageRecord& page = records[record];
+        codec::put_varint(out, page.cluster ? 1 : 0);
+        codec::put_varint(out, page.cluster.value_or(0));
+        codec::put_fixed(out, std::bit_cast<std::uint64_t>(page.cluster_pagerank), 8);
+        codec::put_varint(out, page.authoritative);
+        codec::put_string(out, page.authority_reason);
+        codec::put_string(out, page.reason);
+      },
+      processes);
+  if (!answers.ok()) return answers.status();
+  std::size_t next = 0;
+  for (std::uint32_t i = parts.first(me); i < parts.end(me); ++i) {
+    PageRecord& r = records[i];
+    if (!recorded_by_rules(r)) continue;
+    const bool found = resolver.find(*r.redirect_to) != kNoRecord;
+    codec::Reader in(found ? std::string_view(answers.value()[next++]) : std::string_view());
+    const bool in_cluster = found && in.varint() == 1;
+    const auto cluster = static_cast<std::uint32_t>(in.varint());
+    const double cluster_pagerank = std::bit_cast<double>(in.fixed(8));
+    const auto authoritative = static_cast<std::uint32_t>(in.varint());
+    std::string authority_reason = in.string();
+    const std::string reason = in.string();
+    if (found && !in.ok()) return Status::corruption("what a page's holder says of it does not decode");
+    if (in_cluster) {
       r.status = PageStatus::kDuplicate;
-      r.cluster = page->cluster;
-      r.cluster_pagerank = page->cluster_pagerank;
-      r.authoritative = page->authoritative;
-      r.authority_reason = page->authority_reason;
-      r.redirect_to.reset();
+      r.cluster = cluster;
+      r.cluster_pagerank = cluster_pagerank;
+      r.authoritative = authoritative;
+      r.authority_reason = std::move(authority_reason);
     } else {
       r.status = PageStatus::kSkipped;
       r.reason = "URL rules make it " + *r.redirect_to + ", which is not indexed" +
-                 (page != nullptr && !page->reason.empty() ? " (" + page->reason + ")" : "");
-      r.redirect_to.reset();
+                 (!reason.empty() ? " (" + reason + ")" : "");
     }
+    r.redirect_to.reset();
   }
+  return Status::ok_status();
 }
 
 }  // namespace canon::indexer::detail

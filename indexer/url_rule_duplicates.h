@@ -7,7 +7,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/collective.h"
+#include "common/status.h"
 #include "indexer/page_record.h"
+#include "indexer/record_parts.h"
 #include "indexer/site_links.h"
 #include "indexer/site_plan.h"
 #include "urls/url_rules.h"
@@ -34,7 +37,9 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
 
 /// Stage 5b: each page recorded by URL rules joins the cluster of the page its redirect leads to
 /// (a duplicate of that cluster's authoritative page), or is skipped, with the reason, when that
-/// page is not indexed.
-void place_url_rule_duplicates(std::vector<PageRecord>& records, const RedirectResolver& resolver);
+/// page is not indexed. By parts: each process places the records it holds (`parts`), asking
+/// the holders of the pages they lead to. Collective; kCorruption when an answer does not decode.
+Status place_url_rule_duplicates(std::vector<PageRecord>& records, const RedirectResolver& resolver,
+                                 const RecordParts& parts, const Collective& processes);
 
 }  // namespace canon::indexer::detail

@@ -7,6 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <sstream>
@@ -17,6 +19,7 @@
 
 #include "indexer/parsed_part.h"
 #include "indexer/pipeline.h"
+#include "urls/url_rules.h"
 #include "support/site_files.h"
 #include "support/temp_dir.h"
 #include "support/thread_collective.h"
@@ -31,7 +34,9 @@ using canon::testing::write;
 namespace {
 
 /// A site of `pages` pages of random words that link to each other, a copy of every fifth page
-/// below mirror/ with a word changed, a redirect, a noindex page and a file that is not HTML.
+/// below mirror/ with a word changed, a redirect, a noindex page, a file that is not HTML, and
+/// broken symbolic links that the walk skips (their records follow the files', but their lines
+/// fall among the others' in path order).
 void generate_site(const fs::path& site, int pages) {
   std::mt19937 random(29);
   const auto word = [&] { return "w" + std::to_string(random() % 400); };
@@ -59,6 +64,9 @@ void generate_site(const fs::path& site, int pages) {
   write(site / "private.html",
         "<html><head><meta name=\"robots\" content=\"noindex\"><title>Private</title></head><body>x</body></html>");
   write(site / "logo.html", std::string("\x89PNG\r\n\x1a\n\0\0\0", 11));
+  for (const char* broken : {"a-broken.html", "d3/broken.html", "zz-broken.html"}) {
+    fs::create_symlink(site / "nowhere.html", site / broken);
+  }
 }
 
 /// Every document of the Xapian database of the index at `dir`, in docid order: data and terms.
@@ -74,22 +82,27 @@ std::string dump_xapian(const fs::path& dir) {
   return out.str();
 }
 
-IndexOptions options_for(const fs::path& site, const fs::path& out) {
+/// How a test's builds differ from options_for's (URL rules, the collapse mode); may be empty.
+using Configure = std::function<void(IndexOptions&)>;
+
+IndexOptions options_for(const fs::path& site, const fs::path& out, const Configure& configure = {}) {
   IndexOptions options;
   options.site_dir = site;
   options.out_dir = out;
   options.show_progress = false;
   options.threads = 2;
   options.chunk_files = 7;  // several chunks for every process on a small site
+  if (configure) configure(options);
   return options;
 }
 
 /// Builds `site` into `out` with `processes` simulated processes; each must succeed.
-void build(const fs::path& site, const fs::path& out, unsigned processes, bool merge = false) {
+void build(const fs::path& site, const fs::path& out, unsigned processes, bool merge = false,
+           const Configure& configure = {}) {
   std::mutex mutex;
   std::vector<std::string> failures;
   canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
-    IndexOptions options = options_for(site, out);
+    IndexOptions options = options_for(site, out, configure);
     options.processes = &collective;
     options.merge_shards = merge;
     auto summary = canon::indexer::index_site(options);
@@ -101,9 +114,9 @@ void build(const fs::path& site, const fs::path& out, unsigned processes, bool m
   for (const std::string& failure : failures) FAIL(failure);
 }
 
-void check_same_index(const fs::path& site) {
+void check_same_index(const fs::path& site, const Configure& configure = {}) {
   canon::testing::TempDir dir;
-  auto one = canon::indexer::index_site(options_for(site, dir.path() / "one"));
+  auto one = canon::indexer::index_site(options_for(site, dir.path() / "one", configure));
   REQUIRE_MESSAGE(one.ok(), one.status().message());
   struct Run {
     unsigned processes;
@@ -114,7 +127,7 @@ void check_same_index(const fs::path& site) {
     CAPTURE(processes);
     CAPTURE(merge);
     const fs::path out = dir.path() / ("p" + std::to_string(processes) + (merge ? "-merged" : ""));
-    build(site, out, processes, merge);
+    build(site, out, processes, merge, configure);
     for (const char* file : {"pages.jsonl", "graph.tsv", "pairs.tsv"}) {
       CAPTURE(file);
       CHECK(slurp(out / file) == slurp(dir.path() / "one" / file));
@@ -131,7 +144,7 @@ void check_same_index(const fs::path& site) {
   }
   // One process re-indexes an index in shards: the page store is re-used, the database written
   // afresh, and the index is the one-process index.
-  auto again = canon::indexer::index_site(options_for(site, dir.path() / "p3"));
+  auto again = canon::indexer::index_site(options_for(site, dir.path() / "p3", configure));
   REQUIRE_MESSAGE(again.ok(), again.status().message());
   CHECK(again->reindex.full_because.empty());
   CHECK(again->reindex.index_rewritten_because == "the previous index is in shards (a partitioned build)");
@@ -212,6 +225,27 @@ TEST_CASE("a partitioned build gives the one-process index: a generated site wit
   canon::testing::TempDir site;
   generate_site(site.path(), 150);
   check_same_index(site.path());
+}
+
+TEST_CASE("a partitioned build gives the one-process index: URL rules, and collapse at query time") {
+  canon::testing::TempDir site;
+  generate_site(site.path(), 150);
+  SUBCASE("URL rules record the mirror's pages unread, in their pages' clusters") {
+    std::vector<canon::urls::UrlRule> rules(1);
+    rules[0].pattern = "(http://localhost)/mirror(/.*)";
+    rules[0].rewrite = "\\1\\2";
+    auto compiled = canon::urls::RuleSet::compile(rules);
+    REQUIRE(compiled.ok());
+    const auto rule_set = std::make_shared<const canon::urls::RuleSet>(std::move(compiled).value());
+    check_same_index(site.path(), [&](IndexOptions& options) {
+      options.url_rules = rule_set;
+      options.url_rules_digest = "test-rules";
+    });
+  }
+  SUBCASE("every copy indexed, collapsed by search") {
+    check_same_index(site.path(),
+                     [](IndexOptions& options) { options.collapse = canon::indexer::CollapseMode::kQueryTime; });
+  }
 }
 
 TEST_CASE("a partitioned build fails on every process when the first cannot create the build directory") {

@@ -211,7 +211,7 @@ TEST_CASE("link_pages: what other pages call a page, each linking page counted o
   records[1].links = urls.ids({"http://s/a"});
   records[1].link_anchors = texts({"home"});
   const RedirectResolver resolver(records);
-  const std::vector<std::string> anchor_texts = anchors.urls();
+  std::vector<std::string> anchor_texts = anchors.urls();
   link_pages(records, take_links(records, urls, anchor_texts), resolver);
   const auto named = [&](std::size_t record) {
     std::vector<std::pair<std::string, std::uint32_t>> out;
@@ -229,7 +229,8 @@ TEST_CASE("link_pages: what other pages call a page, each linking page counted o
   records[2].status = PageStatus::kDuplicate;
   records[2].authoritative = 1;
   records[2].inbound_anchors = {{records[1].inbound_anchors[1].text, 4}};  // "vec", 4 pages
-  gather_cluster_anchors(records, anchor_texts);
+  REQUIRE(gather_cluster_anchors(records, anchor_texts, canon::indexer::detail::RecordParts(static_cast<std::uint32_t>(records.size())), canon::LocalCollective())
+              .ok());
   CHECK(named(1) == Named{{"vec", 5}, {"vector", 2}});
   CHECK(named(2).empty());
 }
@@ -376,7 +377,10 @@ TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuse
   chosen.authority[3] = {3, canon::dedup::AuthorityReason::Singleton};
   chosen.to_authoritative.resize(4);
   chosen.to_authoritative[2] = {0.8, true};
-  const ClusterAssignment assignment = assign_clusters(records, chosen);
+  const auto assigned =
+      assign_clusters(records, chosen, canon::indexer::detail::RecordParts(static_cast<std::uint32_t>(records.size())), canon::LocalCollective());
+  REQUIRE(assigned.ok());
+  const ClusterAssignment& assignment = assigned.value();
   CHECK(assignment.duplicate_clusters == 1);
   CHECK(records[0].cluster == 0u);
   CHECK(records[1].cluster == 1u);

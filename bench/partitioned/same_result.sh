@@ -10,6 +10,7 @@
 #   default sites: sample_site, python3.11-doc, cppreference, and numba-doc when NUMBA is set.
 #   PROCESSES="1 2 3 4" (default) the values of P; MERGE=1 adds a --merge build per P. Each
 #   partitioned index is removed once compared (a 100k-page index takes ~2 GB), KEEP=1 keeps it.
+#   CANON=BINARY builds with another canon than build/cli/canon (a copy, while build/ changes).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 work=${1:?work directory}
@@ -19,7 +20,7 @@ if [ ${#sites[@]} -eq 0 ]; then
   sites=(sample=sample_site python=/usr/share/doc/python3.11/html cppreference=/usr/share/cppreference/doc/html)
   [ -n "${NUMBA:-}" ] && sites+=(numba="$NUMBA")
 fi
-canon=$PWD/build/cli/canon
+canon=${CANON:-$PWD/build/cli/canon}
 mpi() { mpirun --oversubscribe --allow-run-as-root "$@"; }
 seen() {
   python3 -c '
