@@ -1,6 +1,7 @@
 /// @file test_record_parts.cpp
-/// @brief RecordParts (which process holds each record) from chunk layouts, and ask_holders
-/// against the answers of one process holding every record (the oracle), among 1 to 5
+/// @brief RecordParts (which process holds each record) from chunk layouts, and ask_holders and
+/// tell_holders
+/// against one process holding every record (the oracle), among 1 to 5
 /// simulated processes with random parts (empty ones among them) and random questions.
 #include <doctest/doctest.h>
 
@@ -100,6 +101,55 @@ TEST_CASE("ask_holders: each process gets the holders' answers in the order it a
                              std::to_string(wanted[me][i]));
         }
       }
+    });
+    for (const std::string& failure : failures) FAIL(failure);
+  }
+}
+
+TEST_CASE("tell_holders: each holder gets the messages about its records, by sender, in the order sent") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    const unsigned processes = 1 + static_cast<unsigned>(below(5));
+    ChunkLayout chunks;
+    chunks.files = 1 + below(60);
+    chunks.files_per_chunk = 1 + below(4);
+    chunks.process_first.assign(processes, 0);
+    for (unsigned p = 1; p < processes; ++p) chunks.process_first[p] = chunks.process_first[p - 1] + below(3);
+    for (auto& first : chunks.process_first) first = std::min(first, chunks.count());
+    chunks.process_first.push_back(chunks.count());
+    const auto records = static_cast<std::uint32_t>(chunks.files + below(5));
+    const RecordParts parts(chunks, records);
+    CAPTURE(seed);
+    CAPTURE(processes);
+    // Each process's messages: about random records, each naming its sender and its place.
+    std::vector<std::vector<RecordMessage>> sent(processes);
+    for (unsigned p = 0; p < processes; ++p) {
+      const std::size_t count = below(40);
+      for (std::size_t i = 0; i < count; ++i) {
+        sent[p].push_back({static_cast<std::uint32_t>(below(records)), std::to_string(p) + ":" + std::to_string(i)});
+      }
+    }
+    // The oracle: every message about a holder's records, senders in rank order, each in order.
+    std::vector<std::vector<RecordMessage>> expected(processes);
+    for (unsigned p = 0; p < processes; ++p) {
+      for (const RecordMessage& message : sent[p]) expected[parts.holder(message.record)].push_back(message);
+    }
+    std::mutex mutex;
+    std::vector<std::string> failures;
+    canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+      const unsigned me = collective.rank();
+      auto received = tell_holders(sent[me], parts, collective);
+      const std::lock_guard lock(mutex);
+      if (!received.ok()) {
+        failures.push_back(received.status().message());
+        return;
+      }
+      bool same = received->size() == expected[me].size();
+      for (std::size_t i = 0; same && i < expected[me].size(); ++i) {
+        same = received.value()[i].record == expected[me][i].record && received.value()[i].bytes == expected[me][i].bytes;
+      }
+      if (!same) failures.push_back("process " + std::to_string(me) + " got other messages, or in another order");
     });
     for (const std::string& failure : failures) FAIL(failure);
   }
