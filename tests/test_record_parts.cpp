@@ -1,8 +1,7 @@
 /// @file test_record_parts.cpp
 /// @brief RecordParts (which process holds each record) from chunk layouts, and ask_holders and
-/// tell_holders
-/// against one process holding every record (the oracle), among 1 to 5
-/// simulated processes with random parts (empty ones among them) and random questions.
+/// tell_holders against one process holding every record (the oracle), among 1 to 5 simulated
+/// processes with random parts (empty ones among them) and random questions and messages.
 #include <doctest/doctest.h>
 
 #include <algorithm>
