@@ -9,31 +9,22 @@
 
 #include "common/byte_codec.h"
 
-#include "urls/url.h"
 
 namespace canon::indexer {
 
-std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<PageRecord>& records, std::size_t documents,
-                                                            const RedirectResolver& resolver) {
+std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<PageRecord>& records,
+                                                            std::size_t documents) {
   std::vector<dedup::AuthorityCandidate> candidates(documents);
-  for (std::size_t d = 0; d < documents; ++d) {
-    if (!records[d].redirect_to) continue;
-    std::string target = *records[d].redirect_to;
-    if (const std::uint32_t t = resolver.follow(target); t != kNoRecord && t < documents) ++candidates[t].redirects_in;
-  }
   for (std::size_t d = 0; d < documents; ++d) {
     const PageRecord& r = records[d];
     candidates[d].url = r.url;
     candidates[d].name = !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title);
     candidates[d].pagerank = r.pagerank;
+    candidates[d].redirects_in = r.redirects_in;
     // Copied: the store's catalog is written from the records after this stage.
     candidates[d].defined = r.defined;
     candidates[d].listed = r.listed;
-    if (r.in_dedup && r.canonical_url) {
-      std::string canonical = urls::strip_index_page(*r.canonical_url);
-      const std::uint32_t target = resolver.follow(canonical);
-      if (target != kNoRecord && records[target].in_dedup) candidates[d].canonical = target;
-    }
+    if (r.canonical_page < documents && records[r.canonical_page].in_dedup) candidates[d].canonical = r.canonical_page;
   }
   return candidates;
 }

@@ -21,11 +21,11 @@
 namespace canon::indexer {
 
 /// Per detector document d < `documents` (record d): its URL and PageRank, the redirect pages
-/// leading to it, the page its rel=canonical names (through redirects; only a page handed to
-/// the detector), and what it defines and lists. The candidates view the records' URLs and
-/// names: the records must outlive them.
-std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<PageRecord>& records, std::size_t documents,
-                                                            const RedirectResolver& resolver);
+/// leading to it (redirects_in), the page its rel=canonical names (canonical_page; only a page
+/// handed to the detector), and what it defines and lists: what the link stage left in the
+/// records. The candidates view the records' URLs and names: the records must outlive them.
+std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<PageRecord>& records,
+                                                            std::size_t documents);
 
 /// The records' clusters as the search index needs them.
 struct ClusterAssignment {

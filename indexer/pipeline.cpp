@@ -124,13 +124,14 @@ void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const 
   for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
 }
 
-/// Stage 3, first half: redirects and the link graph (link_pages); in a partitioned build by
+/// Stage 3, first half: redirects, the link graph and the pages records name besides their links
+/// (link_pages, with a RedirectResolver over every record); in a partitioned build by
 /// parts, each process working out the links of the records it holds (link_pages_by_owner), the
 /// link texts other processes' pages are called by added to `anchor_texts` (links.anchor_texts).
 Result<SiteGraph> link_site(std::vector<PageRecord>& records, const ParsedLinks& links,
-                            std::vector<std::string>& anchor_texts, const RedirectResolver& resolver,
-                            const RecordParts& parts, const Collective& processes) {
-  if (processes.size() == 1) return link_pages(records, links, resolver);
+                            std::vector<std::string>& anchor_texts, const RecordParts& parts,
+                            const Collective& processes) {
+  if (processes.size() == 1) return link_pages(records, links, RedirectResolver(records));
   return link_pages_by_owner(records, parts.first(processes.rank()), parts.end(processes.rank()), links, anchor_texts,
                              processes);
 }
@@ -219,10 +220,9 @@ std::string parse_stage_name(const PreviousBuild* previous, const ReindexSummary
 /// `summary`. Collective; fails when a message between the processes does not decode.
 Result<ClusterAssignment> choose_authority(const IndexOptions& options, dedup::Detector& detector,
                                            const dedup::Clusters& clusters, std::vector<PageRecord>& records,
-                                           std::size_t files, const RedirectResolver& resolver,
-                                           const UrlRuleDuplicates& by_rule, const dedup::DocumentLoader& load_page,
+                                           std::size_t files, const UrlRuleDuplicates& by_rule, const dedup::DocumentLoader& load_page,
                                            const RecordParts& parts, const Collective& processes, IndexSummary& summary) {
-  const std::vector<dedup::AuthorityCandidate> candidates = authority_candidates(records, files, resolver);
+  const std::vector<dedup::AuthorityCandidate> candidates = authority_candidates(records, files);
   const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
       detector, clusters, candidates, options.honour_canonical,
       options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
@@ -232,7 +232,7 @@ Result<ClusterAssignment> choose_authority(const IndexOptions& options, dedup::D
   if (!assignment.ok()) return assignment;
   summary.duplicate_clusters = assignment->duplicate_clusters;
   if (by_rule.count > 0) {
-    if (Status placed = place_url_rule_duplicates(records, resolver, parts, processes); !placed.ok()) return placed;
+    if (Status placed = place_url_rule_duplicates(records, parts, processes); !placed.ok()) return placed;
     // The clusters a rule duplicate joined count too.
     auto counted = count_duplicate_clusters(records, parts, processes);
     if (!counted.ok()) return counted.status();
@@ -343,8 +343,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const RecordParts parts(chunks, static_cast<std::uint32_t>(records.size()));
 
   // 3. Redirects, the link graph and PageRank.
-  const RedirectResolver resolver(records);
-  auto linked = link_site(records, parsed_links, anchor_texts, resolver, parts, processes);
+  auto linked = link_site(records, parsed_links, anchor_texts, parts, processes);
   if (!linked.ok()) return linked.status();
   SiteGraph site = std::move(linked).value();
   // graph.tsv now, by parts: PageRank lets the rows go, and no later stage reads a link.
@@ -361,7 +360,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   clock.lap("dedup");
 
   // 5. The page each cluster is indexed under.
-  auto assigned = choose_authority(options, *detector.value(), clusters, records, plan_outline.files(), resolver,
+  auto assigned = choose_authority(options, *detector.value(), clusters, records, plan_outline.files(),
                                    walked->by_rule, load_page, parts, processes, summary);
   if (!assigned.ok()) return assigned.status();
   const ClusterAssignment& assignment = assigned.value();

@@ -121,6 +121,21 @@ ParsedLinks take_links(std::vector<PageRecord>& records, const UrlIds& urls, con
   return links;
 }
 
+void resolve_named_pages(std::vector<PageRecord>& records, const RedirectResolver& resolver) {
+  for (PageRecord& r : records) {
+    if (r.in_dedup && r.canonical_url) {
+      std::string canonical = urls::strip_index_page(*r.canonical_url);
+      r.canonical_page = resolver.follow(canonical);
+    }
+    if (r.url_rule && r.redirect_to) r.rule_page = resolver.find(*r.redirect_to);
+  }
+  for (const PageRecord& r : records) {
+    if (!r.redirect_to) continue;
+    std::string target = *r.redirect_to;
+    if (const std::uint32_t t = resolver.follow(target); t != kNoRecord) ++records[t].redirects_in;
+  }
+}
+
 SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links, const RedirectResolver& resolver) {
   const std::vector<std::string>& anchor_texts = links.anchor_texts;
   std::vector<std::uint32_t> node_records = number_nodes(records, resolver);
@@ -153,6 +168,7 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links,
     named_links.insert(named_links.end(), page_named.begin(), page_named.end());
   }
   count_inbound_anchors(std::move(named_links), node_records, anchor_texts, records);
+  resolve_named_pages(records, resolver);
   const auto nodes = static_cast<ranking::NodeId>(node_records.size());
   return SiteGraph{ranking::OutLinkRows::build(nodes, 0, nodes, std::move(edges)), std::move(node_records)};
 }

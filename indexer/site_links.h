@@ -94,8 +94,14 @@ inline constexpr std::size_t kMaxInboundPlaces = 512;
 /// redirects' links land on it; a link to one of its places names it too), and the names of its
 /// places (place_key texts of links to its #fragments, its own links included), each with the
 /// number of pages that link so, in
-/// sort_inbound_anchors' order and number. `links` is read, not changed.
+/// sort_inbound_anchors' order and number. The pages each record names besides its links are
+/// found too (resolve_named_pages). `links` is read, not changed.
 SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links, const RedirectResolver& resolver);
+
+/// The pages each record names besides its links, found by `resolver` (link_pages calls it): its
+/// canonical_page and rule_page, and the redirects_in of the pages redirects land on
+/// (PageRecord). REQUIRES: the redirect pages' final targets in redirect_to (number_nodes).
+void resolve_named_pages(std::vector<PageRecord>& records, const RedirectResolver& resolver);
 
 /// Orders `anchors`: the page's names, then its place names; each most pages first, then by text
 /// (`anchor_texts`, by id: ids depend on the order pages were parsed in, the texts do not); keeps

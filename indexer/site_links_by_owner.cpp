@@ -244,7 +244,8 @@ Result<OwnedPages> share_pages(const std::vector<PageRecord>& records, std::uint
 }
 
 /// What each process made of its own files, for every process (link_pages' results over them):
-/// per file 0 nothing, 1 a node, 2 a redirect (then its final URL), 3 a redirect loop; then each
+/// per file 0 nothing, 1 a node, 2 a redirect (then its final URL), 3 a redirect loop, then its
+/// named pages (canonical_page and rule_page, each + 1, 0 for none) and redirects_in; then each
 /// node's inbound anchors (their texts, not ids).
 std::string encode_own_results(const std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
                                const std::vector<std::string>& anchor_texts) {
@@ -261,6 +262,9 @@ std::string encode_own_results(const std::vector<PageRecord>& records, std::uint
     } else {
       put_varint(out, 0);
     }
+    put_varint(out, r.canonical_page == kNoRecord ? 0 : std::uint64_t{r.canonical_page} + 1);
+    put_varint(out, r.rule_page == kNoRecord ? 0 : std::uint64_t{r.rule_page} + 1);
+    put_varint(out, r.redirects_in);
   }
   for (std::uint32_t i = first; i < end; ++i) {
     if (!records[i].node) continue;
@@ -332,6 +336,19 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
       }
     }
   }
+  // The pages records name besides their links (resolve_named_pages): a rel=canonical, followed.
+  // (A page URL rules recorded is a redirect to the URL they give, followed above.)
+  const std::size_t canonical_queries = queries.size();
+  std::deque<std::string> canonical_urls;  // the queries view them: a deque's elements stay put
+  std::vector<std::uint32_t> canonical_of;  // per canonical query, its record
+  for (std::uint32_t i = first; i < end; ++i) {
+    const PageRecord& r = records[i];
+    if (!r.in_dedup || !r.canonical_url) continue;
+    canonical_urls.push_back(urls::strip_index_page(*r.canonical_url));
+    queries.emplace_back();
+    queries.back().start = canonical_urls.back();
+    canonical_of.push_back(i);
+  }
   if (Status followed = follow_queries(queries, owned.value(), processes); !followed.ok()) return followed;
   owned.value() = {};
 
@@ -350,6 +367,27 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
       r.redirect_to = std::string(query.url());
     }
   }
+
+  // The named pages: a page URL rules recorded, the page at its final URL (where its redirect
+  // lands, if anywhere: the chain ended there); a rel=canonical's. Each redirect's landing
+  // counted by the process holding the page it lands on.
+  std::vector<std::string> landed(p_count);
+  for (std::size_t q = 0; q < redirect_queries; ++q) {
+    const Query& query = queries[q];
+    if (query.file == kNoRecord) continue;
+    if (records[query.redirect_of].url_rule) records[query.redirect_of].rule_page = query.file;
+    put_varint(landed[file_owner(query.file, ends.value())], query.file);
+  }
+  for (std::size_t k = 0; k < canonical_of.size(); ++k) records[canonical_of[k]].canonical_page = queries[canonical_queries + k].file;
+  for (const std::string& bytes : processes.all_to_all_bytes(landed)) {
+    codec::Reader in(bytes);
+    while (in.ok() && !in.at_end()) {
+      const std::uint64_t page = in.varint();
+      if (!in.ok() || page < first || page >= end) return damaged("a redirect's landing");
+      ++records[page].redirects_in;
+    }
+  }
+  landed = {};
 
   // 4. Its rows, and the texts it links with sent to the owners of the files linked to.
   const std::vector<std::uint32_t> name_of_place = names_of_places(anchor_texts);
@@ -431,6 +469,13 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
         r.status = PageStatus::kSkipped;
         r.reason = redirect_loop_reason();
       }
+      const std::uint64_t canonical = in.varint(), rule = in.varint(), redirects_in = in.varint();
+      if (!in.ok() || canonical > records.size() || rule > records.size() || redirects_in >= kNoRecord) {
+        return damaged("a part's results");
+      }
+      r.canonical_page = canonical == 0 ? kNoRecord : static_cast<std::uint32_t>(canonical - 1);
+      r.rule_page = rule == 0 ? kNoRecord : static_cast<std::uint32_t>(rule - 1);
+      r.redirects_in = static_cast<std::uint32_t>(redirects_in);
     }
     for (std::uint32_t i = part_first; i < part_end && in.ok(); ++i) {
       if (!records[i].node) continue;

@@ -36,8 +36,8 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
   return out;
 }
 
-Status place_url_rule_duplicates(std::vector<PageRecord>& records, const RedirectResolver& resolver,
-                                 const RecordParts& parts, const Collective& processes) {
+Status place_url_rule_duplicates(std::vector<PageRecord>& records, const RecordParts& parts,
+                                 const Collective& processes) {
   const unsigned me = processes.rank();
   const auto recorded_by_rules = [&](const PageRecord& r) {
     return r.url_rule && r.status == PageStatus::kRedirect && r.redirect_to;
@@ -47,7 +47,7 @@ Status place_url_rule_duplicates(std::vector<PageRecord>& records, const Redirec
   std::vector<std::uint32_t> pages;
   for (std::uint32_t i = parts.first(me); i < parts.end(me); ++i) {
     if (!recorded_by_rules(records[i])) continue;
-    if (const std::uint32_t page = resolver.find(*records[i].redirect_to); page != kNoRecord) pages.push_back(page);
+    if (records[i].rule_page != kNoRecord) pages.push_back(records[i].rule_page);
   }
   auto answers = ask_holders(
       pages, parts,
@@ -66,7 +66,7 @@ Status place_url_rule_duplicates(std::vector<PageRecord>& records, const Redirec
   for (std::uint32_t i = parts.first(me); i < parts.end(me); ++i) {
     PageRecord& r = records[i];
     if (!recorded_by_rules(r)) continue;
-    const bool found = resolver.find(*r.redirect_to) != kNoRecord;
+    const bool found = r.rule_page != kNoRecord;
     codec::Reader in(found ? std::string_view(answers.value()[next++]) : std::string_view());
     const bool in_cluster = found && in.varint() == 1;
     const auto cluster = static_cast<std::uint32_t>(in.varint());

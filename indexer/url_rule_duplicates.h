@@ -35,11 +35,12 @@ struct UrlRuleDuplicates {
 /// the site serves.
 UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::RuleSet* rules);
 
-/// Stage 5b: each page recorded by URL rules joins the cluster of the page its redirect leads to
-/// (a duplicate of that cluster's authoritative page), or is skipped, with the reason, when that
-/// page is not indexed. By parts: each process places the records it holds (`parts`), asking
-/// the holders of the pages they lead to. Collective; kCorruption when an answer does not decode.
-Status place_url_rule_duplicates(std::vector<PageRecord>& records, const RedirectResolver& resolver,
-                                 const RecordParts& parts, const Collective& processes);
+/// Stage 5b: each page recorded by URL rules joins the cluster of the page at the URL they give
+/// (its rule_page, found by the link stage; a duplicate of that cluster's authoritative page), or
+/// is skipped, with the reason, when that page is not indexed. By parts: each process places the
+/// records it holds (`parts`), asking the holders of their pages. Collective; kCorruption when
+/// an answer does not decode.
+Status place_url_rule_duplicates(std::vector<PageRecord>& records, const RecordParts& parts,
+                                 const Collective& processes);
 
 }  // namespace canon::indexer::detail

@@ -341,7 +341,7 @@ TEST_CASE("link_pages: inbound anchors agree with counting every link of a rando
   }
 }
 
-TEST_CASE("authority_candidates: redirects in, canonical through redirects, only to pages in the detector") {
+TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical through redirects, only to pages in the detector") {
   std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b"),
                                      page("http://s/c")};
   for (const std::size_t d : {0, 1, 3}) records[d].in_dedup = true;
@@ -350,8 +350,8 @@ TEST_CASE("authority_candidates: redirects in, canonical through redirects, only
   records[3].canonical_url = "http://s/x";   // not a page of the site
   records[1].pagerank = 0.25;
   records[1].defined = {"foo"};
-  const RedirectResolver resolver(records);
-  const auto candidates = authority_candidates(records, records.size(), resolver);
+  resolve_named_pages(records, RedirectResolver(records));
+  const auto candidates = authority_candidates(records, records.size());
   CHECK(candidates[1].redirects_in == 1);
   CHECK(candidates[0].redirects_in == 0);
   CHECK(candidates[0].canonical == 1u);

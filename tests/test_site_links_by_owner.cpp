@@ -1,8 +1,9 @@
 /// @file test_site_links_by_owner.cpp
 /// @brief link_pages_by_owner against link_pages (the oracle: one process, every record): random
 /// sites with redirect chains, loops, chains longer than RedirectResolver::kMaxHops, pages
-/// sharing a URL, unparsed files and link texts naming pages and places, cut among 1 to 5
-/// simulated processes at random (empty parts among them).
+/// sharing a URL, unparsed files, link texts naming pages and places, rel=canonical URLs and
+/// pages URL rules recorded, cut among 1 to 5 simulated processes at random (empty parts among
+/// them).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -65,6 +66,30 @@ RandomSite make_site(std::uint64_t seed) {
     r.refresh_url = "http://s/loop" + std::to_string(1 - k);
     site.records.push_back(std::move(r));
   }
+  // Pages URL rules recorded: redirects (parsed, not read) to a page, to a redirect, or nowhere.
+  for (std::size_t k = 0; k < 6; ++k) {
+    PageRecord r;
+    r.url = "http://s/ruled" + std::to_string(k);
+    r.parsed = true;
+    r.status = PageStatus::kRedirect;
+    r.url_rule = "a rule";
+    r.refresh_url = k == 5 ? std::string("http://s/gone") : k == 4 ? std::string("http://s/chain3") : url_of(below(n));
+    site.records.push_back(std::move(r));
+  }
+  // Pages handed to the detector, some with a rel=canonical: to a page, through a redirect, to
+  // an index.html form, nowhere, or into a loop.
+  for (PageRecord& r : site.records) {
+    if (!r.parsed || r.refresh_url || below(3) == 0) continue;
+    r.in_dedup = true;
+    if (below(2) == 0) continue;
+    const std::size_t to = below(n);
+    const std::size_t kind = below(6);
+    r.canonical_url = kind == 0   ? "http://s/nowhere" + std::to_string(to)
+                      : kind == 1 ? url_of(to) + "/index.html"
+                      : kind == 2 ? std::string("http://s/loop0")
+                      : kind == 3 ? std::string("http://s/chain1")
+                                  : url_of(to);
+  }
   std::shuffle(site.records.begin(), site.records.end(), rng);
   // Links and their texts: names and place names from a small pool, some links without a text.
   AnchorIds anchors;
@@ -93,13 +118,21 @@ struct Linked {
   std::optional<std::string> redirect_to;
   std::optional<canon::ranking::NodeId> node;
   std::vector<std::pair<std::string, std::uint32_t>> inbound;
+  std::uint32_t canonical_page, rule_page, redirects_in;
   bool operator==(const Linked&) const = default;
 };
 
 std::vector<Linked> linked(const std::vector<PageRecord>& records, const std::vector<std::string>& anchor_texts) {
   std::vector<Linked> out;
   for (const PageRecord& r : records) {
-    Linked l{r.status, std::string(r.reason.str()), r.redirect_to ? std::optional<std::string>(std::string(*r.redirect_to)) : std::nullopt, r.node, {}};
+    Linked l{r.status,
+             std::string(r.reason.str()),
+             r.redirect_to ? std::optional<std::string>(std::string(*r.redirect_to)) : std::nullopt,
+             r.node,
+             {},
+             r.canonical_page,
+             r.rule_page,
+             r.redirects_in};
     for (const InboundAnchor& a : r.inbound_anchors) l.inbound.emplace_back(anchor_texts[a.text], a.pages);
     out.push_back(std::move(l));
   }
