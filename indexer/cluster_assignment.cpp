@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -12,21 +13,65 @@
 
 namespace canon::indexer {
 
-std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<PageRecord>& records,
-                                                            std::size_t documents) {
-  std::vector<dedup::AuthorityCandidate> candidates(documents);
-  for (std::size_t d = 0; d < documents; ++d) {
+namespace {
+
+/// Whether each document is in a cluster of two or more (`cluster_of`, dedup::Clusters').
+std::vector<char> in_cluster_of_several(std::span<const std::uint32_t> cluster_of) {
+  std::vector<std::uint32_t> size(cluster_of.size(), 0);
+  for (const std::uint32_t c : cluster_of) ++size[c];
+  std::vector<char> several(cluster_of.size(), 0);
+  for (std::size_t d = 0; d < cluster_of.size(); ++d) several[d] = size[cluster_of[d]] > 1 ? 1 : 0;
+  return several;
+}
+
+}  // namespace
+
+Result<AuthorityCandidates> authority_candidates(const std::vector<PageRecord>& records,
+                                                 std::span<const std::uint32_t> cluster_of,
+                                                 const detail::RecordParts& parts, const Collective& processes) {
+  const auto documents = static_cast<std::uint32_t>(cluster_of.size());
+  const std::vector<char> several = in_cluster_of_several(cluster_of);
+  // This process's candidates that matter: the members of clusters of several (whole), and the
+  // rel=canonical of other pages into such a cluster (a vote from outside it).
+  std::string mine;
+  const unsigned me = processes.rank();
+  for (std::uint32_t d = std::min(parts.first(me), documents); d < std::min(parts.end(me), documents); ++d) {
     const PageRecord& r = records[d];
-    candidates[d].url = r.url;
-    candidates[d].name = !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title);
-    candidates[d].pagerank = r.pagerank;
-    candidates[d].redirects_in = r.redirects_in;
-    // Copied: the store's catalog is written from the records after this stage.
-    candidates[d].defined = r.defined;
-    candidates[d].listed = r.listed;
-    if (r.canonical_page < documents && records[r.canonical_page].in_dedup) candidates[d].canonical = r.canonical_page;
+    const bool canonical = r.canonical_page < documents && several[r.canonical_page] != 0;
+    if (several[d] == 0 && !canonical) continue;
+    codec::put_varint(mine, d);
+    codec::put_varint(mine, canonical ? std::uint64_t{r.canonical_page} + 1 : 0);
+    codec::put_varint(mine, several[d]);
+    if (several[d] == 0) continue;
+    codec::put_string(mine, r.url);
+    codec::put_string(mine, !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title));
+    codec::put_fixed(mine, std::bit_cast<std::uint64_t>(r.pagerank), 8);
+    codec::put_varint(mine, r.redirects_in);
+    codec::put_list(mine, r.defined);
+    codec::put_varint(mine, r.listed.size());
+    for (const std::uint32_t entry : r.listed) codec::put_varint(mine, entry);
   }
-  return candidates;
+  AuthorityCandidates out;
+  out.bytes = processes.size() == 1 ? std::vector<std::string>{std::move(mine)} : processes.all_gather_bytes(mine);
+  out.candidates.resize(documents);
+  for (const std::string& bytes : out.bytes) {
+    codec::Reader in(bytes);
+    while (in.ok() && !in.at_end()) {
+      const std::uint64_t d = in.varint(), canonical = in.varint(), whole = in.varint();
+      if (!in.ok() || d >= documents || canonical > documents) break;
+      dedup::AuthorityCandidate& c = out.candidates[d];
+      if (canonical != 0) c.canonical = static_cast<std::uint32_t>(canonical - 1);
+      if (whole == 0) continue;
+      c.url = in.view();
+      c.name = in.view();
+      c.pagerank = std::bit_cast<double>(in.fixed(8));
+      c.redirects_in = static_cast<std::uint32_t>(in.varint());
+      c.defined = in.list();
+      for (std::uint64_t n = in.count(); n > 0 && in.ok(); --n) c.listed.push_back(static_cast<std::uint32_t>(in.varint()));
+    }
+    if (!in.ok()) return Status::corruption("the authority's candidates another process sent do not decode");
+  }
+  return out;
 }
 
 namespace {

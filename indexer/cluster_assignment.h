@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -20,12 +22,25 @@
 
 namespace canon::indexer {
 
-/// Per detector document d < `documents` (record d): its URL and PageRank, the redirect pages
-/// leading to it (redirects_in), the page its rel=canonical names (canonical_page; only a page
-/// handed to the detector), and what it defines and lists: what the link stage left in the
-/// records. The candidates view the records' URLs and names: the records must outlive them.
-std::vector<dedup::AuthorityCandidate> authority_candidates(const std::vector<PageRecord>& records,
-                                                            std::size_t documents);
+/// What the authority rule reads of the pages (dedup::choose_authoritative_pages): a candidate
+/// per detector document, those that matter filled in; they view `bytes`.
+struct AuthorityCandidates {
+  std::vector<std::string> bytes;
+  std::vector<dedup::AuthorityCandidate> candidates;
+};
+
+/// Per detector document d (record d; `cluster_of`, the detector's clusters): for a member of a
+/// cluster of two or more, its URL, name (heading, else title), PageRank, the redirect pages
+/// leading to it (redirects_in), the page its rel=canonical names (canonical_page, when that
+/// page is in such a cluster too) and what it defines and lists; for another page, only its
+/// rel=canonical into such a cluster (a vote from outside it); nothing for the rest, which the
+/// rule does not read (a page alone is its own authoritative page, and splitting a cluster
+/// makes no member join another). By parts: each process makes the candidates of the records it
+/// holds (`parts`), and every process gets all of them (one all_gather_bytes). Collective;
+/// kCorruption when what another process sent does not decode.
+Result<AuthorityCandidates> authority_candidates(const std::vector<PageRecord>& records,
+                                                 std::span<const std::uint32_t> cluster_of,
+                                                 const detail::RecordParts& parts, const Collective& processes);
 
 /// The records' clusters as the search index needs them.
 struct ClusterAssignment {

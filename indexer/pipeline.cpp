@@ -111,17 +111,19 @@ std::size_t count_edges(const ranking::OutLinkRows& rows, const Collective& proc
   return total;
 }
 
-/// Stage 3, second half: PageRank over the site's link graph, into each record's `pagerank`, each
-/// process iterating over its own rows (`site.rows`, let go once the iteration's copy is made);
-/// the graph's size and the iterations in `summary`.
+/// Stage 3, second half: PageRank over the site's link graph, into the `pagerank` of the records
+/// of this process's nodes (the later stages read only their own records' scores), each process
+/// iterating over its own rows (`site.rows`, let go once the iteration's copy is made); the
+/// graph's size and the iterations in `summary`.
 void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const Collective& processes,
                 std::vector<PageRecord>& records, IndexSummary& summary) {
   summary.graph_nodes = site.rows.node_count();
   summary.graph_edges = count_edges(site.rows, processes);
-  const ranking::PageRankResult ranks = ranking::compute_pagerank(std::move(site.rows), options, processes);
+  const ranking::PageRankResult ranks =
+      ranking::compute_pagerank(std::move(site.rows), options, processes, ranking::ScoresOf::kOwnNodes);
   summary.pagerank_iterations = ranks.iterations;
   summary.pagerank_converged = ranks.converged;
-  for (ranking::NodeId n = 0; n < site.node_records.size(); ++n) records[site.node_records[n]].pagerank = ranks.scores[n];
+  for (std::size_t k = 0; k < ranks.scores.size(); ++k) records[site.node_records[ranks.first_node + k]].pagerank = ranks.scores[k];
 }
 
 /// Stage 3, first half: redirects, the link graph and the pages records name besides their links
@@ -220,11 +222,12 @@ std::string parse_stage_name(const PreviousBuild* previous, const ReindexSummary
 /// `summary`. Collective; fails when a message between the processes does not decode.
 Result<ClusterAssignment> choose_authority(const IndexOptions& options, dedup::Detector& detector,
                                            const dedup::Clusters& clusters, std::vector<PageRecord>& records,
-                                           std::size_t files, const UrlRuleDuplicates& by_rule, const dedup::DocumentLoader& load_page,
+                                           const UrlRuleDuplicates& by_rule, const dedup::DocumentLoader& load_page,
                                            const RecordParts& parts, const Collective& processes, IndexSummary& summary) {
-  const std::vector<dedup::AuthorityCandidate> candidates = authority_candidates(records, files);
+  auto candidates = authority_candidates(records, clusters.cluster_of, parts, processes);
+  if (!candidates.ok()) return candidates.status();
   const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
-      detector, clusters, candidates, options.honour_canonical,
+      detector, clusters, candidates->candidates, options.honour_canonical,
       options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
   summary.split_off = chosen.split_off;
   summary.split_for_definitions = chosen.split_for_definitions;
@@ -337,10 +340,14 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
   std::vector<std::string> anchor_texts = anchor_ids.release();
   const ParsedLinks parsed_links = take_links(records, url_ids, anchor_texts);
-  clock.lap("parse");
-
+  // Where each detector document's page is in the store, for the detector and the authority
+  // stage to read pages of any process again.
+  std::vector<store::StoreLocation> stored_at(chunks.files);
+  for (std::size_t d = 0; d < chunks.files; ++d) stored_at[d] = records[d].store_location;
   // Which process holds each record: the stages below read only their own, and ask the others.
   const RecordParts parts(chunks, static_cast<std::uint32_t>(records.size()));
+  let_go_of_others_records(records, parts, processes.rank());
+  clock.lap("parse");
 
   // 3. Redirects, the link graph and PageRank.
   auto linked = link_site(records, parsed_links, anchor_texts, parts, processes);
@@ -353,15 +360,14 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   clock.lap("pagerank");
 
   // 4. Near-duplicates, verified with the pages' texts from the store.
-  const dedup::DocumentLoader load_page = store_reader.loader(records);
+  const dedup::DocumentLoader load_page = store_reader.loader(stored_at);
   const auto found = find_near_duplicates(*detector.value(), load_page, store_reader, progress, summary);
   if (!found.ok()) return found.status();
   const dedup::Clusters& clusters = found.value();
   clock.lap("dedup");
 
   // 5. The page each cluster is indexed under.
-  auto assigned = choose_authority(options, *detector.value(), clusters, records, plan_outline.files(),
-                                   walked->by_rule, load_page, parts, processes, summary);
+  auto assigned = choose_authority(options, *detector.value(), clusters, records, walked->by_rule, load_page, parts, processes, summary);
   if (!assigned.ok()) return assigned.status();
   const ClusterAssignment& assignment = assigned.value();
   if (Status read = store_reader.failed(); !read.ok()) return read;
@@ -369,7 +375,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   // the memory the 100k-page site holds at this point) are let go before the Xapian stage, the
   // run's peak. `parse` refers to it still, and is not used again.
   detector.value().reset();
-  let_go_of_others_records(records, parts, processes.rank());
+  std::vector<store::StoreLocation>().swap(stored_at);
   clock.lap("authority");
 
   // 6. The search index (a shard a process); a link to a copy names the page standing for it.

@@ -80,21 +80,22 @@ public:
 
   /// The page at `at`. REQUIRES: its segment is open.
   Result<store::StoredPage> read(const store::StoreLocation& at) const { return readers_[at.segment]->read(at.offset); }
-  /// A DocumentLoader over the stored pages; it refers to this object, which must stay where it
-  /// is while the loader is used. A page that cannot be read (a damaged store: the disk) is
-  /// given as a page without words, which nothing is merged with, and its error kept for
-  /// failed().
-  dedup::DocumentLoader loader(const std::vector<PageRecord>& records) {
-    return [this, &records](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
-      const PageRecord& r = records[i];
-      auto page = read(r.store_location);
+  /// A DocumentLoader over the stored pages, document d at `stored_at[d]`; it refers to this
+  /// object and to `stored_at`, which must stay where they are while the loader is used. It
+  /// gives a page's texts, not its URL (a process of a partitioned build does not hold every
+  /// page's: the detectors read only the texts of the pages they load again). A page that
+  /// cannot be read (a damaged store: the disk) is given as a page without words, which nothing
+  /// is merged with, and its error kept for failed().
+  dedup::DocumentLoader loader(const std::vector<store::StoreLocation>& stored_at) {
+    return [this, &stored_at](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
+      auto page = read(stored_at[i]);
       if (!page.ok()) {
         const std::lock_guard<std::mutex> lock(mutex_);
         if (failure_.ok()) failure_ = page.status();
-        use(dedup::DedupDocument{r.url, r.title, {}});
+        use(dedup::DedupDocument{});
         return;
       }
-      use(page->dedup_view(r.url));
+      use(page->dedup_view({}));
     };
   }
   /// The first read the loader could not make, or ok.

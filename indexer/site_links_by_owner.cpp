@@ -243,40 +243,6 @@ Result<OwnedPages> share_pages(const std::vector<PageRecord>& records, std::uint
   return owned;
 }
 
-/// What each process made of its own files, for every process (link_pages' results over them):
-/// per file 0 nothing, 1 a node, 2 a redirect (then its final URL), 3 a redirect loop, then its
-/// named pages (canonical_page and rule_page, each + 1, 0 for none) and redirects_in; then each
-/// node's inbound anchors (their texts, not ids).
-std::string encode_own_results(const std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
-                               const std::vector<std::string>& anchor_texts) {
-  std::string out;
-  for (std::uint32_t i = first; i < end; ++i) {
-    const PageRecord& r = records[i];
-    if (r.node) {
-      put_varint(out, 1);
-    } else if (r.status == PageStatus::kRedirect && r.parsed && r.refresh_url) {
-      put_varint(out, 2);
-      put_string(out, *r.redirect_to);
-    } else if (r.parsed && r.refresh_url) {
-      put_varint(out, 3);
-    } else {
-      put_varint(out, 0);
-    }
-    put_varint(out, r.canonical_page == kNoRecord ? 0 : std::uint64_t{r.canonical_page} + 1);
-    put_varint(out, r.rule_page == kNoRecord ? 0 : std::uint64_t{r.rule_page} + 1);
-    put_varint(out, r.redirects_in);
-  }
-  for (std::uint32_t i = first; i < end; ++i) {
-    if (!records[i].node) continue;
-    put_varint(out, records[i].inbound_anchors.size());
-    for (const InboundAnchor& a : records[i].inbound_anchors) {
-      put_string(out, anchor_texts[a.text]);
-      put_varint(out, a.pages);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 unsigned url_owner(std::string_view url, unsigned processes) {
@@ -445,56 +411,27 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   }
   count_inbound_anchors(std::move(named_links), own_node_records, anchor_texts, records);
 
-  // 6. Its rows kept (the graph stays in parts); every part's other results gathered, for the
-  // stages that still read every record.
+  // 6. Its rows kept (the graph stays in parts), and the records of every process's nodes.
   ranking::OutLinkRows rows = ranking::OutLinkRows::build(node_total, node_base, node_base + own_nodes, std::move(edges));
-  std::vector<std::string> parts = processes.all_gather_bytes(encode_own_results(records, first, end, anchor_texts));
+  std::string mine;
+  for (const std::uint32_t record : own_node_records) put_varint(mine, record);
+  std::vector<std::string> parts = processes.all_gather_bytes(mine);
   std::vector<std::uint32_t> node_records;
   node_records.reserve(node_total);
   for (unsigned p = 0; p < p_count; ++p) {
     const std::uint32_t part_first = p == 0 ? 0 : ends.value()[p - 1];
     const std::uint32_t part_end = ends.value()[p];
     codec::Reader in(parts[p]);
-    for (std::uint32_t i = part_first; i < part_end; ++i) {
-      const std::uint64_t kind = in.varint();
-      if (!in.ok() || kind > 3) return damaged("a part's results");
-      PageRecord& r = records[i];
-      if (kind == 1) {
-        r.node = static_cast<ranking::NodeId>(node_records.size());
-        node_records.push_back(i);
-      } else if (kind == 2) {
-        r.status = PageStatus::kRedirect;
-        r.redirect_to = in.string();
-      } else if (kind == 3) {
-        r.status = PageStatus::kSkipped;
-        r.reason = redirect_loop_reason();
+    while (in.ok() && !in.at_end()) {
+      const std::uint64_t record = in.varint();
+      if (!in.ok() || record < part_first || record >= part_end || node_records.size() == node_total) {
+        return damaged("a part's nodes");
       }
-      const std::uint64_t canonical = in.varint(), rule = in.varint(), redirects_in = in.varint();
-      if (!in.ok() || canonical > records.size() || rule > records.size() || redirects_in >= kNoRecord) {
-        return damaged("a part's results");
-      }
-      r.canonical_page = canonical == 0 ? kNoRecord : static_cast<std::uint32_t>(canonical - 1);
-      r.rule_page = rule == 0 ? kNoRecord : static_cast<std::uint32_t>(rule - 1);
-      r.redirects_in = static_cast<std::uint32_t>(redirects_in);
+      node_records.push_back(static_cast<std::uint32_t>(record));
     }
-    for (std::uint32_t i = part_first; i < part_end && in.ok(); ++i) {
-      if (!records[i].node) continue;
-      const std::uint64_t anchors = in.count();
-      std::vector<InboundAnchor> inbound;
-      inbound.reserve(anchors);
-      for (std::uint64_t k = 0; k < anchors && in.ok(); ++k) {
-        const std::string_view text = in.view();
-        const std::uint64_t pages = in.varint();
-        if (!in.ok() || pages > UINT32_MAX) return damaged("an inbound anchor");
-        inbound.push_back({text_ids.id(text), static_cast<std::uint32_t>(pages)});
-      }
-      if (p != processes.rank()) records[i].inbound_anchors = std::move(inbound);
-    }
-    if (!in.ok() || !in.at_end()) return damaged("a part's results");
     std::string().swap(parts[p]);  // read: not held while the next part is
   }
   if (node_records.size() != node_total) return damaged("a part's nodes");
-  text_ids.commit();
   return SiteGraph{std::move(rows), std::move(node_records)};
 }
 

@@ -31,11 +31,13 @@ unsigned url_owner(std::string_view url, unsigned processes);
 /// - its rows of the graph are its pages' links; the texts it links with go, as text, to the
 ///   process that owns the target file, which counts what other pages call its pages
 ///   (count_inbound_anchors).
+/// - the pages its records name besides their links are found so too (canonical_page,
+///   rule_page), and each redirect's landing is counted by the holder of the page it lands on
+///   (redirects_in), as resolve_named_pages does.
 /// The graph stays in parts: each process returns the rows of its own nodes (its part of
 /// link_pages' rows; the parts in rank order are link_pages' rows) and every node's record.
-/// While the stages after this one still read every record, the parts' other results are
-/// gathered: every process leaves `records` as link_pages leaves them (status, redirect_to,
-/// node, inbound_anchors), bit for bit.
+/// Each process leaves its own records as link_pages leaves them (status, redirect_to, node,
+/// inbound_anchors, the named pages), bit for bit; the others' it does not change.
 /// `anchor_texts` is the table links.anchor_texts refers to (the texts this process's files link
 /// with, by id); the texts it receives that it does not hold are appended to it, so that the
 /// inbound anchors of every record index it. Fails (kCorruption) when a message does not decode

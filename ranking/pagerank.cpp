@@ -434,14 +434,16 @@ void run_iterations(PowerIteration& it, const PageRankOptions& options, const Co
   worker(0);
 }
 
-/// Every node's score, renormalised (the iteration preserves the sum 1 only up to rounding) by
-/// the exact total of all scores, gathered from every process. Collective.
-std::vector<double> final_scores(const PowerIteration& it, const Collective& processes) {
+/// The scores, renormalised (the iteration preserves the sum 1 only up to rounding) by the exact
+/// total of all scores: this process's own nodes', or every node's, gathered from every process.
+/// Collective.
+std::vector<double> final_scores(const PowerIteration& it, ScoresOf scores_of, const Collective& processes) {
   ExactSum own_total;
   for (const double s : it.x) own_total.add(s);
   const double sum = total_sums(own_total, ExactSum(), processes).first;
   std::vector<double> own(it.end - it.first);
   for (std::size_t r = 0; r < it.row_node.size(); ++r) own[it.row_node[r]] = it.x[r] / sum;
+  if (scores_of == ScoresOf::kOwnNodes) return own;
   std::vector<double> scores(it.n);
   std::vector<std::size_t> counts;
   for (std::size_t p = 0; p + 1 < it.first_of.size(); ++p) counts.push_back(it.first_of[p + 1] - it.first_of[p]);
@@ -452,7 +454,7 @@ std::vector<double> final_scores(const PowerIteration& it, const Collective& pro
 /// compute_pagerank() over this process's `rows`; `owned` (== &rows or null) is released once
 /// the iteration's renumbered in-links are built.
 PageRankResult pagerank(const OutLinkRows& rows, const PageRankOptions& options, OutLinkRows* owned,
-                        const Collective& processes) {
+                        const Collective& processes, ScoresOf scores_of = ScoresOf::kEveryNode) {
   assert(options.damping >= 0.0 && options.damping < 1.0 && options.tolerance > 0.0);
   PageRankResult result;
   const NodeId n = rows.node_count();
@@ -476,7 +478,8 @@ PageRankResult pagerank(const OutLinkRows& rows, const PageRankOptions& options,
   result.setup_seconds = std::chrono::duration<double>(iterating - start).count();
   if (options.max_iterations > 0) run_iterations(it, options, processes, result);
   result.iteration_seconds = std::chrono::duration<double>(Clock::now() - iterating).count();
-  result.scores = final_scores(it, processes);
+  result.scores = final_scores(it, scores_of, processes);
+  if (scores_of == ScoresOf::kOwnNodes) result.first_node = it.first;
   return result;
 }
 
@@ -495,12 +498,14 @@ PageRankResult compute_pagerank(LinkGraph&& graph, const PageRankOptions& option
   return pagerank(rows, options, &rows, LocalCollective());
 }
 
-PageRankResult compute_pagerank(const OutLinkRows& rows, const PageRankOptions& options, const Collective& processes) {
-  return pagerank(rows, options, nullptr, processes);
+PageRankResult compute_pagerank(const OutLinkRows& rows, const PageRankOptions& options, const Collective& processes,
+                                ScoresOf scores_of) {
+  return pagerank(rows, options, nullptr, processes, scores_of);
 }
 
-PageRankResult compute_pagerank(OutLinkRows&& rows, const PageRankOptions& options, const Collective& processes) {
-  return pagerank(rows, options, &rows, processes);
+PageRankResult compute_pagerank(OutLinkRows&& rows, const PageRankOptions& options, const Collective& processes,
+                                ScoresOf scores_of) {
+  return pagerank(rows, options, &rows, processes, scores_of);
 }
 
 }  // namespace canon::ranking

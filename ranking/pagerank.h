@@ -24,8 +24,11 @@ struct PageRankOptions {
 
 /// Scores and how the iteration ended.
 struct PageRankResult {
-  /// One score per node; they sum to 1 (empty for an empty graph).
+  /// One score per node, of nodes [first_node, first_node + scores.size()): every node (they sum
+  /// to 1; empty for an empty graph), or in a partitioned run kept by their processes
+  /// (ScoresOf::kOwnNodes) this process's own.
   std::vector<double> scores;
+  NodeId first_node = 0;
   /// Iterations run.
   unsigned iterations = 0;
   /// L1 change of the last iteration.
@@ -47,17 +50,25 @@ PageRankResult compute_pagerank(const LinkGraph& graph, const PageRankOptions& o
 /// iteration's renumbered copy of it is built, so that the two do not coexist in memory.
 PageRankResult compute_pagerank(LinkGraph&& graph, const PageRankOptions& options = {});
 
+/// Which scores a partitioned run returns to each process.
+enum class ScoresOf {
+  kEveryNode,  ///< every node's, gathered once at the end (8 bytes a node of the graph)
+  kOwnNodes,   ///< the process's own nodes' (PageRankResult::first_node on): nothing gathered
+};
+
 /// The same computed by the processes of a partitioned run, each given the rows of its own
-/// nodes (the processes' ranges, in rank order, cover the graph): the processes tell each other
-/// their nodes' out-degrees and in-degrees and send each link to the process of its target
-/// (one all_to_all), so each holds the in-links of its own nodes only; after each iteration they
-/// exchange their nodes' new scores (Collective::all_gather), and each sums the L1 change and the
-/// dangling mass over all the scores in one fixed order. So every process returns every node's
-/// score exactly as compute_pagerank returns it in one process, bit for bit, whatever the number
-/// of processes or threads. Collective call.
-PageRankResult compute_pagerank(const OutLinkRows& rows, const PageRankOptions& options, const Collective& processes);
+/// nodes (the processes' ranges, in rank order, cover the graph): each link is sent to the
+/// process of its target (one all_to_all), so each holds the in-links of its own nodes only;
+/// each iteration a process receives the scores of the other processes' nodes its in-links come
+/// from (its halo), and the L1 change, dangling mass and scores' total are exact sums (the same
+/// bits in any order; docs/ranking.md). So every process gets the scores compute_pagerank gives
+/// in one process, bit for bit, whatever the number of processes or threads: every node's, or
+/// its own nodes' (`scores_of`). Collective call.
+PageRankResult compute_pagerank(const OutLinkRows& rows, const PageRankOptions& options, const Collective& processes,
+                                ScoresOf scores_of = ScoresOf::kEveryNode);
 
 /// The same, releasing `rows` (left moved-from) once the iteration's in-links are built.
-PageRankResult compute_pagerank(OutLinkRows&& rows, const PageRankOptions& options, const Collective& processes);
+PageRankResult compute_pagerank(OutLinkRows&& rows, const PageRankOptions& options, const Collective& processes,
+                                ScoresOf scores_of = ScoresOf::kEveryNode);
 
 }  // namespace canon::ranking

@@ -223,7 +223,7 @@ TEST_CASE("thread counts agree, bit for bit") {
   }
 }
 
-TEST_CASE("a partitioned run gives every process the one-process scores, bit for bit") {
+TEST_CASE("a partitioned run gives every process the one-process scores, bit for bit: every node's, or its own") {
   std::mt19937 rng(2027);
   for (const NodeId n : {1u, 7u, 3000u, 30000u}) {
     // Some pages without out-links: their mass is spread, a partial sum of its own.
@@ -250,6 +250,16 @@ TEST_CASE("a partitioned run gives every process the one-process scores, bit for
           CHECK(r.iterations == one.iterations);
           CHECK(r.last_change == one.last_change);
           CHECK(r.scores == one.scores);  // exactly: the same sums in the same order
+        }
+        // Each process's own nodes' scores only: its slice of them.
+        canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+          const unsigned p = collective.rank();
+          results[p] = compute_pagerank(rows_of(n, edges, cuts[p], cuts[p + 1]), options, collective,
+                                        canon::ranking::ScoresOf::kOwnNodes);
+        });
+        for (unsigned p = 0; p < processes; ++p) {
+          CHECK(results[p].first_node == cuts[p]);
+          CHECK(results[p].scores == std::vector<double>(one.scores.begin() + cuts[p], one.scores.begin() + cuts[p + 1]));
         }
       }
     }

@@ -341,24 +341,41 @@ TEST_CASE("link_pages: inbound anchors agree with counting every link of a rando
   }
 }
 
-TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical through redirects, only to pages in the detector") {
+TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical through redirects, only the pages the rule reads") {
   std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b"),
-                                     page("http://s/c")};
-  for (const std::size_t d : {0, 1, 3}) records[d].in_dedup = true;
+                                     page("http://s/c"), page("http://s/d"), page("http://s/e")};
+  for (const std::size_t d : {0, 1, 3, 4, 5}) records[d].in_dedup = true;
   records[2].redirect_to = "http://s/b";
   records[0].canonical_url = "http://s/r";   // through the redirect to b
   records[3].canonical_url = "http://s/x";   // not a page of the site
+  records[4].canonical_url = "http://s/a";   // from outside a's cluster
+  records[5].canonical_url = "http://s/c";   // between two pages alone: read by no rule
   records[1].pagerank = 0.25;
   records[1].defined = {"foo"};
+  records[1].heading = "B";
   resolve_named_pages(records, RedirectResolver(records));
-  const auto candidates = authority_candidates(records, records.size());
+  CHECK(records[1].redirects_in == 1);
+  CHECK(records[0].canonical_page == 1u);
+  CHECK(records[3].canonical_page == canon::indexer::kNoRecord);
+  const std::vector<std::uint32_t> cluster_of = {0, 0, 2, 3, 4, 5};  // a and b together
+  const auto made = authority_candidates(records, cluster_of,
+                                         canon::indexer::detail::RecordParts(static_cast<std::uint32_t>(records.size())),
+                                         canon::LocalCollective());
+  REQUIRE(made.ok());
+  const std::vector<canon::dedup::AuthorityCandidate>& candidates = made->candidates;
+  REQUIRE(candidates.size() == 6);
   CHECK(candidates[1].redirects_in == 1);
   CHECK(candidates[0].redirects_in == 0);
   CHECK(candidates[0].canonical == 1u);
-  CHECK_FALSE(candidates[3].canonical.has_value());
   CHECK(candidates[1].pagerank == 0.25);
   CHECK(candidates[1].defined == std::vector<std::string>{"foo"});
   CHECK(candidates[1].url == "http://s/b");
+  CHECK(candidates[1].name == "B");
+  CHECK(candidates[4].canonical == 0u);  // its vote, and nothing else of it
+  CHECK(candidates[4].url.empty());
+  CHECK_FALSE(candidates[3].canonical.has_value());
+  CHECK_FALSE(candidates[5].canonical.has_value());
+  CHECK(candidates[5].url.empty());
 }
 
 TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuses and alternates") {
