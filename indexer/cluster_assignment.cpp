@@ -26,7 +26,7 @@ std::vector<char> in_cluster_of_several(std::span<const std::uint32_t> cluster_o
 
 }  // namespace
 
-Result<AuthorityCandidates> authority_candidates(const std::vector<PageRecord>& records,
+Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
                                                  std::span<const std::uint32_t> cluster_of,
                                                  const detail::RecordParts& parts, const Collective& processes) {
   const auto documents = static_cast<std::uint32_t>(cluster_of.size());
@@ -96,7 +96,7 @@ std::string double_bytes(double value) {
 
 }  // namespace
 
-Result<ClusterAssignment> assign_clusters(std::vector<PageRecord>& records, const dedup::AuthoritativePages& chosen,
+Result<ClusterAssignment> assign_clusters(HeldRecords& records, const dedup::AuthoritativePages& chosen,
                                           const RecordParts& parts, const Collective& processes) {
   ClusterAssignment out;
   const unsigned me = processes.rank();
@@ -189,7 +189,7 @@ Result<ClusterAssignment> assign_clusters(std::vector<PageRecord>& records, cons
   return out;
 }
 
-Result<std::size_t> count_duplicate_clusters(const std::vector<PageRecord>& records, const RecordParts& parts,
+Result<std::size_t> count_duplicate_clusters(const HeldRecords& records, const RecordParts& parts,
                                              const Collective& processes) {
   const unsigned me = processes.rank();
   std::vector<RecordMessage> duplicates;

@@ -38,7 +38,7 @@ struct AuthorityCandidates {
 /// makes no member join another). By parts: each process makes the candidates of the records it
 /// holds (`parts`), and every process gets all of them (one all_gather_bytes). Collective;
 /// kCorruption when what another process sent does not decode.
-Result<AuthorityCandidates> authority_candidates(const std::vector<PageRecord>& records,
+Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
                                                  std::span<const std::uint32_t> cluster_of,
                                                  const detail::RecordParts& parts, const Collective& processes);
 
@@ -57,12 +57,12 @@ struct ClusterAssignment {
 /// those, and gets the alternates of the authoritative pages it holds. Collective; kCorruption
 /// when a message does not decode.
 /// REQUIRES: chosen covers the detector's documents, records[d] for each of them.
-Result<ClusterAssignment> assign_clusters(std::vector<PageRecord>& records, const dedup::AuthoritativePages& chosen,
+Result<ClusterAssignment> assign_clusters(HeldRecords& records, const dedup::AuthoritativePages& chosen,
                                           const detail::RecordParts& parts, const Collective& processes);
 
 /// The clusters with a duplicate among every process's records (each reads those it holds):
 /// the authoritative pages duplicates name, each counted once. Collective.
-Result<std::size_t> count_duplicate_clusters(const std::vector<PageRecord>& records, const detail::RecordParts& parts,
+Result<std::size_t> count_duplicate_clusters(const HeldRecords& records, const detail::RecordParts& parts,
                                              const Collective& processes);
 
 }  // namespace canon::indexer

@@ -23,7 +23,7 @@ bool is_document(const PageRecord& r, bool index_duplicates) {
   return r.in_dedup && (r.status != PageStatus::kDuplicate || index_duplicates);
 }
 
-IndexPlan::IndexPlan(const std::vector<PageRecord>& records, const RecordParts& parts, const ClusterAssignment& clusters,
+IndexPlan::IndexPlan(const HeldRecords& records, const RecordParts& parts, const ClusterAssignment& clusters,
                      const std::vector<std::string>& anchor_texts, const IndexOptions& options,
                      std::size_t graph_nodes, const Collective& processes)
     : clusters(clusters),
@@ -79,7 +79,7 @@ struct OwnDocuments {
   std::vector<std::string> authoritative_urls;
 };
 
-Result<OwnDocuments> own_documents(const std::vector<PageRecord>& records, const RecordParts& parts,
+Result<OwnDocuments> own_documents(const HeldRecords& records, const RecordParts& parts,
                                    const IndexPlan& plan, const Collective& processes) {
   OwnDocuments own;
   const unsigned me = processes.rank();
@@ -182,7 +182,7 @@ struct DocumentToWrite {
 /// shards in order numbers the documents as one process does. Sets the docid and digests of
 /// each document of this process's records; returns the documents this process writes, in file
 /// order, with `received` holding the bytes the sent ones view.
-Result<std::vector<DocumentToWrite>> documents_to_write(std::vector<PageRecord>& records, const OwnDocuments& own,
+Result<std::vector<DocumentToWrite>> documents_to_write(HeldRecords& records, const OwnDocuments& own,
                                                         const IndexPlan& plan, const Collective& processes,
                                                         bool to_merge, std::vector<std::string>& received) {
   const unsigned P = processes.size();
@@ -235,7 +235,7 @@ Result<std::vector<DocumentToWrite>> documents_to_write(std::vector<PageRecord>&
 /// the chunk databases are then merged into the index's database, or, one of several
 /// processes, into the process's shard (documents_to_write; `to_merge`: shards to be merged).
 /// Reads only the records this process holds (`parts`), and sets their docids and digests.
-Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, std::vector<PageRecord>& records,
+Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, HeldRecords& records,
                    const RecordParts& parts, const IndexPlan& plan, unsigned threads,
                    const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                    Progress& progress) {
@@ -348,7 +348,7 @@ struct IndexUpdates {
 /// the previous database cannot be updated into this run's (another collapse mode): the run
 /// then writes the index from scratch.
 Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoreReader& store_reader,
-                                  std::vector<PageRecord>& records, const IndexPlan& plan, const fs::path& xapian_dir,
+                                  HeldRecords& records, const IndexPlan& plan, const fs::path& xapian_dir,
                                   Progress& progress) {
   if (index_format::stub_file_at(previous.xapian_dir)) {
     return Status::failed_precondition("the previous index is in shards (a partitioned build)");
@@ -434,7 +434,7 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoreRead
 /// changed counted in `reindex`), else written afresh; by several processes, in shards
 /// (write_index).
 Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
-                      std::vector<PageRecord>& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
+                      HeldRecords& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
                       const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                       Progress& progress, ReindexSummary& reindex) {
   const fs::path xapian_dir = layout.xapian();
@@ -473,7 +473,7 @@ Status join_shards(const index_format::IndexLayout& layout, unsigned processes, 
 }  // namespace
 
 Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
-                          std::vector<PageRecord>& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
+                          HeldRecords& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
                           const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                           Progress& progress, ReindexSummary& reindex) {
   const Status written = write_database(previous, chunks, store_reader, records, parts, index_plan, threads, layout, processes,

@@ -42,7 +42,7 @@ struct IndexPlan {
 
   /// The plan of a run of `processes`, each holding its part of `records` (`parts`): the bound is
   /// the largest of every process's documents. Collective.
-  IndexPlan(const std::vector<PageRecord>& records, const RecordParts& parts, const ClusterAssignment& clusters,
+  IndexPlan(const HeldRecords& records, const RecordParts& parts, const ClusterAssignment& clusters,
             const std::vector<std::string>& anchor_texts, const IndexOptions& options, std::size_t graph_nodes,
             const Collective& processes);
 };
@@ -53,7 +53,7 @@ struct IndexPlan {
 /// their holders. Sets the docid and digests of the records it holds. Fails on every process
 /// when one could not write its shard.
 Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chunks, const StoreReader& store_reader,
-                          std::vector<PageRecord>& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
+                          HeldRecords& records, const RecordParts& parts, const IndexPlan& index_plan, unsigned threads,
                           const index_format::IndexLayout& layout, const Collective& processes, bool to_merge,
                           Progress& progress, ReindexSummary& reindex);
 

@@ -3,7 +3,9 @@
 /// pages.jsonl), and the URL ids its links are held as.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
+#include <initializer_list>
 #include <deque>
 #include <limits>
 #include <mutex>
@@ -97,6 +99,48 @@ struct PageRecord : store::PageFacts {
   /// Its document in the index written (0: none), and the digests it was written from.
   std::uint32_t docid = 0;
   DocumentDigests digests;
+};
+
+/// The page records one process holds: records [first_held(), end_held()) of the run's size()
+/// records, by their run-wide numbers (record i is file i of the site plan; the walk's skipped
+/// paths follow the files). One process holds them all; a process of a partitioned build, its
+/// part (detail::RecordParts), and nothing of the others'. Iterating visits the held records.
+class HeldRecords {
+public:
+  HeldRecords() = default;
+  /// Every record, held by one process.
+  HeldRecords(std::vector<PageRecord> records)  // NOLINT: a vector of all records is all of them
+      : total_(static_cast<std::uint32_t>(records.size())), held_(std::move(records)) {}
+  HeldRecords(std::initializer_list<PageRecord> records) : HeldRecords(std::vector<PageRecord>(records)) {}
+  /// Records [first, first + held.size()) of `total`.
+  HeldRecords(std::uint32_t first, std::uint32_t total, std::vector<PageRecord> held)
+      : first_(first), total_(total), held_(std::move(held)) {}
+
+  /// Record `record`. REQUIRES: holds(record).
+  PageRecord& operator[](std::size_t record) {
+    assert(holds(record));
+    return held_[record - first_];
+  }
+  const PageRecord& operator[](std::size_t record) const {
+    assert(holds(record));
+    return held_[record - first_];
+  }
+  bool holds(std::size_t record) const { return record >= first_ && record - first_ < held_.size(); }
+  /// The run's records, held or not.
+  std::size_t size() const { return total_; }
+  std::uint32_t first_held() const { return first_; }
+  std::uint32_t end_held() const { return first_ + static_cast<std::uint32_t>(held_.size()); }
+  std::span<PageRecord> held() { return held_; }
+  std::span<const PageRecord> held() const { return held_; }
+  auto begin() { return held_.begin(); }
+  auto end() { return held_.end(); }
+  auto begin() const { return held_.begin(); }
+  auto end() const { return held_.end(); }
+
+private:
+  std::uint32_t first_ = 0;
+  std::uint32_t total_ = 0;
+  std::vector<PageRecord> held_;
 };
 
 /// Interns URLs as dense ids, so that records hold links as 4-byte ids. ids() is thread-safe;

@@ -12,6 +12,7 @@
 #include "dedup/authoritative_pages.h"
 #include "html/page_encoding.h"
 #include "indexer/previous_build.h"
+#include "indexer/record_parts.h"
 #include "store/store_catalog.h"
 #include "urls/url.h"
 
@@ -315,10 +316,12 @@ Status share_chunks(ChunkLayout& chunks, const std::vector<std::uint64_t>& work,
   return Status::ok_status();
 }
 
-Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
-                                           const std::string& base_url, unsigned threads, const std::string& stage,
-                                           const Collective& processes, Progress& progress) {
-  std::vector<PageRecord> records(run.plan.files.size());
+Result<HeldRecords> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
+                               const std::string& base_url, unsigned threads, const std::string& stage,
+                               const RecordParts& parts, const Collective& processes, Progress& progress) {
+  const unsigned me = processes.rank();
+  HeldRecords records(parts.first(me), parts.records(),
+                      std::vector<PageRecord>(parts.end(me) - parts.first(me)));
   std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
   std::atomic<std::size_t> parsed_files{0};
   std::mutex progress_mutex;
@@ -350,13 +353,16 @@ Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout&
   });
   if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
   progress.finish();
-  for (const SkippedPath& skipped : run.plan.skipped) {
-    PageRecord r;
+  // The records of the skipped paths follow the files' (the last process holds them).
+  for (std::size_t k = 0; k < run.plan.skipped.size(); ++k) {
+    const std::size_t i = run.plan.files.size() + k;
+    if (!records.holds(i)) continue;
+    const SkippedPath& skipped = run.plan.skipped[k];
+    PageRecord& r = records[i];
     r.path = skipped.relative_path;
     if (skipped.url) r.url = *skipped.url;
     else if (auto url = urls::file_url(base_url, r.path); url.ok()) r.url = url.value();
     r.reason = skipped.reason;
-    records.push_back(std::move(r));
   }
   return records;
 }

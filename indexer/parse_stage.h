@@ -27,6 +27,8 @@
 
 namespace canon::indexer::detail {
 
+class RecordParts;  // record_parts.h
+
 /// A page file as parsed, with its size and modification time as it was read.
 struct ParsedFile {
   html::ExtractedPage page;
@@ -186,9 +188,10 @@ Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* sto
 /// Stage 2: every file parsed, or taken over from the previous build, on all threads. Each
 /// chunk of consecutive files is done by one thread, which keeps the pages it parses in the
 /// chunk's new segment of the store (their texts and prepared documents) and hands every page
-/// to the detector. The walk's skipped paths are recorded after the files.
-Result<std::vector<PageRecord>> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
-                                           const std::string& base_url, unsigned threads, const std::string& stage,
-                                           const Collective& processes, Progress& progress);
+/// to the detector. The walk's skipped paths are recorded after the files. A process of a
+/// partitioned build parses its own chunks and returns the records of its part (`parts`).
+Result<HeldRecords> parse_site(ParseContext& run, const ChunkLayout& chunks, const RunStore& store,
+                               const std::string& base_url, unsigned threads, const std::string& stage,
+                               const RecordParts& parts, const Collective& processes, Progress& progress);
 
 }  // namespace canon::indexer::detail

@@ -27,7 +27,7 @@ constexpr std::size_t kTakeOverBlock = 256;
 
 }  // namespace
 
-ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
+ParsedPart make_parsed_part(const HeldRecords& records, std::uint32_t first_file, std::uint32_t end_file,
                             const RunStore& store, std::span<const std::string_view> urls,
                             std::span<const std::string_view> anchors, const dedup::Detector& detector,
                             PartLinks links) {
@@ -113,7 +113,7 @@ PartTakeOver::PartTakeOver(const ParseContext& run, const RunStore& store)
   std::iota(reuse_.segment_of_old.begin(), reuse_.segment_of_old.end(), 0);
 }
 
-Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<PageRecord>& records) {
+Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<store::StoreLocation>& stored_at) {
   if (part.detector_state) {
     if (Status taken = run_.detector.add_encoded(*part.detector_state); !taken.ok()) {
       return Status::corruption("the detector state of files " + std::to_string(part.first_file) + " to " +
@@ -132,7 +132,9 @@ Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<PageR
   parallel_for(blocks, threads, [&](std::size_t b, std::size_t) {
     const std::size_t end = std::min(count, (b + 1) * kTakeOverBlock);
     for (std::size_t k = b * kTakeOverBlock; k < end && block_status[b].ok(); ++k) {
-      block_status[b] = record_file(from_part, part.first_file + k, nullptr, 0, records[part.first_file + k]);
+      PageRecord r;
+      block_status[b] = record_file(from_part, part.first_file + k, nullptr, 0, r);
+      if (r.in_dedup) stored_at[part.first_file + k] = r.store_location;
     }
   });
   for (std::uint32_t i = part.first_file; i < part.end_file; ++i) reuse_.unchanged_entry[i] = kNoEntry;

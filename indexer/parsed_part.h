@@ -42,7 +42,7 @@ struct ParsedPart {
 /// (link_pages_by_owner) and writing their catalog part (write_catalog).
 /// REQUIRES: first_file <= end_file <= records.size().
 enum class PartLinks { kWith, kWithout };
-ParsedPart make_parsed_part(const std::vector<PageRecord>& records, std::uint32_t first_file, std::uint32_t end_file,
+ParsedPart make_parsed_part(const HeldRecords& records, std::uint32_t first_file, std::uint32_t end_file,
                             const RunStore& store, std::span<const std::string_view> urls,
                             std::span<const std::string_view> anchors, const dedup::Detector& detector,
                             PartLinks links = PartLinks::kWith);
@@ -63,21 +63,23 @@ Status save_parsed_part(const std::filesystem::path& path, const ParsedPart& par
 /// The part saved at `path`: as decode_parsed_part, or the error of reading it.
 Result<ParsedPart> load_parsed_part(const std::filesystem::path& path);
 
-/// Takes parts (other processes', received or loaded) over into the records and the detector of
-/// `run`, one after another: what a re-use needs for the site's files is made once, not once a
-/// part (a partitioned build takes the others' parts over a chunk at a time). Not thread-safe.
+/// Takes parts (other processes', received or loaded) over into the detector of `run`, one after
+/// another: what a re-use needs for the site's files is made once, not once a part (a
+/// partitioned build takes the others' parts over a chunk at a time). Not thread-safe.
 class PartTakeOver {
 public:
   PartTakeOver(const ParseContext& run, const RunStore& store);
   PartTakeOver(const PartTakeOver&) = delete;  // reuse_ points at from_
   PartTakeOver& operator=(const PartTakeOver&) = delete;
-  /// Takes `part` over on `threads` threads: each of its files recorded in `records` as the parse
-  /// made it (record_file from its entry), and what the detector kept of them taken from the
-  /// part, or, when the part has no detector state, added from its pages in the run's store.
-  /// kCorruption when the detector state does not check out. Nothing is written.
-  /// REQUIRES: the part's files are none of those already in `records`; every segment it names
-  /// is finished and open in `run.store_reader`.
-  Status take(ParsedPart&& part, unsigned threads, std::vector<PageRecord>& records);
+  /// Takes `part` over on `threads` threads: what the detector kept of its files taken from the
+  /// part, or, when the part has no detector state, added from their pages in the run's store
+  /// (each file made a record from its entry as the parse made it, record_file, and let go), and
+  /// each file's stored page's place in `stored_at` (by file; the records are not kept: the
+  /// process that parsed them holds them). kCorruption when the detector state does not check
+  /// out. Nothing is written.
+  /// REQUIRES: the part's files are none of those already taken; every segment it names is
+  /// finished and open in `run.store_reader`; stored_at.size() >= part.end_file.
+  Status take(ParsedPart&& part, unsigned threads, std::vector<store::StoreLocation>& stored_at);
 
 private:
   const ParseContext& run_;

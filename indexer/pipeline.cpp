@@ -116,7 +116,7 @@ std::size_t count_edges(const ranking::OutLinkRows& rows, const Collective& proc
 /// iterating over its own rows (`site.rows`, let go once the iteration's copy is made); the
 /// graph's size and the iterations in `summary`.
 void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const Collective& processes,
-                std::vector<PageRecord>& records, IndexSummary& summary) {
+                HeldRecords& records, IndexSummary& summary) {
   summary.graph_nodes = site.rows.node_count();
   summary.graph_edges = count_edges(site.rows, processes);
   const ranking::PageRankResult ranks =
@@ -130,20 +130,12 @@ void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const 
 /// (link_pages, with a RedirectResolver over every record); in a partitioned build by
 /// parts, each process working out the links of the records it holds (link_pages_by_owner), the
 /// link texts other processes' pages are called by added to `anchor_texts` (links.anchor_texts).
-Result<SiteGraph> link_site(std::vector<PageRecord>& records, const ParsedLinks& links,
+Result<SiteGraph> link_site(HeldRecords& records, const ParsedLinks& links,
                             std::vector<std::string>& anchor_texts, const RecordParts& parts,
                             const Collective& processes) {
   if (processes.size() == 1) return link_pages(records, links, RedirectResolver(records));
   return link_pages_by_owner(records, parts.first(processes.rank()), parts.end(processes.rank()), links, anchor_texts,
                              processes);
-}
-
-/// In a partitioned build, the records other processes hold emptied: the stages from here on read
-/// only this process's records (`rank`'s part) and ask the other processes for what they need of
-/// theirs (record_parts.h).
-void let_go_of_others_records(std::vector<PageRecord>& records, const RecordParts& parts, unsigned rank) {
-  for (std::uint32_t i = 0; i < parts.first(rank); ++i) records[i] = PageRecord{};
-  for (std::uint32_t i = parts.end(rank); i < records.size(); ++i) records[i] = PageRecord{};
 }
 
 /// Nanoseconds since the epoch, now.
@@ -221,7 +213,7 @@ std::string parse_stage_name(const PreviousBuild* previous, const ReindexSummary
 /// (`parts`); the files URL rules made duplicates placed in their page's cluster. Counts in
 /// `summary`. Collective; fails when a message between the processes does not decode.
 Result<ClusterAssignment> choose_authority(const IndexOptions& options, dedup::Detector& detector,
-                                           const dedup::Clusters& clusters, std::vector<PageRecord>& records,
+                                           const dedup::Clusters& clusters, HeldRecords& records,
                                            const UrlRuleDuplicates& by_rule, const dedup::DocumentLoader& load_page,
                                            const RecordParts& parts, const Collective& processes, IndexSummary& summary) {
   auto candidates = authority_candidates(records, clusters.cluster_of, parts, processes);
@@ -322,15 +314,22 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   clock.lap("sample");
 
   // 2. Every page parsed once (or taken over): records, detector documents, the page store.
+  // Which process holds each record: it parses its files, and the stages after the parse read
+  // only the records it holds, asking the other processes for what they need of theirs.
+  const RecordParts parts(chunks, static_cast<std::uint32_t>(plan.files.size() + plan.skipped.size()));
   UrlIds url_ids;
   AnchorIds anchor_ids;
   ParseContext parse{plan, walked->by_rule, walked->reuse, sample, *detector.value(), store_reader, url_ids, anchor_ids};
   auto parsed = parse_site(parse, chunks, run_store.value(), base_url, threads, parse_stage_name(previous, reindex),
-                           processes, progress);
+                           parts, processes, progress);
   if (!parsed.ok()) return parsed.status();
-  std::vector<PageRecord>& records = parsed.value();
+  HeldRecords& records = parsed.value();
   summary.input_files = records.size();
-  if (Status whole = gather_parts(parse, chunks, run_store.value(), processes, threads, store_reader, records); !whole.ok()) {
+  // Where each detector document's page is in the store, for the detector and the authority
+  // stage to read pages of any process again.
+  std::vector<store::StoreLocation> stored_at;
+  if (Status whole = gather_parts(parse, chunks, run_store.value(), processes, threads, store_reader, records, stored_at);
+      !whole.ok()) {
     return whole;
   }
   // The files' paths and URLs are in the records now: the plan is let go (`plan` is empty from
@@ -340,13 +339,6 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
   std::vector<std::string> anchor_texts = anchor_ids.release();
   const ParsedLinks parsed_links = take_links(records, url_ids, anchor_texts);
-  // Where each detector document's page is in the store, for the detector and the authority
-  // stage to read pages of any process again.
-  std::vector<store::StoreLocation> stored_at(chunks.files);
-  for (std::size_t d = 0; d < chunks.files; ++d) stored_at[d] = records[d].store_location;
-  // Which process holds each record: the stages below read only their own, and ask the others.
-  const RecordParts parts(chunks, static_cast<std::uint32_t>(records.size()));
-  let_go_of_others_records(records, parts, processes.rank());
   clock.lap("parse");
 
   // 3. Redirects, the link graph and PageRank.

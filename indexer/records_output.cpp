@@ -293,14 +293,14 @@ std::string pair_line(std::string_view url_a, std::string_view url_b, double sim
 }
 
 /// Answers with a record's URL (ask_holders).
-RecordAnswer url_answer(const std::vector<PageRecord>& records) {
+RecordAnswer url_answer(const HeldRecords& records) {
   return [&records](std::uint32_t record, std::string& out) { out = records[record].url; };
 }
 
 /// pairs.tsv (the detector's verified pairs, before union-find, for `canon eval dedup`), by
 /// parts: each process the pairs whose first page it holds (the pairs are in document order, so
 /// the parts in rank order are the file), the URLs of their second pages asked of their holders.
-Status write_pairs(const fs::path& pairs_path, const std::vector<PageRecord>& records, const RecordParts& parts,
+Status write_pairs(const fs::path& pairs_path, const HeldRecords& records, const RecordParts& parts,
                    std::span<const dedup::SimilarPair> pairs, const Collective& processes) {
   const unsigned me = processes.rank();
   const auto mine_first = std::partition_point(pairs.begin(), pairs.end(),
@@ -323,7 +323,7 @@ Status write_pairs(const fs::path& pairs_path, const std::vector<PageRecord>& re
 /// pages.jsonl (in path order), by parts: each process the lines of the records it holds, in
 /// path order, the URLs of their authoritative pages asked of their holders; the first merges
 /// the parts by path. The counts of pages by status, of every process's records, in `summary`.
-Status write_pages(const fs::path& pages_path, const std::vector<PageRecord>& records, const RecordParts& parts,
+Status write_pages(const fs::path& pages_path, const HeldRecords& records, const RecordParts& parts,
                    bool index_duplicates, const Collective& processes, IndexSummary& summary) {
   const unsigned me = processes.rank();
   std::vector<std::uint32_t> by_path(parts.end(me) - parts.first(me));
@@ -377,7 +377,7 @@ Status write_pages(const fs::path& pages_path, const std::vector<PageRecord>& re
 
 }  // namespace
 
-Status write_record_files(const fs::path& work_dir, const std::vector<PageRecord>& records, const RecordParts& parts,
+Status write_record_files(const fs::path& work_dir, const HeldRecords& records, const RecordParts& parts,
                           const dedup::Clusters& clusters, const IndexOptions& options, const Collective& processes,
                           IndexSummary& summary) {
   const index_format::IndexLayout index{work_dir};
@@ -385,7 +385,7 @@ Status write_record_files(const fs::path& work_dir, const std::vector<PageRecord
   return write_pages(index.pages(), records, parts, options.collapse == CollapseMode::kQueryTime, processes, summary);
 }
 
-Status write_link_graph(const fs::path& work_dir, const std::vector<PageRecord>& records, const RecordParts& parts,
+Status write_link_graph(const fs::path& work_dir, const HeldRecords& records, const RecordParts& parts,
                         const SiteGraph& site, const Collective& processes) {
   const fs::path graph = index_format::IndexLayout{work_dir}.graph();
   const ranking::OutLinkRows& rows = site.rows;

@@ -74,7 +74,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o);
 /// (site.rows) to a file of its own, the URLs of the pages they link to asked of the processes
 /// holding their records (`parts`), and the first joins the files in rank order. Reads only the
 /// records this process holds. Collective call; fails on every process when one could not write.
-Status write_link_graph(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
+Status write_link_graph(const std::filesystem::path& work_dir, const HeldRecords& records,
                         const RecordParts& parts, const SiteGraph& site, const Collective& processes);
 
 /// Stage 7: pages.jsonl and pairs.tsv beside the index (docs/index-format.md), by parts: each
@@ -83,7 +83,7 @@ Status write_link_graph(const std::filesystem::path& work_dir, const std::vector
 /// (pages.jsonl) the parts. Reads only the records this process holds. The counts of every
 /// process's pages by status in `summary`. Collective call; fails on every process when one
 /// could not write.
-Status write_record_files(const std::filesystem::path& work_dir, const std::vector<PageRecord>& records,
+Status write_record_files(const std::filesystem::path& work_dir, const HeldRecords& records,
                           const RecordParts& parts, const dedup::Clusters& clusters, const IndexOptions& options,
                           const Collective& processes, IndexSummary& summary);
 

@@ -87,7 +87,7 @@ fs::path catalog_part_path(const RunStore& store, unsigned rank) {
 
 }  // namespace
 
-Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::vector<PageRecord>& records,
+Status write_catalog(const RunStore& store, const PlanOutline& plan, const HeldRecords& records,
                      const ParsedLinks& links, std::pair<std::uint32_t, std::uint32_t> own_files,
                      const std::vector<std::pair<std::string, std::string>>& fingerprint, std::int64_t run_started_ns,
                      const Collective& processes) {
@@ -119,15 +119,15 @@ Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::
   const std::vector<std::string_view> anchor_text(links.anchor_texts.begin(), links.anchor_texts.end());
   PartTable urls(url_text, part_urls), anchors(anchor_text, part_anchors);
   for (const std::uint32_t i : cataloged) {
-    urls.renumber(links.targets[i]);
-    anchors.renumber(links.texts[i]);
+    urls.renumber(links.targets_of(i));
+    anchors.renumber(links.texts_of(i));
   }
   // The entries are made one at a time as they are written: on a large site, held whole they
   // were the run's peak of memory (docs/benchmarks.md, "Memory per page").
   const Status written = store::write_catalog_part(
       catalog_part_path(store, processes.rank()), part_urls, part_anchors, cataloged.size(), [&](std::size_t k) {
         const std::uint32_t i = cataloged[k];
-        return catalog_entry(records[i], urls.renumber(links.targets[i]), anchors.renumber(links.texts[i]),
+        return catalog_entry(records[i], urls.renumber(links.targets_of(i)), anchors.renumber(links.texts_of(i)),
                              segment_number);
       });
   if (Status all = every_process_did(written, processes, "write its part of the page store's catalog"); !all.ok()) {

@@ -134,7 +134,7 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
 /// Drops the segments no page of any process is in (new ones no page went into, previous ones
 /// whose pages were copied). A collective call; fails on every process when one could not
 /// write its part.
-Status write_catalog(const RunStore& store, const PlanOutline& plan, const std::vector<PageRecord>& records,
+Status write_catalog(const RunStore& store, const PlanOutline& plan, const HeldRecords& records,
                      const ParsedLinks& links, std::pair<std::uint32_t, std::uint32_t> own_files,
                      const std::vector<std::pair<std::string, std::string>>& fingerprint, std::int64_t run_started_ns,
                      const Collective& processes);

@@ -3,6 +3,7 @@
 #include "indexer/site_links.h"
 
 #include <algorithm>
+#include <cassert>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -14,9 +15,10 @@
 
 namespace canon::indexer {
 
-RedirectResolver::RedirectResolver(std::span<const PageRecord> records) : records_(records) {
-  for (std::uint32_t i = 0; i < records.size(); ++i) {
-    if (records[i].parsed) by_url_.emplace(records[i].url, i);
+RedirectResolver::RedirectResolver(const HeldRecords& records) : records_(records.held()) {
+  assert(records.first_held() == 0 && records_.size() == records.size());
+  for (std::uint32_t i = 0; i < records_.size(); ++i) {
+    if (records_[i].parsed) by_url_.emplace(records_[i].url, i);
   }
 }
 
@@ -44,7 +46,7 @@ namespace {
 
 /// Marks each parsed redirect page as a redirect with its final target (or as skipped, when its
 /// redirects go round) and numbers every other parsed page as a node; returns the nodes' records.
-std::vector<std::uint32_t> number_nodes(std::vector<PageRecord>& records, const RedirectResolver& resolver) {
+std::vector<std::uint32_t> number_nodes(HeldRecords& records, const RedirectResolver& resolver) {
   std::vector<std::uint32_t> node_records;
   for (std::uint32_t i = 0; i < records.size(); ++i) {
     PageRecord& r = records[i];
@@ -99,7 +101,7 @@ std::vector<std::uint32_t> names_of_places(const std::vector<std::string>& ancho
 /// Gives each target its inbound anchors from `named_links` (target record << 32 | text id, one
 /// entry per linking page and text), counted and ordered (sort_inbound_anchors).
 void count_inbound_anchors(std::vector<std::uint64_t> named_links, std::span<const std::uint32_t> node_records,
-                           const std::vector<std::string>& anchor_texts, std::vector<PageRecord>& records) {
+                           const std::vector<std::string>& anchor_texts, HeldRecords& records) {
   std::sort(named_links.begin(), named_links.end());
   for (std::size_t k = 0; k < named_links.size();) {
     std::size_t end = k;
@@ -111,17 +113,19 @@ void count_inbound_anchors(std::vector<std::uint64_t> named_links, std::span<con
   for (const std::uint32_t record : node_records) sort_inbound_anchors(records[record].inbound_anchors, anchor_texts);
 }
 
-ParsedLinks take_links(std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts) {
-  ParsedLinks links{urls, anchor_texts, std::vector<std::vector<std::uint32_t>>(records.size()),
-                    std::vector<std::vector<std::uint32_t>>(records.size())};
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    links.targets[i] = std::exchange(records[i].links, {});
-    links.texts[i] = std::exchange(records[i].link_anchors, {});
+ParsedLinks take_links(HeldRecords& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts) {
+  const std::size_t held = records.end_held() - records.first_held();
+  ParsedLinks links{urls, anchor_texts, records.first_held(), std::vector<std::vector<std::uint32_t>>(held),
+                    std::vector<std::vector<std::uint32_t>>(held)};
+  for (std::size_t k = 0; k < held; ++k) {
+    PageRecord& r = records.held()[k];
+    links.targets[k] = std::exchange(r.links, {});
+    links.texts[k] = std::exchange(r.link_anchors, {});
   }
   return links;
 }
 
-void resolve_named_pages(std::vector<PageRecord>& records, const RedirectResolver& resolver) {
+void resolve_named_pages(HeldRecords& records, const RedirectResolver& resolver) {
   for (PageRecord& r : records) {
     if (r.in_dedup && r.canonical_url) {
       std::string canonical = urls::strip_index_page(*r.canonical_url);
@@ -136,7 +140,7 @@ void resolve_named_pages(std::vector<PageRecord>& records, const RedirectResolve
   }
 }
 
-SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links, const RedirectResolver& resolver) {
+SiteGraph link_pages(HeldRecords& records, const ParsedLinks& links, const RedirectResolver& resolver) {
   const std::vector<std::string>& anchor_texts = links.anchor_texts;
   std::vector<std::uint32_t> node_records = number_nodes(records, resolver);
   const std::vector<std::uint32_t> page_of_url_id = landing_records(links.urls, resolver);
@@ -146,8 +150,8 @@ SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links,
   std::vector<std::uint64_t> page_named;
   for (const std::uint32_t record : node_records) {
     const PageRecord& r = records[record];
-    const std::vector<std::uint32_t>& targets = links.targets[record];
-    const std::vector<std::uint32_t>& texts = links.texts[record];
+    const std::vector<std::uint32_t>& targets = links.targets_of(record);
+    const std::vector<std::uint32_t>& texts = links.texts_of(record);
     const bool with_texts = texts.size() == targets.size();
     page_named.clear();
     for (std::size_t k = 0; k < targets.size(); ++k) {
@@ -206,7 +210,7 @@ void add_anchor(std::vector<InboundAnchor>& into, const InboundAnchor& anchor) {
 
 }  // namespace
 
-Status gather_cluster_anchors(std::vector<PageRecord>& records, std::vector<std::string>& anchor_texts,
+Status gather_cluster_anchors(HeldRecords& records, std::vector<std::string>& anchor_texts,
                               const detail::RecordParts& parts, const Collective& processes) {
   const unsigned me = processes.rank();
   // A duplicate's anchors go to its authoritative page: added here when this process holds it,

@@ -28,7 +28,8 @@ public:
   /// Redirects followed from one URL at most.
   static constexpr int kMaxHops = 20;
 
-  explicit RedirectResolver(std::span<const PageRecord> records);
+  /// REQUIRES: `records` holds every record (one process: link_pages).
+  explicit RedirectResolver(const HeldRecords& records);
   /// The record a link to `url` lands on, following redirect pages (chains of up to kMaxHops; a
   /// loop or a longer chain lands nowhere), or kNoRecord; `url` becomes the final URL.
   std::uint32_t follow(std::string& url) const;
@@ -58,13 +59,19 @@ struct ParsedLinks {
   const UrlIds& urls;
   /// The link texts, by AnchorIds id.
   const std::vector<std::string>& anchor_texts;
-  std::vector<std::vector<std::uint32_t>> targets;  ///< by record: its PageRecord::links as parsed
-  std::vector<std::vector<std::uint32_t>> texts;    ///< by record: its PageRecord::link_anchors
+  /// The records held (HeldRecords), from `first` on: their PageRecord::links as parsed, and
+  /// their link_anchors.
+  std::uint32_t first = 0;
+  std::vector<std::vector<std::uint32_t>> targets;
+  std::vector<std::vector<std::uint32_t>> texts;
+  /// Record `record`'s. REQUIRES: a record held.
+  const std::vector<std::uint32_t>& targets_of(std::uint32_t record) const { return targets[record - first]; }
+  const std::vector<std::uint32_t>& texts_of(std::uint32_t record) const { return texts[record - first]; }
 };
 
 /// The links and link texts of `records` (UrlIds of `urls`; AnchorIds ids into `anchor_texts`),
 /// moved out of them: each record is left with none.
-ParsedLinks take_links(std::vector<PageRecord>& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts);
+ParsedLinks take_links(HeldRecords& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts);
 
 /// Why a redirect page whose redirects go round (or run longer than RedirectResolver::kMaxHops)
 /// is skipped: pages.jsonl's reason.
@@ -79,7 +86,7 @@ std::vector<std::uint32_t> names_of_places(const std::vector<std::string>& ancho
 /// entry per linking page and text), counted, then orders those of `node_records`
 /// (sort_inbound_anchors).
 void count_inbound_anchors(std::vector<std::uint64_t> named_links, std::span<const std::uint32_t> node_records,
-                           const std::vector<std::string>& anchor_texts, std::vector<PageRecord>& records);
+                           const std::vector<std::string>& anchor_texts, HeldRecords& records);
 
 /// Anchor texts kept per page: the ones the most pages link with.
 inline constexpr std::size_t kMaxInboundAnchors = 32;
@@ -96,12 +103,12 @@ inline constexpr std::size_t kMaxInboundPlaces = 512;
 /// number of pages that link so, in
 /// sort_inbound_anchors' order and number. The pages each record names besides its links are
 /// found too (resolve_named_pages). `links` is read, not changed.
-SiteGraph link_pages(std::vector<PageRecord>& records, const ParsedLinks& links, const RedirectResolver& resolver);
+SiteGraph link_pages(HeldRecords& records, const ParsedLinks& links, const RedirectResolver& resolver);
 
 /// The pages each record names besides its links, found by `resolver` (link_pages calls it): its
 /// canonical_page and rule_page, and the redirects_in of the pages redirects land on
 /// (PageRecord). REQUIRES: the redirect pages' final targets in redirect_to (number_nodes).
-void resolve_named_pages(std::vector<PageRecord>& records, const RedirectResolver& resolver);
+void resolve_named_pages(HeldRecords& records, const RedirectResolver& resolver);
 
 /// Orders `anchors`: the page's names, then its place names; each most pages first, then by text
 /// (`anchor_texts`, by id: ids depend on the order pages were parsed in, the texts do not); keeps
@@ -115,7 +122,7 @@ void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector
 /// to the holders of their authoritative pages; a text received that `anchor_texts` (this
 /// process's table) lacks is appended to it. Collective; kCorruption when a message does not
 /// decode.
-Status gather_cluster_anchors(std::vector<PageRecord>& records, std::vector<std::string>& anchor_texts,
+Status gather_cluster_anchors(HeldRecords& records, std::vector<std::string>& anchor_texts,
                               const detail::RecordParts& parts, const Collective& processes);
 
 }  // namespace canon::indexer

@@ -42,22 +42,23 @@ struct OwnedPages {
 };
 
 /// One URL being followed, from a redirect page of this process (`redirect_of`) or a link target:
-/// where it lands. Small (64 bytes, and the URL of the last redirect it went through, if any): a
-/// process follows every URL its own pages link to.
+/// where it lands. Small (40 bytes; the URL of the last redirect it went through, if any, in a
+/// table beside): a process follows every URL its own pages link to.
 struct Query {
   /// The URL it starts from: a view of the page's record or of the run's URL table.
   std::string_view start;
-  /// The URL the last redirect led to, once one did.
-  std::string hop;
   std::uint32_t redirect_of = kNoRecord;
   std::uint32_t file = kNoRecord;  ///< the page it lands on, or kNoRecord
   std::uint32_t node = kNoRecord;
+  /// Once a redirect led on: the URL it led to, in the table of hops (follow_queries).
+  std::uint32_t hop = kNoRecord;
   std::uint8_t lookups = 0;
   bool existence_only = false;     ///< after kMaxHops: only whether a page serves url()
   bool final_url_is_page = false;  ///< a page of the site serves url() (set when file is none)
-  bool hopped = false;             ///< a redirect led on to `hop`
-  /// The URL asked next, or, once followed, the last one asked.
-  std::string_view url() const { return hopped ? std::string_view(hop) : start; }
+  /// The URL asked next, or, once followed, the last one asked; `hops`, the table of hops.
+  std::string_view url(const std::vector<std::string>& hops) const {
+    return hop != kNoRecord ? std::string_view(hops[hop]) : start;
+  }
 };
 
 /// The process whose range holds `file`; `ends` are the ranges' ends in rank order.
@@ -126,18 +127,21 @@ bool all_done(bool done, const Collective& processes) {
 }
 
 /// Follows every query to where it leads, a lookup a round at the URL's owner, which answers
-/// from `owned` (the pages whose URLs it owns).
-Status follow_queries(std::vector<Query>& queries, const OwnedPages& owned, const Collective& processes) {
+/// from `owned` (the pages whose URLs it owns); the URLs redirects lead queries on to go to
+/// `hops` (Query::hop).
+Status follow_queries(std::vector<Query>& queries, std::vector<std::string>& hops, const OwnedPages& owned,
+                      const Collective& processes) {
   const unsigned p_count = processes.size();
-  std::vector<std::size_t> active(queries.size());
-  for (std::size_t q = 0; q < queries.size(); ++q) active[q] = q;
+  std::vector<std::uint32_t> active(queries.size());
+  for (std::size_t q = 0; q < queries.size(); ++q) active[q] = static_cast<std::uint32_t>(q);
   while (!all_done(active.empty(), processes)) {
     // Ask each URL's owner; its answers come back in the order asked.
     std::vector<std::string> asks(p_count);
-    std::vector<std::vector<std::size_t>> asked(p_count);
-    for (const std::size_t q : active) {
-      const unsigned owner = url_owner(queries[q].url(), p_count);
-      put_string(asks[owner], queries[q].url());
+    std::vector<std::vector<std::uint32_t>> asked(p_count);
+    for (const std::uint32_t q : active) {
+      const std::string_view url = queries[q].url(hops);
+      const unsigned owner = url_owner(url, p_count);
+      put_string(asks[owner], url);
       asked[owner].push_back(q);
     }
     std::vector<std::string> received = processes.all_to_all_bytes(asks);
@@ -164,10 +168,10 @@ Status follow_queries(std::vector<Query>& queries, const OwnedPages& owned, cons
     }
     const std::vector<std::string> answered = processes.all_to_all_bytes(answers);
     answers = {};
-    std::vector<std::size_t> still;
+    std::vector<std::uint32_t> still;
     for (unsigned owner = 0; owner < p_count; ++owner) {
       codec::Reader in(answered[owner]);
-      for (const std::size_t q : asked[owner]) {
+      for (const std::uint32_t q : asked[owner]) {
         Query& query = queries[q];
         const std::uint64_t kind = in.varint();
         if (!in.ok() || kind > 2) return damaged("an answer");
@@ -188,9 +192,16 @@ Status follow_queries(std::vector<Query>& queries, const OwnedPages& owned, cons
           }
           continue;
         }
-        query.hop = in.string();  // stripped of its index page by share_pages
-        query.hopped = true;
+        // The next URL, stripped of its index page by share_pages: a query's hops take one
+        // entry of the table, the last in it.
+        std::string next = in.string();
         if (!in.ok()) return damaged("an answer");
+        if (query.hop == kNoRecord) {
+          query.hop = static_cast<std::uint32_t>(hops.size());
+          hops.push_back(std::move(next));
+        } else {
+          hops[query.hop] = std::move(next);
+        }
         // After kMaxHops redirects the chain lands nowhere; a redirect page still asks whether
         // its last URL is a page (then its redirects go round).
         if (query.lookups == RedirectResolver::kMaxHops) {
@@ -208,7 +219,7 @@ Status follow_queries(std::vector<Query>& queries, const OwnedPages& owned, cons
 
 /// The parsed pages of this process, told to the owners of their URLs; returns the pages whose
 /// URLs this process owns, the smallest file first for a URL two pages give.
-Result<OwnedPages> share_pages(const std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
+Result<OwnedPages> share_pages(const HeldRecords& records, std::uint32_t first, std::uint32_t end,
                                const std::vector<std::uint32_t>& node_of, const Collective& processes) {
   std::vector<std::string> to_owner(processes.size());
   for (std::uint32_t i = first; i < end; ++i) {
@@ -249,7 +260,7 @@ unsigned url_owner(std::string_view url, unsigned processes) {
   return processes <= 1 ? 0 : static_cast<unsigned>(XXH3_64bits(url.data(), url.size()) % processes);
 }
 
-Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
+Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first, std::uint32_t end,
                                       const ParsedLinks& links, std::vector<std::string>& anchor_texts,
                                       const Collective& processes) {
   const unsigned p_count = processes.size();
@@ -294,7 +305,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
     const std::vector<std::string_view> url_text = links.urls.views();  // the strings stay put
     for (std::uint32_t i = first; i < end; ++i) {
       if (node_of[i - first] == kNoRecord) continue;
-      for (const std::uint32_t id : links.targets[i]) {
+      for (const std::uint32_t id : links.targets_of(i)) {
         if (query_of_url[id] != kNoRecord) continue;
         query_of_url[id] = static_cast<std::uint32_t>(queries.size());
         queries.emplace_back();
@@ -315,7 +326,8 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
     queries.back().start = canonical_urls.back();
     canonical_of.push_back(i);
   }
-  if (Status followed = follow_queries(queries, owned.value(), processes); !followed.ok()) return followed;
+  std::vector<std::string> hops;
+  if (Status followed = follow_queries(queries, hops, owned.value(), processes); !followed.ok()) return followed;
   owned.value() = {};
 
   // 3. This process's files: redirects and nodes as number_nodes() makes them.
@@ -330,7 +342,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
       r.reason = redirect_loop_reason();
     } else {
       r.status = PageStatus::kRedirect;
-      r.redirect_to = std::string(query.url());
+      r.redirect_to = std::string(query.url(hops));
     }
   }
 
@@ -362,8 +374,8 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
   std::vector<std::uint64_t> page_named;
   for (std::uint32_t i = first; i < end; ++i) {
     if (node_of[i - first] == kNoRecord) continue;
-    const std::vector<std::uint32_t>& targets = links.targets[i];
-    const std::vector<std::uint32_t>& texts = links.texts[i];
+    const std::vector<std::uint32_t>& targets = links.targets_of(i);
+    const std::vector<std::uint32_t>& texts = links.texts_of(i);
     const bool with_texts = texts.size() == targets.size();
     page_named.clear();
     for (std::size_t k = 0; k < targets.size(); ++k) {
@@ -386,6 +398,7 @@ Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uin
     }
   }
   queries = {};
+  hops = {};
 
   // 5. What other pages call this process's pages, counted where the pages are.
   TextIds text_ids(anchor_texts);

@@ -42,7 +42,7 @@ unsigned url_owner(std::string_view url, unsigned processes);
 /// with, by id); the texts it receives that it does not hold are appended to it, so that the
 /// inbound anchors of every record index it. Fails (kCorruption) when a message does not decode
 /// or the ranges do not tile the files.
-Result<SiteGraph> link_pages_by_owner(std::vector<PageRecord>& records, std::uint32_t first, std::uint32_t end,
+Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first, std::uint32_t end,
                                       const ParsedLinks& links, std::vector<std::string>& anchor_texts,
                                       const Collective& processes);
 

@@ -36,7 +36,7 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
   return out;
 }
 
-Status place_url_rule_duplicates(std::vector<PageRecord>& records, const RecordParts& parts,
+Status place_url_rule_duplicates(HeldRecords& records, const RecordParts& parts,
                                  const Collective& processes) {
   const unsigned me = processes.rank();
   const auto recorded_by_rules = [&](const PageRecord& r) {

@@ -40,7 +40,7 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
 /// is skipped, with the reason, when that page is not indexed. By parts: each process places the
 /// records it holds (`parts`), asking the holders of their pages. Collective; kCorruption when
 /// an answer does not decode.
-Status place_url_rule_duplicates(std::vector<PageRecord>& records, const RecordParts& parts,
+Status place_url_rule_duplicates(HeldRecords& records, const RecordParts& parts,
                                  const Collective& processes);
 
 }  // namespace canon::indexer::detail

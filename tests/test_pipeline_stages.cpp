@@ -148,7 +148,7 @@ TEST_CASE("plan_site: each file's URL, and the file that serves a URL two files 
 }
 
 TEST_CASE("redirects: chains are followed to the page they end on; loops and missing pages land nowhere") {
-  std::vector<PageRecord> records = {
+  HeldRecords records = {
       page("http://s/a"),                      // 0
       page("http://s/old", "http://s/older"),  // 1 -> 2 -> 0
       page("http://s/older", "http://s/a"),    // 2
@@ -170,10 +170,9 @@ TEST_CASE("redirects: chains are followed to the page they end on; loops and mis
 }
 
 TEST_CASE("link_pages: redirect pages become redirects, links through them reach their target") {
-  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b")};
   PageRecord unparsed;
   unparsed.url = "http://s/unreadable";
-  records.push_back(unparsed);
+  HeldRecords records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b"), unparsed};
   UrlIds urls;
   records[0].links = urls.ids({"http://s/r", "http://s/a", "http://s/elsewhere", "http://s/unreadable"});
   records[1].links = urls.ids({"http://s/a", "http://s/a"});
@@ -197,7 +196,7 @@ TEST_CASE("link_pages: redirect pages become redirects, links through them reach
 }
 
 TEST_CASE("link_pages: what other pages call a page, each linking page counted once per text") {
-  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/c"),
+  HeldRecords records = {page("http://s/a"), page("http://s/b"), page("http://s/c"),
                                      page("http://s/r", "http://s/b")};
   UrlIds urls;
   AnchorIds anchors;
@@ -236,7 +235,7 @@ TEST_CASE("link_pages: what other pages call a page, each linking page counted o
 }
 
 TEST_CASE("link_pages: the names of a page's places, from its own links and other pages'") {
-  std::vector<PageRecord> records = {page("http://s/vec"), page("http://s/heap")};
+  HeldRecords records = {page("http://s/vec"), page("http://s/heap")};
   UrlIds urls;
   AnchorIds anchors;
   // vec's sidebar names its own places; heap links to one of them, written `Vec::push`, and to
@@ -303,8 +302,9 @@ TEST_CASE("link_pages: inbound anchors agree with counting every link of a rando
   std::mt19937 random(7);
   for (int round = 0; round < 20; ++round) {
     const std::size_t pages = 2 + random() % 12;
-    std::vector<PageRecord> records;
-    for (std::size_t p = 0; p < pages; ++p) records.push_back(page("http://s/" + std::to_string(p)));
+    std::vector<PageRecord> all;
+    for (std::size_t p = 0; p < pages; ++p) all.push_back(page("http://s/" + std::to_string(p)));
+    HeldRecords records(std::move(all));
     UrlIds urls;
     AnchorIds anchors;
     const std::vector<std::string> words = {"", "map", "vector", "std map", "home"};
@@ -342,7 +342,7 @@ TEST_CASE("link_pages: inbound anchors agree with counting every link of a rando
 }
 
 TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical through redirects, only the pages the rule reads") {
-  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b"),
+  HeldRecords records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b"),
                                      page("http://s/c"), page("http://s/d"), page("http://s/e")};
   for (const std::size_t d : {0, 1, 3, 4, 5}) records[d].in_dedup = true;
   records[2].redirect_to = "http://s/b";
@@ -379,7 +379,7 @@ TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical
 }
 
 TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuses and alternates") {
-  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/b"), page("http://s/c"), page("http://s/r", "x")};
+  HeldRecords records = {page("http://s/a"), page("http://s/b"), page("http://s/c"), page("http://s/r", "x")};
   for (const std::size_t d : {0, 1, 2}) records[d].in_dedup = true;
   records[0].pagerank = 0.5;
   records[1].pagerank = 0.2;
@@ -419,7 +419,7 @@ TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuse
 }
 
 TEST_CASE("link_pages: redirects that go round are skipped, with the reason; out of the site is a redirect") {
-  std::vector<PageRecord> records = {page("http://s/a"), page("http://s/loop1", "http://s/loop2"),
+  HeldRecords records = {page("http://s/a"), page("http://s/loop1", "http://s/loop2"),
                                      page("http://s/loop2", "http://s/loop1"), page("http://s/self", "http://s/self"),
                                      page("http://s/into-loop", "http://s/loop1"), page("http://s/out", "http://other/x")};
   UrlIds urls;

@@ -122,7 +122,7 @@ struct Linked {
   bool operator==(const Linked&) const = default;
 };
 
-std::vector<Linked> linked(const std::vector<PageRecord>& records, const std::vector<std::string>& anchor_texts) {
+std::vector<Linked> linked(const HeldRecords& records, const std::vector<std::string>& anchor_texts) {
   std::vector<Linked> out;
   for (const PageRecord& r : records) {
     Linked l{r.status,
@@ -162,7 +162,7 @@ TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each 
   std::mt19937_64 cuts(99);
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     RandomSite site = make_site(seed);
-    std::vector<PageRecord> oracle = site.records;
+    HeldRecords oracle(site.records);
     const RedirectResolver resolver(oracle);
     const SiteGraph want = link_pages(oracle, take_links(oracle, site.urls, site.anchor_texts), resolver);
     const std::vector<Linked> want_records = linked(oracle, site.anchor_texts);
@@ -179,7 +179,7 @@ TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each 
       std::vector<std::string> failed(processes);
       canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
         const unsigned p = collective.rank();
-        std::vector<PageRecord> mine = site.records;
+        HeldRecords mine(site.records);
         // The process holds the texts its own files link with (with the name in each place
         // key, as intern_anchor_keys interns it); the others' are other strings.
         std::vector<std::string> texts = site.anchor_texts;
@@ -238,7 +238,7 @@ TEST_CASE("link_pages_by_owner: ranges that do not tile the files are refused on
   const auto n = static_cast<std::uint32_t>(site.records.size());
   std::vector<std::string> failed(2);
   canon::testing::run_processes(2, [&](const canon::Collective& collective) {
-    std::vector<PageRecord> mine = site.records;
+    HeldRecords mine(site.records);
     std::vector<std::string> texts = site.anchor_texts;
     const ParsedLinks links = take_links(mine, site.urls, texts);
     // Process 1 starts one file late: file n / 2 belongs to no process.
