@@ -21,6 +21,24 @@ namespace {
 /// What the holder of `record` answers about it: the same whoever holds it, of any length.
 std::string answer_of(std::uint32_t record) { return std::string(record % 7, 'x') + std::to_string(record); }
 
+/// The parts of a random site of at least `min_files` files in chunks of 1 to 4, among
+/// `processes` processes each given a random run of chunks (some empty), as share_chunks cuts
+/// them; a few skipped paths after the files.
+RecordParts random_parts(unsigned processes, std::size_t min_files, std::mt19937_64& rng) {
+  const auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  ChunkLayout chunks;
+  chunks.files = min_files + below(60);
+  chunks.files_per_chunk = 1 + below(4);
+  chunks.process_first.assign(processes, 0);
+  for (unsigned p = 1; p < processes; ++p) chunks.process_first[p] = chunks.process_first[p - 1] + below(3);
+  for (auto& first : chunks.process_first) first = std::min(first, chunks.count());
+  chunks.process_first.push_back(chunks.count());  // as share_chunks ends it
+  const RecordParts parts(chunks, static_cast<std::uint32_t>(chunks.files + below(5)));
+  REQUIRE(parts.processes() == processes);
+  REQUIRE(parts.end(processes - 1) == parts.records());
+  return parts;
+}
+
 }  // namespace
 
 TEST_CASE("RecordParts: the processes' files, the skipped paths with the last") {
@@ -54,18 +72,8 @@ TEST_CASE("ask_holders: each process gets the holders' answers in the order it a
     std::mt19937_64 rng(seed);
     const auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
     const unsigned processes = 1 + static_cast<unsigned>(below(5));
-    ChunkLayout chunks;
-    chunks.files = below(60);
-    chunks.files_per_chunk = 1 + below(4);
-    // Random contiguous runs of chunks, some empty.
-    chunks.process_first.assign(processes, 0);
-    for (unsigned p = 1; p < processes; ++p) chunks.process_first[p] = chunks.process_first[p - 1] + below(3);
-    for (auto& first : chunks.process_first) first = std::min(first, chunks.count());
-    chunks.process_first.push_back(chunks.count());  // as share_chunks ends it
-    const auto records = static_cast<std::uint32_t>(chunks.files + below(5));
-    const RecordParts parts(chunks, records);
-    REQUIRE(parts.processes() == processes);
-    REQUIRE(parts.end(processes - 1) == records);
+    const RecordParts parts = random_parts(processes, 0, rng);
+    const std::uint32_t records = parts.records();
     CAPTURE(seed);
     CAPTURE(processes);
     // Each process's questions: random records, repeats allowed, its own among them.
@@ -110,15 +118,8 @@ TEST_CASE("tell_holders: each holder gets the messages about its records, by sen
     std::mt19937_64 rng(seed);
     const auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
     const unsigned processes = 1 + static_cast<unsigned>(below(5));
-    ChunkLayout chunks;
-    chunks.files = 1 + below(60);
-    chunks.files_per_chunk = 1 + below(4);
-    chunks.process_first.assign(processes, 0);
-    for (unsigned p = 1; p < processes; ++p) chunks.process_first[p] = chunks.process_first[p - 1] + below(3);
-    for (auto& first : chunks.process_first) first = std::min(first, chunks.count());
-    chunks.process_first.push_back(chunks.count());
-    const auto records = static_cast<std::uint32_t>(chunks.files + below(5));
-    const RecordParts parts(chunks, records);
+    const RecordParts parts = random_parts(processes, 1, rng);
+    const std::uint32_t records = parts.records();
     CAPTURE(seed);
     CAPTURE(processes);
     // Each process's messages: about random records, each naming its sender and its place.
