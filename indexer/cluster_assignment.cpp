@@ -10,7 +10,6 @@
 
 #include "common/byte_codec.h"
 
-
 namespace canon::indexer {
 
 namespace {
@@ -58,7 +57,10 @@ Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
     codec::Reader in(bytes);
     while (in.ok() && !in.at_end()) {
       const std::uint64_t d = in.varint(), canonical = in.varint(), whole = in.varint();
-      if (!in.ok() || d >= documents || canonical > documents) break;
+      if (!in.ok() || d >= documents || canonical > documents) {
+        in.mark_bad();
+        break;
+      }
       dedup::AuthorityCandidate& c = out.candidates[d];
       if (canonical != 0) c.canonical = static_cast<std::uint32_t>(canonical - 1);
       if (whole == 0) continue;
@@ -77,6 +79,7 @@ Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
 namespace {
 
 using detail::ask_holders;
+using detail::count_of_processes;
 using detail::RecordMessage;
 using detail::RecordParts;
 using detail::tell_holders;
@@ -110,13 +113,7 @@ Result<ClusterAssignment> assign_clusters(HeldRecords& records, const dedup::Aut
       own_cluster_ids.emplace(d, static_cast<std::uint32_t>(own_cluster_ids.size()));
     }
   }
-  std::uint32_t clusters_before = 0;
-  if (processes.size() > 1) {
-    std::string mine;
-    codec::put_varint(mine, own_cluster_ids.size());
-    const std::vector<std::string> counts = processes.all_gather_bytes(mine);
-    for (unsigned p = 0; p < me; ++p) clusters_before += static_cast<std::uint32_t>(codec::Reader(counts[p]).varint());
-  }
+  const auto clusters_before = static_cast<std::uint32_t>(count_of_processes(own_cluster_ids.size(), processes).before);
   // A cluster's PageRank, the sum of its members' in record order, by the holder of its first
   // record: every member's PageRank goes there (messages come by sender in rank order, each
   // sender's in record order: record order).
@@ -201,13 +198,8 @@ Result<std::size_t> count_duplicate_clusters(const HeldRecords& records, const R
   std::vector<std::uint32_t> authoritative;
   for (const RecordMessage& message : received.value()) authoritative.push_back(message.record);
   std::sort(authoritative.begin(), authoritative.end());
-  std::size_t count = static_cast<std::size_t>(std::unique(authoritative.begin(), authoritative.end()) - authoritative.begin());
-  if (processes.size() == 1) return count;
-  std::string mine;
-  codec::put_varint(mine, count);
-  count = 0;
-  for (const std::string& counted : processes.all_gather_bytes(mine)) count += codec::Reader(counted).varint();
-  return count;
+  const auto count = static_cast<std::size_t>(std::unique(authoritative.begin(), authoritative.end()) - authoritative.begin());
+  return count_of_processes(count, processes).total;
 }
 
 }  // namespace canon::indexer

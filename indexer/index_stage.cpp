@@ -86,12 +86,7 @@ Result<OwnDocuments> own_documents(const HeldRecords& records, const RecordParts
   for (std::uint32_t d = parts.first(me); d < parts.end(me); ++d) {
     if (is_document(records[d], plan.index_duplicates)) own.records.push_back(d);
   }
-  if (processes.size() > 1) {
-    std::string mine;
-    codec::put_varint(mine, own.records.size());
-    const std::vector<std::string> counts = processes.all_gather_bytes(mine);
-    for (unsigned p = 0; p < me; ++p) own.first_number += static_cast<std::uint32_t>(codec::Reader(counts[p]).varint());
-  }
+  own.first_number = static_cast<std::uint32_t>(count_of_processes(own.records.size(), processes).before);
   std::vector<std::uint32_t> authoritative;
   for (const std::uint32_t d : own.records) {
     if (records[d].status == PageStatus::kDuplicate) authoritative.push_back(records[d].authoritative);

@@ -103,12 +103,7 @@ Status check_replaceable(const fs::path& out_dir) {
 
 /// The links of the whole graph: the rows of every process counted.
 std::size_t count_edges(const ranking::OutLinkRows& rows, const Collective& processes) {
-  if (processes.size() == 1) return rows.edge_count();
-  std::string mine;
-  codec::put_varint(mine, rows.edge_count());
-  std::size_t total = 0;
-  for (const std::string& part : processes.all_gather_bytes(mine)) total += codec::Reader(part).varint();
-  return total;
+  return count_of_processes(rows.edge_count(), processes).total;
 }
 
 /// Stage 3, second half: PageRank over the site's link graph, into the `pagerank` of the records

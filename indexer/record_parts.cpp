@@ -29,6 +29,20 @@ unsigned RecordParts::holder(std::uint32_t record) const {
   return static_cast<unsigned>(after - starts_.begin() - 1);
 }
 
+ProcessCounts count_of_processes(std::uint64_t mine, const Collective& processes) {
+  if (processes.size() == 1) return {0, mine};
+  std::string bytes;
+  codec::put_varint(bytes, mine);
+  ProcessCounts counts;
+  const std::vector<std::string> all = processes.all_gather_bytes(bytes);
+  for (unsigned p = 0; p < all.size(); ++p) {
+    const std::uint64_t count = codec::Reader(all[p]).varint();
+    if (p < processes.rank()) counts.before += count;
+    counts.total += count;
+  }
+  return counts;
+}
+
 Result<std::vector<std::string>> ask_holders(std::span<const std::uint32_t> wanted, const RecordParts& parts,
                                              const RecordAnswer& answer, const Collective& processes) {
   std::vector<std::string> answers(wanted.size());

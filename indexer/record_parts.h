@@ -39,6 +39,16 @@ private:
   std::vector<std::uint32_t> starts_;  ///< first(p) for each p, then records()
 };
 
+/// A count summed over the processes (count_of_processes).
+struct ProcessCounts {
+  std::uint64_t before = 0;  ///< of the processes before this one
+  std::uint64_t total = 0;   ///< of every process
+};
+
+/// Every process gives a count (`mine`: its documents, its clusters); each gets the sums of the
+/// processes' before it and of all. One all_gather_bytes (none in one process). Collective.
+ProcessCounts count_of_processes(std::uint64_t mine, const Collective& processes);
+
 /// Writes into `out` what this process knows of one of its records (an answer of ask_holders).
 using RecordAnswer = std::function<void(std::uint32_t record, std::string& out)>;
 
