@@ -91,8 +91,7 @@ Result<OwnDocuments> own_documents(const HeldRecords& records, const RecordParts
   for (const std::uint32_t d : own.records) {
     if (records[d].status == PageStatus::kDuplicate) authoritative.push_back(records[d].authoritative);
   }
-  auto urls = ask_holders(authoritative, parts,
-                          [&records](std::uint32_t record, std::string& out) { out = records[record].url; }, processes);
+  auto urls = ask_holders(authoritative, parts, url_answer(records), processes);
   if (!urls.ok()) return urls.status();
   own.authoritative_urls.resize(own.records.size());
   std::size_t next = 0;

@@ -25,7 +25,8 @@ namespace canon::indexer::detail {
 /// the files are taken over as a re-index takes over unchanged files), and what the detector kept
 /// of them (Detector::encode_added), when the detector can say. A one-process build is one part
 /// of the whole site; a partitioned build's process parses one part, gives it to the others
-/// (or saves it) and takes theirs over (PartTakeOver) into what one process holds.
+/// (or saves it) and takes theirs over (PartTakeOver): the detector's state of their files and
+/// their stored pages' places, not their records.
 struct ParsedPart {
   std::uint32_t first_file = 0;
   std::uint32_t end_file = 0;

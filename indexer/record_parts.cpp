@@ -43,6 +43,10 @@ ProcessCounts count_of_processes(std::uint64_t mine, const Collective& processes
   return counts;
 }
 
+RecordAnswer url_answer(const HeldRecords& records) {
+  return [&records](std::uint32_t record, std::string& out) { out = records[record].url; };
+}
+
 Result<std::vector<std::string>> ask_holders(std::span<const std::uint32_t> wanted, const RecordParts& parts,
                                              const RecordAnswer& answer, const Collective& processes) {
   std::vector<std::string> answers(wanted.size());

@@ -12,6 +12,7 @@
 
 #include "common/collective.h"
 #include "common/status.h"
+#include "indexer/page_record.h"
 namespace canon::indexer::detail {
 
 struct ChunkLayout;  // parse_stage.h
@@ -51,6 +52,9 @@ ProcessCounts count_of_processes(std::uint64_t mine, const Collective& processes
 
 /// Writes into `out` what this process knows of one of its records (an answer of ask_holders).
 using RecordAnswer = std::function<void(std::uint32_t record, std::string& out)>;
+
+/// Answers with a record's URL (`records`, this process's, must outlive the answer).
+RecordAnswer url_answer(const HeldRecords& records);
 
 /// Each process asks the holders of `wanted` records (any order, repeats allowed) for them, and
 /// answers the others' questions about its own records with `answer`; returns the answers in the

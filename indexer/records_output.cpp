@@ -292,11 +292,6 @@ std::string pair_line(std::string_view url_a, std::string_view url_b, double sim
   return line;
 }
 
-/// Answers with a record's URL (ask_holders).
-RecordAnswer url_answer(const HeldRecords& records) {
-  return [&records](std::uint32_t record, std::string& out) { out = records[record].url; };
-}
-
 /// pairs.tsv (the detector's verified pairs, before union-find, for `canon eval dedup`), by
 /// parts: each process the pairs whose first page it holds (the pairs are in document order, so
 /// the parts in rank order are the file), the URLs of their second pages asked of their holders.

@@ -40,7 +40,7 @@ unsigned url_owner(std::string_view url, unsigned processes);
 /// inbound_anchors, the named pages), bit for bit; the others' it does not change.
 /// `anchor_texts` is the table links.anchor_texts refers to (the texts this process's files link
 /// with, by id); the texts it receives that it does not hold are appended to it, so that the
-/// inbound anchors of every record index it. Fails (kCorruption) when a message does not decode
+/// inbound anchors of its records index it. Fails (kCorruption) when a message does not decode
 /// or the ranges do not tile the files.
 Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first, std::uint32_t end,
                                       const ParsedLinks& links, std::vector<std::string>& anchor_texts,
