@@ -110,16 +110,16 @@ store::StoredPage stored_page(html::ExtractedPage&& page, const std::string& url
 /// Fills `r` with what the walk says of file i; false when that is all (the file has no URL of
 /// its own: skipped).
 bool plan_record(const SitePlan& plan, std::size_t i, PageRecord& r) {
-  r.path = plan.files[i].relative_path;
-  r.archive_record = plan.files[i].record;
+  r.path = plan.file(i).relative_path;
+  r.archive_record = plan.file(i).record;
   r.status = PageStatus::kSkipped;
-  if (!plan.urls[i].ok()) {
-    r.reason = "no URL for this path: " + plan.urls[i].status().message();
+  if (!plan.url(i).ok()) {
+    r.reason = "no URL for this path: " + plan.url(i).status().message();
     return false;
   }
-  r.url = plan.urls[i].value();
+  r.url = plan.url(i).value();
   if (!plan.serves_url(i)) {
-    r.reason = "same URL as " + plan.files[plan.url_owner[i]].relative_path;
+    r.reason = "same URL as " + std::string(plan.url_owner_path(i));
     return false;
   }
   return true;
@@ -248,7 +248,7 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
 Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* store, std::uint32_t segment,
                    PageRecord& r) {
   if (!plan_record(run.plan, i, r)) return Status::ok_status();
-  if (const std::optional<std::string>& redirect = run.plan.files[i].redirect) {
+  if (const std::optional<std::string>& redirect = run.plan.file(i).redirect) {
     // An HTTP redirect of a crawl: nothing to read.
     r.parsed = true;
     r.refresh_url = *redirect;
@@ -279,7 +279,8 @@ std::vector<std::uint64_t> chunk_work(const ChunkLayout& chunks, const SitePlan&
   std::vector<std::uint64_t> work(chunks.count(), 0);
   for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
     for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
-      work[chunk] += reuse.entry(i) == nullptr ? kParseFileCost + plan.files[i].size : 1;
+      if (!plan.has(i)) continue;  // another process's part
+      work[chunk] += reuse.entry(i) == nullptr ? kParseFileCost + plan.file(i).size : 1;
     }
   }
   return work;
@@ -355,7 +356,7 @@ Result<HeldRecords> parse_site(ParseContext& run, const ChunkLayout& chunks, con
   progress.finish();
   // The records of the skipped paths follow the files' (the last process holds them).
   for (std::size_t k = 0; k < run.plan.skipped.size(); ++k) {
-    const std::size_t i = run.plan.files.size() + k;
+    const std::size_t i = run.plan.file_count() + k;
     if (!records.holds(i)) continue;
     const SkippedPath& skipped = run.plan.skipped[k];
     PageRecord& r = records[i];

@@ -83,7 +83,8 @@ ChunkLayout chunk_layout(const std::filesystem::path& work_dir, std::size_t file
 inline constexpr std::uint64_t kParseFileCost = 16384;
 
 /// What parsing each chunk of `chunks` costs: per file, kParseFileCost + its size in bytes, or 1
-/// for a file a previous build lends (`reuse`: taken over, not read).
+/// for a file a previous build lends (`reuse`: taken over, not read); the files `plan` does not
+/// have (another process's part: SitePlan::keep_part) count nothing.
 std::vector<std::uint64_t> chunk_work(const ChunkLayout& chunks, const SitePlan& plan, const Reuse& reuse);
 
 /// Gives each of `processes` a contiguous run of `chunks` (ChunkLayout::process_first), of about
@@ -104,17 +105,17 @@ public:
   /// unchanged are read from `store_reader` instead.
   SamplePages(const SitePlan& plan, const html::PageLimits& limits, unsigned threads, const Reuse& reuse,
               const StoreReader& store_reader)
-      : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.files.size()))), pages_(files_.size()),
+      : limits_(limits), files_(dedup::site_sample(static_cast<std::uint32_t>(plan.file_count()))), pages_(files_.size()),
         stored_pages_(files_.size()), stored_status_(files_.size(), Status::ok_status()) {
     // The largest files first: one large page parsed last keeps a thread busy alone (rust-doc:
     // about 0.4 s of the sample's 0.9 on 2 threads). Each page lands in its own slot.
     std::vector<std::uint64_t> bytes(files_.size());
-    for (std::size_t s = 0; s < files_.size(); ++s) bytes[s] = plan.files[files_[s]].size;
+    for (std::size_t s = 0; s < files_.size(); ++s) bytes[s] = plan.file(files_[s]).size;
     const std::vector<std::size_t> largest_first = heaviest_first(bytes);
     parallel_for(files_.size(), threads, [&](std::size_t turn, std::size_t) {
       const std::size_t s = largest_first[turn];
       const std::uint32_t i = files_[s];
-      if (!plan.serves_url(i) || plan.files[i].redirect) return;
+      if (!plan.serves_url(i) || plan.file(i).redirect) return;
       if (const store::CatalogEntry* entry = reuse.entry(i)) {
         if (!entry->store_location) return;  // a redirect or noindex page: not learnt from
         auto page = store_reader.read(reuse.location(*entry));
@@ -122,7 +123,7 @@ public:
         else stored_status_[s] = page.status();
         return;
       }
-      pages_[s] = read_page(plan.files[i], plan.urls[i].value(), limits_);
+      pages_[s] = read_page(plan.file(i), plan.url(i).value(), limits_);
     });
   }
   /// The first stored page that could not be read (a damaged store), or ok.
@@ -133,12 +134,12 @@ public:
     std::vector<dedup::DedupDocument> docs;
     for (std::size_t s = 0; s < files_.size(); ++s) {
       if (stored_pages_[s]) {
-        docs.push_back(stored_pages_[s]->dedup_view(plan.urls[files_[s]].value()));
+        docs.push_back(stored_pages_[s]->dedup_view(plan.url(files_[s]).value()));
         continue;
       }
       const auto& page = pages_[s];
       if (!page || !page->ok() || (*page)->page.refresh_url || (*page)->page.robots_noindex) continue;
-      docs.push_back(dedup_document(page->value().page, plan.urls[files_[s]].value()));
+      docs.push_back(dedup_document(page->value().page, plan.url(files_[s]).value()));
     }
     return docs;
   }
@@ -151,10 +152,16 @@ public:
       pages_[at - files_.begin()].reset();
       return page;
     }
-    return read_page(plan.files[i], plan.urls[i].value(), limits_);
+    return read_page(plan.file(i), plan.url(i).value(), limits_);
   }
   /// Drops the pages read from the store (after learn_site).
   void drop_stored() { stored_pages_ = {}; }
+  /// Drops the parsed pages of the files outside [first, end): another process parses them.
+  void drop_outside(std::size_t first, std::size_t end) {
+    for (std::size_t s = 0; s < files_.size(); ++s) {
+      if (files_[s] < first || files_[s] >= end) pages_[s].reset();
+    }
+  }
 
 private:
   const html::PageLimits& limits_;

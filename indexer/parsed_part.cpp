@@ -12,6 +12,7 @@
 #include "common/file_system.h"
 #include "common/parallel.h"
 #include "indexer/previous_build.h"
+#include "urls/url.h"
 
 namespace canon::indexer::detail {
 namespace fs = std::filesystem;
@@ -103,17 +104,11 @@ Result<ParsedPart> load_parsed_part(const fs::path& path) {
   return decode_parsed_part(bytes.value(), path.string());
 }
 
-PartTakeOver::PartTakeOver(const ParseContext& run, const RunStore& store)
-    : run_(run),
-      from_{store.dir, {}, {}, {}},
-      reuse_{&from_, std::vector<std::uint32_t>(run.plan.files.size(), kNoEntry),
-             std::vector<std::optional<FileStamp>>(run.plan.files.size()), std::vector<std::uint32_t>(store.names.size()),
-             std::vector<bool>(store.names.size(), false)} {
-  // The parts' entries name the run's own segments.
-  std::iota(reuse_.segment_of_old.begin(), reuse_.segment_of_old.end(), 0);
-}
+PartTakeOver::PartTakeOver(const ParseContext& run, const RunStore& store, std::string base_url)
+    : run_(run), segments_(store.names.size()), base_url_(std::move(base_url)) {}
 
 Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<store::StoreLocation>& stored_at) {
+  const bool add_pages = !part.detector_state.has_value();
   if (part.detector_state) {
     if (Status taken = run_.detector.add_encoded(*part.detector_state); !taken.ok()) {
       return Status::corruption("the detector state of files " + std::to_string(part.first_file) + " to " +
@@ -121,24 +116,36 @@ Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<store
     }
     std::string().swap(*part.detector_state);  // taken: not held while the files are
   }
-  // The part's files as the unchanged files of a previous build whose catalog is the part's.
-  from_.catalog = std::move(part.catalog);
-  for (std::uint32_t i = part.first_file; i < part.end_file; ++i) reuse_.unchanged_entry[i] = i - part.first_file;
-  ParseContext from_part{run_.plan,     run_.by_rule, reuse_,         run_.sample,     run_.detector,
-                         run_.store_reader, run_.url_ids, run_.anchor_ids, !part.detector_state.has_value()};
   const std::size_t count = part.end_file - part.first_file;
+  const std::string where = "the part of files " + std::to_string(part.first_file) + " to " + std::to_string(part.end_file);
+  if (part.catalog.files.size() != count) return Status::corruption(where + " does not have an entry a file");
+  // A file whose page went to the detector has a stored page, and only such a file (parse_file,
+  // reuse_file): its entry's place is the page's in the run's store (the parts name the run's
+  // own segments).
   const std::size_t blocks = (count + kTakeOverBlock - 1) / kTakeOverBlock;
   std::vector<Status> block_status(blocks, Status::ok_status());
   parallel_for(blocks, threads, [&](std::size_t b, std::size_t) {
     const std::size_t end = std::min(count, (b + 1) * kTakeOverBlock);
     for (std::size_t k = b * kTakeOverBlock; k < end && block_status[b].ok(); ++k) {
-      PageRecord r;
-      block_status[b] = record_file(from_part, part.first_file + k, nullptr, 0, r);
-      if (r.in_dedup) stored_at[part.first_file + k] = r.store_location;
+      const store::CatalogEntry& e = part.catalog.files[k];
+      if (!e.store_location) continue;
+      if (e.store_location->segment >= segments_) {
+        block_status[b] = Status::corruption(where + ": " + e.path + "'s page is in no segment of the run");
+        return;
+      }
+      const std::size_t i = part.first_file + k;
+      stored_at[i] = *e.store_location;
+      if (!add_pages) continue;
+      // A detector without a state to send takes the page itself, as the parse gave it.
+      auto page = run_.store_reader.read(*e.store_location);
+      auto url = urls::file_url(base_url_, e.path);
+      if (!page.ok() || !url.ok()) {
+        block_status[b] = page.ok() ? url.status() : page.status();
+        return;
+      }
+      run_.detector.add(static_cast<std::uint32_t>(i), page->dedup_view(url.value()));
     }
   });
-  for (std::uint32_t i = part.first_file; i < part.end_file; ++i) reuse_.unchanged_entry[i] = kNoEntry;
-  from_.catalog = {};
   return first_error(block_status);
 }
 

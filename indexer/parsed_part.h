@@ -65,27 +65,24 @@ Status save_parsed_part(const std::filesystem::path& path, const ParsedPart& par
 Result<ParsedPart> load_parsed_part(const std::filesystem::path& path);
 
 /// Takes parts (other processes', received or loaded) over into the detector of `run`, one after
-/// another: what a re-use needs for the site's files is made once, not once a part (a
-/// partitioned build takes the others' parts over a chunk at a time). Not thread-safe.
+/// another. Not thread-safe.
 class PartTakeOver {
 public:
-  PartTakeOver(const ParseContext& run, const RunStore& store);
-  PartTakeOver(const PartTakeOver&) = delete;  // reuse_ points at from_
-  PartTakeOver& operator=(const PartTakeOver&) = delete;
+  /// `base_url`: the run's, under which a part's files have their URLs (urls::file_url).
+  PartTakeOver(const ParseContext& run, const RunStore& store, std::string base_url);
   /// Takes `part` over on `threads` threads: what the detector kept of its files taken from the
-  /// part, or, when the part has no detector state, added from their pages in the run's store
-  /// (each file made a record from its entry as the parse made it, record_file, and let go), and
-  /// each file's stored page's place in `stored_at` (by file; the records are not kept: the
-  /// process that parsed them holds them). kCorruption when the detector state does not check
-  /// out. Nothing is written.
+  /// part, or, when the part has no detector state, added from their pages in the run's store,
+  /// and each file's stored page's place in `stored_at` (by file; nothing else of the part is
+  /// kept: the process that parsed its files holds their records). kCorruption when the detector
+  /// state does not check out or the part's entries do not match its files. Nothing is written.
   /// REQUIRES: the part's files are none of those already taken; every segment it names is
   /// finished and open in `run.store_reader`; stored_at.size() >= part.end_file.
   Status take(ParsedPart&& part, unsigned threads, std::vector<store::StoreLocation>& stored_at);
 
 private:
   const ParseContext& run_;
-  PreviousBuild from_;  ///< its catalog: the part being taken over
-  Reuse reuse_;         ///< its files: the part's, as unchanged files of `from_`
+  std::size_t segments_;  ///< the run store's segments
+  std::string base_url_;
 };
 
 /// The chunks process `rank` of `processes` parses, [first, end): ChunkLayout::owner() gives

@@ -35,7 +35,7 @@ Result<RunStore> start_shared_store(const fs::path& store_dir, Reuse& reuse, con
 }
 
 Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
-                    const Collective& processes, unsigned threads, StoreReader& store_reader,
+                    const std::string& base_url, const Collective& processes, unsigned threads, StoreReader& store_reader,
                     const HeldRecords& records, std::vector<store::StoreLocation>& stored_at) {
   stored_at.assign(chunks.files, store::StoreLocation{});
   for (std::size_t d = records.first_held(); d < std::min<std::size_t>(records.end_held(), chunks.files); ++d) {
@@ -61,7 +61,7 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
   // The pieces carry no links: each process works out its own files' links by their URLs'
   // owners (link_pages_by_owner) and writes their part of the catalog, so no process interns
   // the URLs and texts the others' files link with.
-  PartTakeOver take_over(parse, store);
+  PartTakeOver take_over(parse, store, base_url);
   for (std::size_t round = 0; round < rounds; ++round) {
     const auto [first, end] = piece(processes.rank(), round);
     std::vector<std::string> pieces = processes.all_gather_bytes(encode_parsed_part(

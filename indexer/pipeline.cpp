@@ -306,12 +306,19 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
 
   SamplePages sample(plan, options.limits, threads, walked->reuse, store_reader);
   if (Status learned = learn_repeated_text(*detector.value(), sample, plan); !learned.ok()) return learned;
+  // A process of a partitioned build keeps the plan of its own files only (and the last, the
+  // skipped paths): the rest of the walk's strings, ~400 bytes a file, are let go before the parse.
+  const RecordParts parts(chunks, static_cast<std::uint32_t>(plan.file_count() + plan.skipped_count()));
+  if (processes.size() > 1) {
+    const auto [own_first, own_end] = files_of_process(chunks, processes.rank(), processes.size());
+    walked->plan.keep_part(own_first, own_end, processes.rank() + 1 == processes.size());
+    sample.drop_outside(own_first, own_end);
+  }
   clock.lap("sample");
 
   // 2. Every page parsed once (or taken over): records, detector documents, the page store.
   // Which process holds each record: it parses its files, and the stages after the parse read
   // only the records it holds, asking the other processes for what they need of theirs.
-  const RecordParts parts(chunks, static_cast<std::uint32_t>(plan.files.size() + plan.skipped.size()));
   UrlIds url_ids;
   AnchorIds anchor_ids;
   ParseContext parse{plan, walked->by_rule, walked->reuse, sample, *detector.value(), store_reader, url_ids, anchor_ids};
@@ -323,7 +330,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   // Where each detector document's page is in the store, for the detector and the authority
   // stage to read pages of any process again.
   std::vector<store::StoreLocation> stored_at;
-  if (Status whole = gather_parts(parse, chunks, run_store.value(), processes, threads, store_reader, records, stored_at);
+  if (Status whole = gather_parts(parse, chunks, run_store.value(), base_url, processes, threads, store_reader, records, stored_at);
       !whole.ok()) {
     return whole;
   }

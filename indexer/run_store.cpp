@@ -111,7 +111,7 @@ Status write_catalog(const RunStore& store, const PlanOutline& plan, const HeldR
   // This process's part: its files that serve their URL, the URLs and texts they link with.
   std::vector<std::uint32_t> cataloged;
   for (std::uint32_t i = first; i < end; ++i) {
-    if (plan.serves_url[i]) cataloged.push_back(i);
+    if (plan.serves(i)) cataloged.push_back(i);
   }
   // The tables come before the entries: a first pass fills them, the second renumbers again.
   std::vector<std::string> part_urls, part_anchors;

@@ -2,6 +2,9 @@
 /// @brief The site's page files and their URLs.
 #include "indexer/site_plan.h"
 
+#include <cassert>
+#include <iterator>
+#include <type_traits>
 #include <unordered_map>
 
 #include "urls/url.h"
@@ -34,9 +37,37 @@ Result<SitePlan> plan_site(const std::filesystem::path& site_dir, const std::str
   return plan;
 }
 
+std::string_view SitePlan::url_owner_path(std::size_t i) const {
+  const std::size_t owner = url_owner[i - first];
+  return has(owner) ? std::string_view(file(owner).relative_path) : std::string_view(outside_owner_path_.at(owner));
+}
+
+void SitePlan::keep_part(std::size_t part_first, std::size_t part_end, bool keep_skipped) {
+  assert(!cut_ && first == 0 && part_first <= part_end && part_end <= files.size());
+  site_files_ = files.size();
+  site_skipped_ = skipped.size();
+  for (std::size_t i = part_first; i < part_end; ++i) {
+    if (!urls[i].ok()) continue;
+    const std::size_t owner = url_owner[i];
+    if (owner < part_first || owner >= part_end) outside_owner_path_.emplace(owner, files[owner].relative_path);
+  }
+  const auto keep = [&](auto& of_files) {
+    using Vector = std::remove_reference_t<decltype(of_files)>;
+    Vector kept(std::make_move_iterator(of_files.begin() + static_cast<std::ptrdiff_t>(part_first)),
+                std::make_move_iterator(of_files.begin() + static_cast<std::ptrdiff_t>(part_end)));
+    of_files = std::move(kept);  // the rest let go, not only moved from
+  };
+  keep(files);
+  keep(urls);
+  keep(url_owner);
+  if (!keep_skipped) std::vector<SkippedPath>().swap(skipped);
+  first = part_first;
+  cut_ = true;
+}
+
 PlanOutline outline_of(const SitePlan& plan) {
-  PlanOutline outline{std::vector<bool>(plan.files.size())};
-  for (std::size_t i = 0; i < plan.files.size(); ++i) outline.serves_url[i] = plan.serves_url(i);
+  PlanOutline outline{plan.first, std::vector<bool>(plan.files.size())};
+  for (std::size_t k = 0; k < plan.files.size(); ++k) outline.serves_url[k] = plan.serves_url(plan.first + k);
   return outline;
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/status.h"
@@ -13,29 +14,58 @@
 
 namespace canon::indexer {
 
-/// The files of a site and their URLs, before any is read.
+/// The files of a site and their URLs, before any is read: the whole site's (plan_site, a
+/// crawl), or, once keep_part() cut it, a process's part of them. Files are numbered run-wide
+/// (file i is the i-th in path order); the accessors take run-wide numbers.
 struct SitePlan {
-  /// Page files, sorted by relative path (walk_site).
+  /// Page files, sorted by relative path (walk_site): files [first, first + files.size()).
   std::vector<SiteFile> files;
-  /// Paths the walk left out, with the reason.
+  /// Paths the walk left out, with the reason: all of them, or none in a part that does not
+  /// hold them (keep_part()).
   std::vector<SkippedPath> skipped;
   /// Per file: its URL under the base URL, or why it has none.
   std::vector<Result<std::string>> urls;
-  /// Per file with a URL: the file that serves that URL (itself, unless another file maps to the
-  /// same URL and serves it first: serves_before()).
+  /// Per file with a URL: the file (run-wide number) that serves that URL (itself, unless
+  /// another file maps to the same URL and serves it first: serves_before()).
   std::vector<std::size_t> url_owner;
+  /// The run-wide number of files[0] (0 but in a part).
+  std::size_t first = 0;
 
+  /// The files and the skipped paths of the whole site.
+  std::size_t file_count() const { return cut_ ? site_files_ : files.size(); }
+  std::size_t skipped_count() const { return cut_ ? site_skipped_ : skipped.size(); }
+  /// Whether the plan has file i. Its files are those of the whole site until keep_part().
+  bool has(std::size_t i) const { return i >= first && i - first < files.size(); }
+  /// File i, its URL. REQUIRES: has(i).
+  const SiteFile& file(std::size_t i) const { return files[i - first]; }
+  const Result<std::string>& url(std::size_t i) const { return urls[i - first]; }
   /// Whether file i is the page of its URL (it has one, and no other file serves it).
-  bool serves_url(std::size_t i) const { return urls[i].ok() && url_owner[i] == i; }
+  /// REQUIRES: has(i).
+  bool serves_url(std::size_t i) const { return urls[i - first].ok() && url_owner[i - first] == i; }
+  /// The path of the file that serves file i's URL. REQUIRES: has(i), url(i).ok().
+  std::string_view url_owner_path(std::size_t i) const;
+
+  /// Keeps the files [part_first, part_end) only (and the skipped paths when `keep_skipped`):
+  /// what a process of a partitioned build parses. The counts of the whole site stay
+  /// (file_count(), skipped_count()). REQUIRES: a whole plan; part_first <= part_end <= file_count().
+  void keep_part(std::size_t part_first, std::size_t part_end, bool keep_skipped);
+
+private:
+  bool cut_ = false;
+  std::size_t site_files_ = 0;
+  std::size_t site_skipped_ = 0;
+  /// After keep_part(): the paths of the files outside the part that serve a kept file's URL.
+  std::unordered_map<std::size_t, std::string> outside_owner_path_;
 };
 
 /// What the stages after the parse need of a plan, once its files' paths and URLs are in the
-/// page records: how many files it has and which serve their URL (the page store's catalog).
-/// The plan itself is let go then: its strings cost ~400 bytes a file (docs/benchmarks.md,
-/// "Memory per page").
+/// page records: which of its files serve their URL (the page store's catalog). The plan itself
+/// is let go then: its strings cost ~400 bytes a file (docs/benchmarks.md, "Memory per page").
 struct PlanOutline {
-  std::vector<bool> serves_url;  ///< SitePlan::serves_url(i), by file
-  std::size_t files() const { return serves_url.size(); }
+  std::size_t first = 0;         ///< SitePlan::first
+  std::vector<bool> serves_url;  ///< SitePlan::serves_url(first + k), by file of the plan
+  /// REQUIRES: file i is in the plan the outline was made of.
+  bool serves(std::size_t i) const { return serves_url[i - first]; }
 };
 
 /// The outline of `plan`.

@@ -67,6 +67,15 @@ void generate_site(const fs::path& site, int pages) {
   for (const char* broken : {"a-broken.html", "d3/broken.html", "zz-broken.html"}) {
     fs::create_symlink(site / "nowhere.html", site / broken);
   }
+  // Two files of one URL in each of seven directories (index.html serves it): fourteen files in
+  // a row, so that chunks of seven cut between a pair's files.
+  for (int d = 0; d < 7; ++d) {
+    for (const char* name : {"index.htm", "index.html"}) {
+      write(site / ("same" + std::to_string(d)) / name,
+            "<html><head><title>Same " + std::to_string(d) + " " + name + "</title></head><body>" + bodies[d] +
+                "</body></html>");
+    }
+  }
 }
 
 /// Every document of the Xapian database of the index at `dir`, in docid order: data and terms.
@@ -246,6 +255,12 @@ TEST_CASE("a partitioned build gives the one-process index: URL rules, and colla
     check_same_index(site.path(),
                      [](IndexOptions& options) { options.collapse = canon::indexer::CollapseMode::kQueryTime; });
   }
+}
+
+TEST_CASE("a partitioned build gives the one-process index: a detector that sends no state reads the others' pages") {
+  canon::testing::TempDir site;
+  generate_site(site.path(), 60);
+  check_same_index(site.path(), [](IndexOptions& options) { options.detector = "simhash"; });
 }
 
 TEST_CASE("a partitioned build fails on every process when the first cannot create the build directory") {

@@ -145,6 +145,26 @@ TEST_CASE("plan_site: each file's URL, and the file that serves a URL two files 
   CHECK(plan->url_owner[0] == 1);
   CHECK(plan->serves_url(1));
   CHECK(plan->serves_url(2));
+  CHECK(plan->url_owner_path(0) == "doc/index.html");
+
+  // A process's part: the file whose URL another part's file serves still names it.
+  SitePlan part = plan.value();
+  part.keep_part(0, 1, false);
+  CHECK(part.file_count() == 3);
+  CHECK(part.files.size() == 1);
+  CHECK(part.has(0));
+  CHECK_FALSE(part.has(1));
+  CHECK_FALSE(part.serves_url(0));
+  CHECK(part.url_owner_path(0) == "doc/index.html");
+  CHECK(outline_of(part).serves_url.size() == 1);
+  SitePlan rest = plan.value();
+  rest.keep_part(1, 3, true);
+  CHECK(rest.first == 1);
+  CHECK(rest.file(2).relative_path == "page.html");
+  CHECK(rest.url(1).value() == "http://localhost/doc/");
+  CHECK(rest.serves_url(1));
+  CHECK(rest.serves_url(2));
+  CHECK(outline_of(rest).serves(2));
 }
 
 TEST_CASE("redirects: chains are followed to the page they end on; loops and missing pages land nowhere") {
