@@ -194,8 +194,9 @@ public:
   /// encode_added() of the process that added it; the processes' ranges cover every document
   /// once. A detector may then keep some of its state for its own documents only, and still
   /// returns the one-process result. The default keeps everything; minhash keeps the sketches
-  /// of its own documents only (encode_added() leaves them out; find_clusters() sends a sketch
-  /// where a candidate's estimate needs it).
+  /// and the names of its own documents only (encode_added() leaves them out; find_clusters()
+  /// sends a sketch where a candidate's estimate needs it, and a name where a pair's rule does:
+  /// SiteNames::of_part(), dedup/page_names.h).
   virtual void hold_documents(std::uint32_t first, std::uint32_t end) {
     (void)first;
     (void)end;

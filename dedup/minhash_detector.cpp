@@ -4,6 +4,7 @@
 #include "dedup/minhash_detector.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -58,7 +59,8 @@ void MinhashDetector::reset(std::uint32_t n) {
   text_hashes_.shrink_to_fit();
   repeated_only_.assign(n, 0);
   repeated_only_.shrink_to_fit();
-  page_names_.reset(n);
+  // The names of the documents this process adds: every document's but in a partitioned run.
+  page_names_.reset(held_end_ - held_first_);
   names_ = SiteNames();
   boilerplate_ = Boilerplate();
   measured_ = {};
@@ -78,7 +80,8 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
   tokenize_joined(doc.text, words);
   if (words.size() == 0) return;
   text_hashes_[i] = hash_all_words(words) | 1;  // never 0, which means "no words"
-  page_names_.set(i, page_name(doc));
+  assert(holds(i));  // hold_documents(): a process adds its own documents only
+  page_names_.set(i - held_first_, page_name(doc));
   shingle_hashes(words, options_.shingle_size, shingles);
   const bool has_shingles = !shingles.empty();
   boilerplate_.remove_from(shingles);
@@ -103,8 +106,8 @@ constexpr std::string_view kEncodedTag = "canon minhash documents";
 }  // namespace
 
 std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, std::uint32_t end) const {
-  assert(begin <= end && end <= sizes_.size() && page_names_.size() == sizes_.size());
-  // Sketches held by parts stay with their part: the receiver keeps none of them.
+  assert(begin <= end && end <= sizes_.size() && page_names_.size() == held_end_ - held_first_);
+  // Sketches and names held by parts stay with their part: the receiver keeps none of them.
   const bool with_sketches = holds_all();
   std::string out;
   codec::put_string(out, kEncodedTag);
@@ -118,7 +121,7 @@ std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, st
     if (with_sketches && sizes_[d] > 0) {
       for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(out, value, 4);
     }
-    page_names_.append_encoded(d, out);
+    if (with_sketches) page_names_.append_encoded(d, out);
   }
   return out;
 }
@@ -131,7 +134,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   // Sketches come with the documents unless they are held by parts; then the documents taken
   // are another process's, whose sketches it keeps.
   const bool ours = tagged && (holds_all() ? width == width_ : width == 0);
-  if (!ours || !in.ok() || begin > end || end > sizes_.size() || page_names_.size() != sizes_.size() ||
+  if (!ours || !in.ok() || begin > end || end > sizes_.size() || page_names_.size() != held_end_ - held_first_ ||
       (width == 0 && begin < end && begin < held_end_ && held_first_ < end)) {
     return Status::corruption("encoded documents not of this minhash detector (another kind, sketch size or run)");
   }
@@ -153,6 +156,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
     if (width != 0 && sizes[k] > 0) {
       for (std::size_t h = 0; h < width_; ++h) sketches[k * width_ + h] = static_cast<std::uint32_t>(in.fixed(4));
     }
+    if (width == 0) continue;  // names held by parts: not sent
     const std::string_view rest = in.rest();
     decode_page_name(in, checked);
     names[k] = rest.substr(0, rest.size() - in.rest().size());
@@ -161,8 +165,10 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   std::copy(sizes.begin(), sizes.end(), sizes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(text_hashes.begin(), text_hashes.end(), text_hashes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(repeated_only.begin(), repeated_only.end(), repeated_only_.begin() + static_cast<std::ptrdiff_t>(begin));
-  if (width != 0) std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
-  for (std::size_t k = 0; k < count; ++k) page_names_.set_encoded(begin + k, names[k]);
+  if (width != 0) {
+    std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
+    for (std::size_t k = 0; k < count; ++k) page_names_.set_encoded(begin + k, names[k]);
+  }
   return Status::ok_status();
 }
 
@@ -197,11 +203,14 @@ std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<co
   // So are moved pages (the same item at a parallel path), measured by containment, which a
   // longer page's Jaccard does not show.
   if (options_.title_rule) {
-    for (const auto& forced : {names_.same_name_pairs(kLshRunNeighbours), names_.moved_pairs(kLshRunNeighbours)}) {
+    const auto [same_name, moved_pages] =
+        names_by_parts() ? names_.name_pairs(kLshRunNeighbours, page_names_, *processes_)
+                         : std::pair(names_.same_name_pairs(kLshRunNeighbours), names_.moved_pairs(kLshRunNeighbours));
+    for (const auto* forced : {&same_name, &moved_pages}) {
       const auto lsh_end = static_cast<std::ptrdiff_t>(candidates.size());
       // A page left out of LSH as identical to another still has its own copies at mirrored
       // paths (a copy of `en/Main_Page.html`, which is `en/index.html` saved again).
-      for (const Pair& p : forced) {  // sorted, as LSH's are
+      for (const Pair& p : *forced) {  // sorted, as LSH's are
         if (takes_part(p.first) && takes_part(p.second)) candidates.push_back(p);
       }
       std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());
@@ -211,10 +220,65 @@ std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<co
   return candidates;
 }
 
+std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<const Pair> pairs) {
+  std::vector<PairRule> rules(pairs.size());
+  const auto judge = [&](std::size_t p) {
+    const auto [a, b] = pairs[p];
+    rules[p].required = required(a, b);
+    rules[p].moved = moved(a, b);
+    if (rules[p].moved) rules[p].masked = names_.moved_words(a, b);
+  };
+  if (!names_by_parts()) {
+    parallel_for(pairs.size(), options_.threads, [&](std::size_t p, std::size_t) { judge(p); });
+    return rules;
+  }
+  // The pairs whose first page this process holds: judged here, the second page's name taken
+  // from its holder; then every process's rules, in pair order.
+  std::vector<std::size_t> judged;
+  std::vector<std::uint32_t> seconds;
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (!holds(pairs[p].first)) continue;
+    judged.push_back(p);
+    seconds.push_back(pairs[p].second);
+  }
+  names_.take_names(seconds, page_names_, *processes_);
+  seconds = {};
+  parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) { judge(judged[k]); });
+  names_.forget_taken();
+  std::string mine;
+  for (const std::size_t p : judged) {
+    codec::put_varint(mine, p);
+    codec::put_fixed(mine, std::bit_cast<std::uint64_t>(rules[p].required), 8);
+    mine.push_back(rules[p].moved ? 1 : 0);
+    codec::put_varint(mine, rules[p].masked.size());
+    for (const std::uint32_t w : rules[p].masked) codec::put_fixed(mine, w, 4);
+  }
+  for (const std::string& theirs : processes_->all_gather_bytes(mine)) {
+    codec::Reader in(theirs);
+    while (in.ok() && !in.at_end()) {
+      const std::uint64_t p = in.varint();
+      if (p >= rules.size()) break;
+      PairRule& rule = rules[p];
+      rule.required = std::bit_cast<double>(in.fixed(8));
+      rule.moved = in.fixed(1) != 0;
+      rule.masked.resize(in.count());
+      for (std::uint32_t& w : rule.masked) w = static_cast<std::uint32_t>(in.fixed(4));
+    }
+    assert(in.ok() && in.at_end());
+  }
+  return rules;
+}
+
 Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   const auto n = static_cast<std::uint32_t>(sizes_.size());
-  names_ = SiteNames(page_names_);
-  page_names_ = {};
+  // The site's names: whole, or this process's own with the site's statistics (the names of
+  // its documents stay encoded, for the pairs that need them elsewhere).
+  if (names_by_parts()) {
+    names_ = SiteNames::of_part(page_names_, held_first_, *processes_);
+  } else {
+    names_ = SiteNames(page_names_);
+    page_names_ = {};
+  }
   // Pages with the same word sequence are merged at once, each with the first of its group;
   // only that first page takes part in LSH (a thousand identical pages would otherwise be half
   // a million candidate pairs). Pages without own shingles take no part either.
@@ -225,18 +289,15 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   // LSH only proposes. A candidate whose similarity could reach what its names require only if
   // its estimate were several standard deviations too low is dropped unread. The rest are
   // measured exactly from reloaded documents.
-  std::vector<double> required_of(candidates.size(), options_.threshold);
-  parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
-    required_of[c] = required(candidates[c].first, candidates[c].second);
-  });
-  const std::vector<bool> needed = worth_measuring(candidates, required_of);
+  const std::vector<PairRule> rules = pair_rules(candidates);
+  const std::vector<bool> needed = worth_measuring(candidates, rules);
   std::vector<Measured> measured(candidates.size());
-  measure_exactly(candidates, needed, load, measured);
+  measure_exactly(candidates, needed, rules, load, measured);
 
   measured_.clear();
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const auto [a, b] = candidates[c];
-    if (needed[c] && measured[c].larger() >= required_of[c]) pairs.push_back({a, b, measured[c].larger()});
+    if (needed[c] && measured[c].larger() >= rules[c].required) pairs.push_back({a, b, measured[c].larger()});
     if (needed[c]) measured_.emplace_back(pair_key(a, b), measured[c]);
   }
   std::sort(measured_.begin(), measured_.end(),
@@ -260,16 +321,16 @@ bool MinhashDetector::worth_measuring(std::uint32_t a, std::uint32_t b, double r
 }
 
 std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candidates,
-                                                   std::span<const double> required_of) const {
+                                                   std::span<const PairRule> rules) const {
   // Masked containment, or all shingles: no bound from the sketches of the own shingles.
-  const auto unbounded = [&](const Pair& p) {
-    return moved(p.first, p.second) || repeated_only_[p.first] || repeated_only_[p.second];
+  const auto unbounded_at = [&](std::size_t c) {
+    return rules[c].moved || repeated_only_[candidates[c].first] || repeated_only_[candidates[c].second];
   };
   std::vector<char> worth(candidates.size(), 0);
   if (holds_all()) {
     parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
       const auto [a, b] = candidates[c];
-      worth[c] = unbounded(candidates[c]) || worth_measuring(a, b, required_of[c], sketch_of(a), sketch_of(b));
+      worth[c] = unbounded_at(c) || worth_measuring(a, b, rules[c].required, sketch_of(a), sketch_of(b));
     });
     return {worth.begin(), worth.end()};
   }
@@ -301,8 +362,9 @@ std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candida
   };
   // 1. The sketches this process holds that another's candidates need: each sent once.
   std::vector<std::vector<std::uint32_t>> wanted(count);
-  for (const Pair& p : candidates) {
-    if (unbounded(p) || holder(p.second) != processes.rank()) continue;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const Pair& p = candidates[c];
+    if (unbounded_at(c) || holder(p.second) != processes.rank()) continue;
     const unsigned judge = holder(p.first);
     if (judge != processes.rank() && judge < count) wanted[judge].push_back(p.second);
   }
@@ -337,17 +399,17 @@ std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candida
   // 2. This process's verdicts, in candidate order; then every process's, in the same order.
   std::vector<std::size_t> judged;
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (!unbounded(candidates[c]) && holder(candidates[c].first) == processes.rank()) judged.push_back(c);
+    if (!unbounded_at(c) && holder(candidates[c].first) == processes.rank()) judged.push_back(c);
   }
   std::string verdicts(judged.size(), '\0');
   parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) {
     const auto [a, b] = candidates[judged[k]];
-    verdicts[k] = worth_measuring(a, b, required_of[judged[k]], sketch(a), sketch(b)) ? 1 : 0;
+    verdicts[k] = worth_measuring(a, b, rules[judged[k]].required, sketch(a), sketch(b)) ? 1 : 0;
   });
   const std::vector<std::string> all = processes.all_gather_bytes(verdicts);
   std::vector<std::size_t> next(count, 0);
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (unbounded(candidates[c])) {
+    if (unbounded_at(c)) {
       worth[c] = 1;
       continue;
     }
@@ -381,7 +443,8 @@ std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
       needed[p] = true;
     }
   }
-  measure_exactly(ordered, needed, load, measured);
+  const std::vector<PairRule> rules = pair_rules(ordered);
+  measure_exactly(ordered, needed, rules, load, measured);
   std::vector<double> similarity(pairs.size());
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     // Measured is of (smaller index, larger index): the first page of the pair against the second.
@@ -391,12 +454,13 @@ std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
     if (text_hashes_[a] == 0 || text_hashes_[b] == 0) continue;
-    result[p] = {similarity[p], a == b || identical(a, b) || similarity[p] >= required(a, b), a != b && moved(a, b)};
+    result[p] = {similarity[p], a == b || identical(a, b) || similarity[p] >= rules[p].required, a != b && rules[p].moved};
   }
   return result;
 }
 
 void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
+                                      std::span<const PairRule> rules,
                                       const DocumentLoader& load, std::vector<Measured>& out) const {
   // Connected components of the needed pairs: each document is loaded once, by the worker that
   // owns its component, and its shingle set lives only while that component is measured.
@@ -434,7 +498,7 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
     const auto [begin, end] = components[mine[m]];
     std::vector<std::size_t> component;
     for (std::size_t i = begin; i < end; ++i) component.push_back(by_root[i].second);
-    measure_component(pairs, component, load, out);
+    measure_component(pairs, component, rules, load, out);
   });
   if (processes > 1) share_measures(by_root, components, mine, out);
 }
@@ -501,6 +565,7 @@ std::vector<std::size_t> member_blocks(std::span<const std::uint32_t> members, s
 }  // namespace
 
 void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
+                                        std::span<const PairRule> rules,
                                         const DocumentLoader& load, std::vector<Measured>& out) const {
   const std::vector<std::uint32_t> members = component_members(pairs, component);
   // Blocks of members, each with at most half the budget of shingles: a component larger than
@@ -524,7 +589,7 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
   std::vector<char> in_moved(members.size(), 0), in_plain(members.size(), 0), in_whole(members.size(), 0);
   for (const std::size_t p : component) {
     const auto [a, b] = pairs[p];
-    std::vector<char>& in = moved(a, b) ? in_moved : repeated_only_[a] || repeated_only_[b] ? in_whole : in_plain;
+    std::vector<char>& in = rules[p].moved ? in_moved : repeated_only_[a] || repeated_only_[b] ? in_whole : in_plain;
     for (const std::uint32_t d : {a, b}) in[member_index(d)] = 1;
   }
   const auto load_block = [&](std::size_t block) {
@@ -567,9 +632,9 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
       }
     }
     const auto [a, b] = pairs[p];
-    if (moved(a, b)) {
-      const auto [forward, backward] = names_.moved_coverages(a, b, texts[member_index(a)], texts[member_index(b)],
-                                                              options_.shingle_size, boilerplate_);
+    if (rules[p].moved) {
+      const auto [forward, backward] = masked_coverages(rules[p].masked, texts[member_index(a)],
+                                                        texts[member_index(b)], options_.shingle_size, boilerplate_);
       out[p] = {forward, backward};
       continue;
     }

@@ -57,9 +57,10 @@ public:
                                   const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
   /// Per document: its own shingle count, word-sequence hash, whether its shingles are all
-  /// the site's repeated text, sketch (when it has own shingles; none when this detector holds
-  /// its own documents' sketches only, hold_documents()) and PageName (encode_page_name()),
-  /// after a header naming the detector, the sketch width (0: no sketches) and the range.
+  /// the site's repeated text, and, unless this detector holds its own documents' sketches and
+  /// names only (hold_documents()), its sketch (when it has own shingles) and PageName
+  /// (encode_page_name()); after a header naming the detector, the sketch width (0: no
+  /// sketches, no names) and the range.
   std::optional<std::string> encode_added(std::uint32_t begin, std::uint32_t end) const override;
   Status add_encoded(std::string_view bytes) override;
 
@@ -76,6 +77,19 @@ private:
   /// Whether documents a and b are the same item at a parallel path (SiteNames::moved()),
   /// measured by masked containment instead of Jaccard. REQUIRES: find_clusters() ran.
   bool moved(std::uint32_t a, std::uint32_t b) const { return options_.title_rule && names_.moved(a, b); }
+  /// What the name rule says of a pair: the similarity it needs (required()), whether its pages
+  /// are moved (moved()) and then the words masked in both (SiteNames::moved_words()).
+  struct PairRule {
+    double required = 0.0;
+    bool moved = false;
+    std::vector<std::uint32_t> masked;
+  };
+  /// The PairRule of each of `pairs`. With the names held by parts (hold_documents()), the
+  /// process holding a pair's first page's name judges it, taking the second's name from its
+  /// holder, and all share the rules: collective then. REQUIRES: find_clusters() made names_.
+  std::vector<PairRule> pair_rules(std::span<const Pair> pairs);
+  /// Whether the names are held by parts (this process holds its own documents' only).
+  bool names_by_parts() const { return !holds_all() && processes_ != nullptr; }
   /// Whether document d is compared with others: it has own shingles, or all its shingles are
   /// the site's repeated text (repeated_only_).
   bool takes_part(std::uint32_t d) const { return sizes_[d] != 0 || repeated_only_[d] != 0; }
@@ -100,15 +114,17 @@ private:
   /// makes candidates whatever their sketches (same_name_pairs, moved_pairs); sorted, unique.
   /// REQUIRES: names_ made (find_clusters()).
   std::vector<Pair> candidate_pairs(std::span<const bool> skip) const;
-  /// The Measured of each of `pairs` (both documents non-empty) whose `needed` flag is set, into
-  /// out[index]: the documents are loaded once per connected component of those pairs, or once
+  /// The Measured of each of `pairs` (both documents non-empty, their rules in `rules`) whose
+  /// `needed` flag is set, into out[index]: the documents are loaded once per connected
+  /// component of those pairs, or once
   /// per block of it measured against theirs when the component holds more than
   /// options_.measure_budget_shingles.
-  void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
+  void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed, std::span<const PairRule> rules,
                        const DocumentLoader& load, std::vector<Measured>& out) const;
   /// The Measured of the pairs whose indices are `component` (one connected component), into
   /// out[index]: its documents loaded once, or block against block beyond the budget.
   void measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
+                         std::span<const PairRule> rules,
                          const DocumentLoader& load, std::vector<Measured>& out) const;
   /// In a partitioned build, after each process measured the components `mine` (indices into
   /// `components`, ranges of `by_root`'s (root, pair index)): every process's measures in every
@@ -118,9 +134,9 @@ private:
                       std::span<const std::size_t> mine, std::vector<Measured>& out) const;
   /// Whether `candidates[c]` may be similar enough to be measured, for each c: the pair needs
   /// masked containment or all shingles, or its sketch estimate, `slack` above, could reach
-  /// required_of[c]. With the sketches held by parts (hold_documents()), the process holding a
+  /// rules[c].required. With the sketches held by parts (hold_documents()), the process holding a
   /// pair's first sketch judges it, the second's sent to it, and all share the verdicts.
-  std::vector<bool> worth_measuring(std::span<const Pair> candidates, std::span<const double> required_of) const;
+  std::vector<bool> worth_measuring(std::span<const Pair> candidates, std::span<const PairRule> rules) const;
   /// The same verdict for one pair, from its two sketches.
   bool worth_measuring(std::uint32_t a, std::uint32_t b, double required, std::span<const std::uint32_t> sketch_a,
                        std::span<const std::uint32_t> sketch_b) const;

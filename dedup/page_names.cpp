@@ -307,32 +307,70 @@ SiteNames::SiteNames(const EncodedPageNames& pages) {
   build([&](const std::function<void(const PageName&)>& each) { pages.for_each(each); });
 }
 
-void SiteNames::build(const PageVisit& pages) {
-  const std::vector<std::uint64_t> sections = add_paths(pages);
-  count_parallel_paths();
-  const std::vector<std::vector<std::uint32_t>> sequences = add_names(pages);
-  add_subjects(sections, sequences);
-}
-
-std::vector<std::uint64_t> SiteNames::add_paths(const PageVisit& pages) {
-  std::vector<std::uint64_t> sections;
-  pages([&](const PageName& page) {
-    sections.push_back(page.section);
-    urls_.push_back({page.path, page.stem, suffixes_.size(), suffixes_.size() + page.path_suffixes.size(),
-                     segments_.size(), segments_.size() + page.segments.size(), page.cited});
-    suffixes_.insert(suffixes_.end(), page.path_suffixes.begin(), page.path_suffixes.end());
-    for (std::size_t i = 0; i < page.segments.size(); ++i) {
-      const std::size_t first = segment_words_.size() + (i == 0 ? 0 : page.segment_word_end[i - 1]);
-      segments_.push_back({page.segments[i], first, segment_words_.size() + page.segment_word_end[i]});
-    }
-    segment_words_.insert(segment_words_.end(), page.segment_words.begin(), page.segment_words.end());
-  });
-  return sections;
-}
-
-std::vector<std::vector<std::uint32_t>> SiteNames::add_names(const PageVisit& pages) {
+std::vector<std::uint32_t> SiteNames::name_sequence(const PageName& page, bool generic_title, std::uint64_t& text) {
   // Titles many pages share say nothing of their own: those pages are named by title and
   // heading together.
+  std::vector<std::uint32_t> name = page.title;
+  text = page.title_text;
+  if (generic_title && page.heading_text == 0) {
+    name.clear();  // a title many pages share, and no heading or text: no name of its own
+  } else if ((page.title_text == 0 && !page.heading_is_opening) || generic_title) {
+    name.insert(name.end(), page.heading.begin(), page.heading.end());
+    text = page.title_text ^ (page.heading_text * 0x9e3779b97f4a7c15ull);
+  }
+  return name;
+}
+
+void SiteNames::count_page(const PageName& page, bool generic_title, Counts& counts) {
+  std::uint64_t text = 0;
+  std::vector<std::uint32_t> name = name_sequence(page, generic_title, text);
+  std::sort(name.begin(), name.end());
+  name.erase(std::unique(name.begin(), name.end()), name.end());
+  // Common words: in the names of many pages; of a top-level directory: counted per
+  // (directory, word).
+  if (!name.empty()) {
+    ++counts.named;
+    for (const std::uint32_t w : name) ++counts.word_pages[w];
+    if (page.section != 0) {
+      ++counts.section_named[page.section];
+      for (const std::uint32_t w : name) {
+        auto& [section, pages] = counts.section_word_pages[section_word(page.section, w)];
+        section = page.section;
+        ++pages;
+      }
+    }
+  }
+  // Pages whose paths are the same but for directory i share a key (the path with segment i
+  // blanked); each two distinct directories i of one key hold one same path below them.
+  const std::size_t depth = page.segments.size();
+  std::vector<std::uint64_t> hashes;
+  std::uint64_t prefix = 0;
+  for (std::size_t i = 0; i + 1 < depth; ++i) {
+    prefix = mix64(prefix ^ page.segments[i]);
+    hashes.clear();
+    for (std::size_t j = 0; j < depth; ++j) hashes.push_back(j == i ? 0 : page.segments[j]);
+    hashes.push_back(i);
+    counts.blanked.emplace_back(XXH3_64bits(hashes.data(), hashes.size() * sizeof(std::uint64_t)), prefix);
+  }
+}
+
+void SiteNames::count_parallel_pairs(std::span<const std::pair<std::uint64_t, std::uint64_t>> blanked,
+                                     std::unordered_map<std::uint64_t, std::uint64_t>& pairs) {
+  std::vector<std::uint64_t> prefixes;
+  for (std::size_t g = 0, end = 0; g < blanked.size(); g = end) {
+    while (end < blanked.size() && blanked[end].first == blanked[g].first) ++end;
+    prefixes.clear();
+    for (std::size_t m = g; m < end; ++m) prefixes.push_back(blanked[m].second);
+    std::sort(prefixes.begin(), prefixes.end());
+    prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+    if (prefixes.size() < 2 || prefixes.size() > kMaxParallelGroup) continue;
+    for (std::size_t x = 0; x < prefixes.size(); ++x) {
+      for (std::size_t y = x + 1; y < prefixes.size(); ++y) ++pairs[directory_pair_key(prefixes[x], prefixes[y])];
+    }
+  }
+}
+
+void SiteNames::build(const PageVisit& pages) {
   std::unordered_map<std::uint64_t, std::size_t> title_pages;
   pages([&](const PageName& page) {
     if (page.title_text != 0) ++title_pages[page.title_text];
@@ -340,78 +378,78 @@ std::vector<std::vector<std::uint32_t>> SiteNames::add_names(const PageVisit& pa
   const auto generic = [&](const PageName& page) {
     return page.title_text != 0 && title_pages[page.title_text] >= kMinSitePages;
   };
-  names_.reserve(urls_.size());
-  // Each name's words in order (kept for its subject), then as a sorted set (for the rest).
-  std::vector<std::vector<std::uint32_t>> sequences;
-  sequences.reserve(urls_.size());
-  std::vector<std::uint32_t> name;
-  pages([&](const PageName& page) {
-    Name n;
-    name = page.title;
-    n.text = page.title_text;
-    if (generic(page) && page.heading_text == 0) {
-      name.clear();  // a title many pages share, and no heading or text: no name of its own
-    } else if ((page.title_text == 0 && !page.heading_is_opening) || generic(page)) {
-      name.insert(name.end(), page.heading.begin(), page.heading.end());
-      n.text = page.title_text ^ (page.heading_text * 0x9e3779b97f4a7c15ull);
+  Counts counts;
+  pages([&](const PageName& page) { count_page(page, generic(page), counts); });
+  const std::uint64_t cutoff = std::max<std::uint64_t>(kMinSitePages, (counts.named * kCommonPercent + 99) / 100);
+  for (const auto& [w, count] : counts.word_pages) {
+    if (count >= cutoff) statistics_.common_words.insert(w);
+  }
+  for (const auto& [key, section_count] : counts.section_word_pages) {
+    const auto& [section, count] = section_count;
+    const std::uint64_t in_section = counts.section_named[section];
+    if (in_section >= kMinSitePages && count >= kMinSitePages && count * 100 >= in_section * kSectionPercent) {
+      statistics_.common_section_words.insert(key);
     }
-    sequences.push_back(name);
-    std::sort(name.begin(), name.end());
-    name.erase(std::unique(name.begin(), name.end()), name.end());
-    n.words = words_.size();
-    words_.insert(words_.end(), name.begin(), name.end());
-    n.words_end = words_.size();
-    names_.push_back(n);
-  });
-  return sequences;
+  }
+  std::sort(counts.blanked.begin(), counts.blanked.end());
+  std::unordered_map<std::uint64_t, std::uint64_t> pairs;
+  count_parallel_pairs(counts.blanked, pairs);
+  for (const auto& [key, count] : pairs) {
+    if (count >= kMinPlaceTreePaths) statistics_.parallel_paths.emplace(key, static_cast<std::uint32_t>(count));
+  }
+  counts = Counts{};
+  std::uint32_t d = 0;
+  pages([&](const PageName& page) { add(d++, page, generic(page)); });
+  held_ = d;
+  held_sizes_ = {words_.size(), suffixes_.size(), segments_.size()};
+  held_segment_words_ = segment_words_.size();
 }
 
-void SiteNames::add_subjects(const std::vector<std::uint64_t>& sections,
-                             const std::vector<std::vector<std::uint32_t>>& sequences) {
-  // Common words: in the names of many pages.
-  std::unordered_map<std::uint32_t, std::size_t> word_pages;
-  std::size_t named = 0;
-  for (const Name& n : names_) {
-    named += n.words_end > n.words ? 1 : 0;
-    for (const std::uint32_t w : words(n)) ++word_pages[w];
+void SiteNames::add(std::uint32_t d, const PageName& page, bool generic_title) {
+  const auto at = [](std::size_t size) { return static_cast<std::uint32_t>(size); };
+  document_.push_back(d);
+  generic_title_.push_back(generic_title ? 1 : 0);
+  urls_.push_back({page.path, page.stem, at(suffixes_.size()), at(suffixes_.size() + page.path_suffixes.size()),
+                   at(segments_.size()), at(segments_.size() + page.segments.size()), page.cited});
+  suffixes_.insert(suffixes_.end(), page.path_suffixes.begin(), page.path_suffixes.end());
+  for (std::size_t i = 0; i < page.segments.size(); ++i) {
+    const std::size_t first = segment_words_.size() + (i == 0 ? 0 : page.segment_word_end[i - 1]);
+    segments_.push_back({page.segments[i], at(first), at(segment_words_.size() + page.segment_word_end[i])});
   }
-  const std::size_t cutoff = std::max(kMinSitePages, (named * kCommonPercent + 99) / 100);
-  // Common words of a top-level directory: counted per (directory, word).
-  std::unordered_map<std::uint64_t, std::size_t> section_named;
-  std::unordered_map<std::uint64_t, std::size_t> section_word_pages;
-  const auto section_word = [](std::uint64_t section, std::uint32_t w) {
-    return section ^ (std::uint64_t{w} * 0x9e3779b97f4a7c15ull);
-  };
-  for (std::size_t d = 0; d < names_.size(); ++d) {
-    const std::uint64_t section = sections[d];
-    if (section == 0 || names_[d].words_end == names_[d].words) continue;
-    ++section_named[section];
-    for (const std::uint32_t w : words(names_[d])) ++section_word_pages[section_word(section, w)];
+  segment_words_.insert(segment_words_.end(), page.segment_words.begin(), page.segment_words.end());
+  // Its name's words as a sorted set, then its subject: its words that are neither common nor
+  // numbers, in their order and with their repeats ("unsigned long" is not "unsigned long long").
+  Name n;
+  const std::vector<std::uint32_t> sequence = name_sequence(page, generic_title, n.text);
+  std::vector<std::uint32_t> set = sequence;
+  std::sort(set.begin(), set.end());
+  set.erase(std::unique(set.begin(), set.end()), set.end());
+  n.words = at(words_.size());
+  words_.insert(words_.end(), set.begin(), set.end());
+  n.words_end = at(words_.size());
+  n.subject = n.words_end;
+  for (const std::uint32_t w : sequence) {
+    if ((w & kNumberBit) == 0 && !statistics_.common(page.section, w)) words_.push_back(w);
   }
-  const auto common = [&](std::uint64_t section, std::uint32_t w) {
-    if (word_pages[w] >= cutoff) return true;
-    if (section == 0) return false;
-    const std::size_t in_section = section_named[section];
-    const std::size_t count = section_word_pages[section_word(section, w)];
-    return in_section >= kMinSitePages && count >= kMinSitePages &&
-           count * 100 >= in_section * kSectionPercent;
-  };
-  // Each name's subject: its words that are neither common nor numbers, in their order and with
-  // their repeats ("unsigned long" is not "unsigned long long"), appended after all the names.
-  for (std::size_t d = 0; d < names_.size(); ++d) {
-    Name& n = names_[d];
-    const std::size_t first = words_.size();
-    for (const std::uint32_t w : sequences[d]) {
-      if ((w & kNumberBit) == 0 && !common(sections[d], w)) words_.push_back(w);
-    }
-    n.subject = first;
-    n.end = words_.size();
-  }
+  n.end = at(words_.size());
+  names_.push_back(n);
+}
+
+void SiteNames::forget_taken() {
+  document_.resize(held_);
+  names_.resize(held_);
+  urls_.resize(held_);
+  generic_title_.resize(held_);
+  words_.resize(held_sizes_[0]);
+  suffixes_.resize(held_sizes_[1]);
+  segments_.resize(held_sizes_[2]);
+  segment_words_.resize(held_segment_words_);
+  slot_of_taken_.clear();
 }
 
 NameRelation SiteNames::relation(std::uint32_t a, std::uint32_t b) const {
-  assert(a < names_.size() && b < names_.size());
-  const Name &x = names_[a], &y = names_[b];
+  assert(has(a) && has(b));
+  const Name &x = name_of(a), &y = name_of(b);
   const std::span<const std::uint32_t> wx = words(x), wy = words(y);
   if (wx.empty() || wy.empty()) return NameRelation::kUnknown;
   if (x.text == y.text) return NameRelation::kSame;
@@ -429,8 +467,8 @@ NameRelation SiteNames::relation(std::uint32_t a, std::uint32_t b) const {
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::same_name_pairs(std::size_t neighbours) const {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> by_name;
-  for (std::uint32_t d = 0; d < names_.size(); ++d) {
-    if (names_[d].words_end > names_[d].words) by_name.emplace_back(names_[d].text, d);
+  for (std::uint32_t k = 0; k < names_.size(); ++k) {
+    if (names_[k].words_end > names_[k].words) by_name.emplace_back(names_[k].text, document_[k]);
   }
   std::sort(by_name.begin(), by_name.end());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
@@ -461,35 +499,6 @@ std::uint64_t SiteNames::prefix_hash(const Url& url, std::size_t i) const {
   return hash;
 }
 
-void SiteNames::count_parallel_paths() {
-  // Pages whose paths are the same but for directory i share a key (the path with segment i
-  // blanked); each two distinct directories i of one key hold one same path below them.
-  std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>> by_blanked;  // (key, prefix, d)
-  std::vector<std::uint64_t> hashes;
-  for (std::uint32_t d = 0; d < urls_.size(); ++d) {
-    const Url& url = urls_[d];
-    const std::size_t depth = url.segments_end - url.segments;
-    for (std::size_t i = 0; i + 1 < depth; ++i) {
-      hashes.clear();
-      for (std::size_t j = 0; j < depth; ++j) hashes.push_back(j == i ? 0 : segments_[url.segments + j].hash);
-      hashes.push_back(i);
-      by_blanked.emplace_back(XXH3_64bits(hashes.data(), hashes.size() * sizeof(std::uint64_t)), prefix_hash(url, i), d);
-    }
-  }
-  std::sort(by_blanked.begin(), by_blanked.end());
-  std::vector<std::uint64_t> prefixes;
-  for (std::size_t g = 0, end = 0; g < by_blanked.size(); g = end) {
-    while (end < by_blanked.size() && std::get<0>(by_blanked[end]) == std::get<0>(by_blanked[g])) ++end;
-    prefixes.clear();
-    for (std::size_t m = g; m < end; ++m) prefixes.push_back(std::get<1>(by_blanked[m]));
-    prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());  // sorted within the key
-    if (prefixes.size() < 2 || prefixes.size() > kMaxParallelGroup) continue;
-    for (std::size_t x = 0; x < prefixes.size(); ++x) {
-      for (std::size_t y = x + 1; y < prefixes.size(); ++y) ++parallel_paths_[directory_pair_key(prefixes[x], prefixes[y])];
-    }
-  }
-}
-
 std::size_t SiteNames::differing_directory(const Url& a, const Url& b) const {
   const std::size_t depth = a.segments_end - a.segments;
   if (depth != b.segments_end - b.segments) return depth;
@@ -503,14 +512,15 @@ std::size_t SiteNames::differing_directory(const Url& a, const Url& b) const {
 }
 
 bool SiteNames::moved(std::uint32_t a, std::uint32_t b) const {
-  assert(a < names_.size() && b < names_.size());
-  const Url &x = urls_[a], &y = urls_[b];
+  assert(has(a) && has(b));
+  const Url &x = url_of(a), &y = url_of(b);
   const std::size_t differing = differing_directory(x, y);
   if (differing == x.segments_end - x.segments) return false;
-  const auto shared = parallel_paths_.find(directory_pair_key(prefix_hash(x, differing), prefix_hash(y, differing)));
+  const auto shared =
+      statistics_.parallel_paths.find(directory_pair_key(prefix_hash(x, differing), prefix_hash(y, differing)));
   // Trees of their own, far more alike than two classes' member pages (`deque/at.html`,
   // `vector/at.html`), whatever the share of the names that carry their words (`arm`, `aarch64`).
-  if (shared == parallel_paths_.end() || shared->second < kMinPlaceTreePaths) return false;
+  if (shared == statistics_.parallel_paths.end() || shared->second < kMinPlaceTreePaths) return false;
   const NameRelation r = relation(a, b);
   if (r == NameRelation::kSame || r == NameRelation::kUnknown) return false;
   // Each name carries its own place: its directory has a word in the page's own name, and every
@@ -528,14 +538,14 @@ bool SiteNames::moved(std::uint32_t a, std::uint32_t b) const {
       return std::binary_search(theirs.begin(), theirs.end(), w) || in_place(w);
     });
   };
-  return explained(names_[a], names_[b], x) && explained(names_[b], names_[a], y);
+  return explained(name_of(a), name_of(b), x) && explained(name_of(b), name_of(a), y);
 }
 
 std::vector<std::uint32_t> SiteNames::moved_words(std::uint32_t a, std::uint32_t b) const {
-  const std::size_t differing = differing_directory(urls_[a], urls_[b]);
+  const std::size_t differing = differing_directory(url_of(a), url_of(b));
   std::vector<std::uint32_t> words;
   for (const std::uint32_t d : {a, b}) {
-    const std::span<const std::uint32_t> place = segment_words(urls_[d], differing);
+    const std::span<const std::uint32_t> place = segment_words(url_of(d), differing);
     words.insert(words.end(), place.begin(), place.end());
   }
   std::sort(words.begin(), words.end());
@@ -543,23 +553,27 @@ std::vector<std::uint32_t> SiteNames::moved_words(std::uint32_t a, std::uint32_t
   return words;
 }
 
-std::pair<double, double> SiteNames::moved_coverages(std::uint32_t a, std::uint32_t b, const JoinedWords& a_words,
-                                                     const JoinedWords& b_words, unsigned k,
-                                                     const Boilerplate& boilerplate) const {
+std::pair<double, double> masked_coverages(std::span<const std::uint32_t> masked, const JoinedWords& a_words,
+                                           const JoinedWords& b_words, unsigned k, const Boilerplate& boilerplate) {
   thread_local std::vector<std::uint64_t> x, y;
-  const std::vector<std::uint32_t> masked = moved_words(a, b);
   moved_shingle_set(a_words, masked, k, boilerplate, x);
   moved_shingle_set(b_words, masked, k, boilerplate, y);
   const std::size_t common = intersection_size<std::uint64_t>(x, y);
   return {moved_coverage(common, x.size()), moved_coverage(common, y.size())};
 }
 
+std::pair<double, double> SiteNames::moved_coverages(std::uint32_t a, std::uint32_t b, const JoinedWords& a_words,
+                                                     const JoinedWords& b_words, unsigned k,
+                                                     const Boilerplate& boilerplate) const {
+  return masked_coverages(moved_words(a, b), a_words, b_words, k, boilerplate);
+}
+
 std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::moved_pairs(std::size_t neighbours) const {
   std::vector<std::tuple<std::uint64_t, std::size_t, std::uint32_t>> by_place;  // (file name, depth, d)
-  for (std::uint32_t d = 0; d < urls_.size(); ++d) {
-    const std::size_t depth = urls_[d].segments_end - urls_[d].segments;
-    if (depth >= 2 && names_[d].words_end > names_[d].words) {
-      by_place.emplace_back(segments_[urls_[d].segments_end - 1].hash, depth, d);
+  for (std::uint32_t k = 0; k < urls_.size(); ++k) {
+    const std::size_t depth = urls_[k].segments_end - urls_[k].segments;
+    if (depth >= 2 && names_[k].words_end > names_[k].words) {
+      by_place.emplace_back(segments_[urls_[k].segments_end - 1].hash, depth, document_[k]);
     }
   }
   std::sort(by_place.begin(), by_place.end());
@@ -584,8 +598,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::moved_pairs(std:
 }
 
 UrlEvidence SiteNames::url_evidence(std::uint32_t a, std::uint32_t b) const {
-  assert(a < urls_.size() && b < urls_.size());
-  const Url &x = urls_[a], &y = urls_[b];
+  assert(has(a) && has(b));
+  const Url &x = url_of(a), &y = url_of(b);
   const auto below = [&](const Url& outer, const Url& inner) {  // outer's path ends with inner's
     const auto first = suffixes_.begin() + static_cast<std::ptrdiff_t>(outer.suffixes);
     const auto last = suffixes_.begin() + static_cast<std::ptrdiff_t>(outer.end);

@@ -4,6 +4,7 @@
 /// pages need for how their names relate (docs/dedup.md, "The name rule").
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -11,12 +12,17 @@
 #include <string_view>
 #include <utility>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "common/byte_codec.h"
 #include "dedup/boilerplate.h"
 #include "dedup/detector.h"
 #include "dedup/tokenizer.h"
+
+namespace canon {
+class Collective;
+}
 
 namespace canon::dedup {
 
@@ -140,6 +146,12 @@ void moved_shingle_set(const JoinedWords& words, std::span<const std::uint32_t> 
 /// fuller page represents them (docs/dedup.md, "Moved pages").
 double moved_coverage(std::size_t common, std::size_t own);
 
+/// The moved_coverage() of a in b and of b in a, of tokenized texts `a_words` and `b_words`,
+/// with the words `masked` (sorted) masked in both (moved_shingle_set() with `k` and
+/// `boilerplate`): how moved pages are measured (SiteNames::moved_coverages()).
+std::pair<double, double> masked_coverages(std::span<const std::uint32_t> masked, const JoinedWords& a_words,
+                                           const JoinedWords& b_words, unsigned k, const Boilerplate& boilerplate);
+
 /// The similarity two pages need under DedupOptions::title_rule (the name rule):
 /// - the same name: copy_threshold at mirrored paths, else parallel_threshold;
 /// - an unknown name (no title or heading words, or a title many pages share and no heading):
@@ -188,6 +200,31 @@ public:
   explicit SiteNames(std::span<const PageName> pages);
   /// The same from names held encoded, each decoded as it is read (a few times over).
   explicit SiteNames(const EncodedPageNames& pages);
+  /// A process's part of a partitioned run (docs/partitioned-build.md): the site's statistics
+  /// (the titles many pages share, the common words, the parallel trees) counted over every
+  /// process's names by their owners, and the names of this process's own documents [first,
+  /// first + pages.size()) only, `pages[k]` being document first + k's. What it answers of the
+  /// documents it has (has()) is what the SiteNames of the whole site answers. Collective: every
+  /// process calls it at the same point of its run; their parts tile the run's documents in rank
+  /// order.
+  static SiteNames of_part(const EncodedPageNames& pages, std::uint32_t first, const Collective& processes);
+
+  /// Whether the names of document d are here: the whole site's, or a process's own and those
+  /// taken (take_names()).
+  bool has(std::uint32_t d) const {
+    return d - first_ < held_ || (!slot_of_taken_.empty() && slot_of_taken_.contains(d));
+  }
+  /// In a partitioned run (of_part()): the names of `documents` (any, in any order, repeated or
+  /// here already) taken from the processes that hold them, until forget_taken(). `pages`: this
+  /// process's own, as of_part() was given them. Collective.
+  void take_names(std::span<const std::uint32_t> documents, const EncodedPageNames& pages, const Collective& processes);
+  /// Lets the names take_names() took go.
+  void forget_taken();
+  /// In a partitioned run (of_part()): same_name_pairs() and moved_pairs() of the whole site,
+  /// each page's name sent to the process that owns its name (and its file name), which pairs
+  /// those it received. `pages`: this process's own. Collective; every process gets all pairs.
+  std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
+  name_pairs(std::size_t neighbours, const EncodedPageNames& pages, const Collective& processes) const;
 
   /// How the names of documents a and b relate. REQUIRES: a, b < the number of pages.
   NameRelation relation(std::uint32_t a, std::uint32_t b) const;
@@ -240,7 +277,7 @@ public:
   /// original's), which two items of one name on two platforms do not (stdarch defines some arm
   /// and aarch64 intrinsics twice: two source links). REQUIRES: a, b < the number of pages.
   bool same_definition(std::uint32_t a, std::uint32_t b) const {
-    return urls_[a].cited != 0 && urls_[a].cited == urls_[b].cited;
+    return url_of(a).cited != 0 && url_of(a).cited == url_of(b).cited;
   }
   /// required_similarity() of documents a and b.
   /// Moved pages (moved()) need moved_threshold of moved_coverage(), or only `threshold` when
@@ -255,12 +292,54 @@ public:
   }
 
 private:
+  /// What the site says of every name: counted over all pages, then kept only where it decides
+  /// something (a word common on the site or in a top-level directory, two directories with
+  /// parallel trees), so that it is small whatever the site's size.
+  struct Statistics {
+    std::unordered_set<std::uint32_t> common_words;
+    /// section_word() of each word common in a top-level directory.
+    std::unordered_set<std::uint64_t> common_section_words;
+    /// For two directories (directory_pair_key), how many paths below them are the same; only
+    /// pairs with at least kMinPlaceTreePaths.
+    std::unordered_map<std::uint64_t, std::uint32_t> parallel_paths;
+    bool common(std::uint64_t section, std::uint32_t w) const {
+      return common_words.contains(w) || (section != 0 && common_section_words.contains(section_word(section, w)));
+    }
+  };
+  static std::uint64_t section_word(std::uint64_t section, std::uint32_t w) {
+    return section ^ (std::uint64_t{w} * 0x9e3779b97f4a7c15ull);
+  }
+  /// What the statistics are counted from, page by page (count_page()): the local counts of one
+  /// process, or of the whole site.
+  struct Counts {
+    std::unordered_map<std::uint32_t, std::uint64_t> word_pages;
+    std::uint64_t named = 0;
+    std::unordered_map<std::uint64_t, std::uint64_t> section_named;
+    /// (section_word, section) -> pages
+    std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> section_word_pages;
+    /// (key of the path with one directory blanked, the path through that directory)
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> blanked;
+  };
+  /// The words of a page's name in order and the hash of the name's text, given whether its
+  /// title is one many pages share.
+  static std::vector<std::uint32_t> name_sequence(const PageName& page, bool generic_title, std::uint64_t& text);
+  static void count_page(const PageName& page, bool generic_title, Counts& counts);
+  /// The directory pairs' counts of parallel paths from the blanked paths (sorted by key): each
+  /// key's distinct directories, two to kMaxParallelGroup of them, pair with each other.
+  static void count_parallel_pairs(std::span<const std::pair<std::uint64_t, std::uint64_t>> blanked,
+                                   std::unordered_map<std::uint64_t, std::uint64_t>& pairs);
+  /// Adds document d's names (a title many pages share or not), with the statistics.
+  void add(std::uint32_t d, const PageName& page, bool generic_title);
+  /// The whole site's statistics and names from `pages` (each call visits every page in order).
+  using PageVisit = std::function<void(const std::function<void(const PageName&)>& each)>;
+  void build(const PageVisit& pages);
+
   struct Name {
     std::uint64_t text = 0;
-    std::size_t words = 0;      // words_[words, words_end) are its distinct words, sorted
-    std::size_t words_end = 0;
-    std::size_t subject = 0;    // words_[subject, end) its subject words, in order
-    std::size_t end = 0;
+    std::uint32_t words = 0;  // words_[words, words_end) are its distinct words, sorted
+    std::uint32_t words_end = 0;
+    std::uint32_t subject = 0;  // words_[subject, end) its subject words, in order
+    std::uint32_t end = 0;
   };
   std::span<const std::uint32_t> words(const Name& n) const {
     return std::span(words_).subspan(n.words, n.words_end - n.words);
@@ -268,18 +347,16 @@ private:
   std::span<const std::uint32_t> subject(const Name& n) const {
     return std::span(words_).subspan(n.subject, n.end - n.subject);
   }
-  std::vector<Name> names_;
-  std::vector<std::uint32_t> words_;
   struct Url {
     std::uint64_t path = 0, stem = 0;
-    std::size_t suffixes = 0, end = 0;  // suffixes_[suffixes, end)
-    std::size_t segments = 0, segments_end = 0;  // segments_[segments, segments_end)
+    std::uint32_t suffixes = 0, end = 0;  // suffixes_[suffixes, end)
+    std::uint32_t segments = 0, segments_end = 0;  // segments_[segments, segments_end)
     std::uint64_t cited = 0;  // PageName::cited
   };
   /// A segment of a path: its hash and its words (segment_words_[words, words_end)).
   struct Segment {
     std::uint64_t hash = 0;
-    std::size_t words = 0, words_end = 0;
+    std::uint32_t words = 0, words_end = 0;
   };
   /// The one directory in which the paths of a and b differ (their depth and file name the
   /// same), or the depth of a's path when there is none or more than one.
@@ -289,27 +366,33 @@ private:
     const Segment& segment = segments_[url.segments + i];
     return std::span(segment_words_).subspan(segment.words, segment.words_end - segment.words);
   }
-  std::vector<Segment> segments_;
-  std::vector<std::uint32_t> segment_words_;
-  /// For two directories (hashes of the paths through them, the smaller first), how many paths
-  /// below them are the same; only pairs with at least two.
-  std::unordered_map<std::uint64_t, std::uint32_t> parallel_paths_;
   static std::uint64_t directory_pair_key(std::uint64_t x, std::uint64_t y);
-  void count_parallel_paths();
-  /// The constructor's steps: each page's path (urls_, its segments and their words); each
-  /// page's name (names_: its words as a set), returning each name's words in order; each
-  /// name's subject (its words neither common on the site nor numbers, in order).
-  /// `pages(each)` calls `each` with every document's name, in order.
-  using PageVisit = std::function<void(const std::function<void(const PageName&)>& each)>;
-  void build(const PageVisit& pages);
-  /// Returns each page's top-level directory (PageName::section).
-  std::vector<std::uint64_t> add_paths(const PageVisit& pages);
-  std::vector<std::vector<std::uint32_t>> add_names(const PageVisit& pages);
-  void add_subjects(const std::vector<std::uint64_t>& sections, const std::vector<std::vector<std::uint32_t>>& sequences);
   /// The hash of the path of the page at `url` through its segment `i`.
   std::uint64_t prefix_hash(const Url& url, std::size_t i) const;
+  /// The slot of document d's names. REQUIRES: has(d).
+  std::uint32_t slot(std::uint32_t d) const { return d - first_ < held_ ? d - first_ : slot_of_taken_.at(d); }
+  const Name& name_of(std::uint32_t d) const { return names_[slot(d)]; }
+  const Url& url_of(std::uint32_t d) const { return urls_[slot(d)]; }
+
+  Statistics statistics_;
+  /// Per slot: the document, its name and URL, and whether its title is one many pages share.
+  /// Slots [0, held_) are documents [first_, first_ + held_); the rest were taken.
+  std::vector<std::uint32_t> document_;
+  std::vector<Name> names_;
   std::vector<Url> urls_;
+  std::vector<char> generic_title_;
+  std::vector<std::uint32_t> words_;
   std::vector<std::uint64_t> suffixes_;
+  std::vector<Segment> segments_;
+  std::vector<std::uint32_t> segment_words_;
+  std::uint32_t first_ = 0;
+  std::uint32_t held_ = 0;
+  std::unordered_map<std::uint32_t, std::uint32_t> slot_of_taken_;
+  /// The sizes of the tables at the held slots' end (forget_taken()).
+  std::array<std::size_t, 3> held_sizes_{};  // words_, suffixes_, segments_ (segment_words_ follows)
+  std::size_t held_segment_words_ = 0;
+  /// In a partitioned run: the first document of each process, then the run's document count.
+  std::vector<std::uint32_t> part_first_;
 };
 
 

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <mutex>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "dedup/shingles.h"
 #include "dedup/tokenizer.h"
 #include "dedup/url_path.h"
+#include "support/thread_collective.h"
 
 using namespace canon::dedup;
 using Rel = NameRelation;
@@ -435,5 +438,75 @@ TEST_CASE("EncodedPageNames: SiteNames from the names held encoded answers as fr
       CHECK(from_encoded.url_evidence(a, b) == from_names.url_evidence(a, b));
       CHECK(from_encoded.moved(a, b) == from_names.moved(a, b));
     }
+  }
+}
+
+TEST_CASE("SiteNames::of_part: processes holding their own pages' names answer as the whole site's names") {
+  // Shared titles (read with their headings), a top-level directory's template word, words
+  // common on the site, parallel trees (moved pages), mirrored copies and pages never named.
+  std::vector<PageName> names;
+  for (std::size_t i = 0; i < SiteNames::kMinPlaceTreePaths + 20; ++i) {
+    const std::string n = std::to_string(i);
+    names.push_back(named("http://h/std/m" + n + "/s.html", "S" + n + " in std::m" + n));
+    names.push_back(named("http://h/core/m" + n + "/s.html", "S" + n + " in core::m" + n));
+    names.push_back(named("http://h/v1/p" + n + ".html", i % 3 == 0 ? "Shared title — Site" : "Page " + n, "Heading " + n));
+    if (i % 4 == 0) names.push_back(named("http://h/mirror/v1/p" + n + ".html", "Page " + n));
+    if (i % 5 == 0) names.push_back(named("http://h/guide/g" + n + ".html", "Guide topic " + n + " handbook"));
+    if (i % 7 == 0) names.push_back(PageName{});
+  }
+  const SiteNames whole(names);
+  const auto [same_name, moved] = std::pair(whole.same_name_pairs(), whole.moved_pairs());
+  REQUIRE_FALSE(same_name.empty());
+  REQUIRE_FALSE(moved.empty());
+  const auto count = static_cast<std::uint32_t>(names.size());
+  const DedupOptions options;
+  std::mt19937 random(7);
+  for (unsigned processes = 1; processes <= 4; ++processes) {
+    // Random parts, some empty: process p holds documents [cut[p], cut[p + 1]).
+    std::vector<std::uint32_t> cut{0};
+    for (unsigned p = 1; p < processes; ++p) cut.push_back(static_cast<std::uint32_t>(random() % (count + 1)));
+    cut.push_back(count);
+    std::sort(cut.begin(), cut.end());
+    CAPTURE(processes);
+    std::mutex mutex;
+    std::vector<std::string> failures;
+    canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
+      const std::uint32_t first = cut[collective.rank()], end = cut[collective.rank() + 1];
+      EncodedPageNames own;
+      own.reset(end - first);
+      for (std::uint32_t d = first; d < end; ++d) own.set(d - first, names[d]);
+      SiteNames part = SiteNames::of_part(own, first, collective);
+      std::vector<std::string> wrong;
+      const auto pairs = part.name_pairs(static_cast<std::size_t>(-1), own, collective);
+      if (pairs.first != same_name) wrong.push_back("same_name_pairs");
+      if (pairs.second != moved) wrong.push_back("moved_pairs");
+      for (std::uint32_t d = 0; d < count; ++d) {
+        if (part.has(d) != (d >= first && d < end)) wrong.push_back("has " + std::to_string(d));
+      }
+      // Every pair of a sample, its names taken from their holders (the same on every process:
+      // the taking is collective).
+      std::vector<std::uint32_t> sample;
+      for (std::uint32_t d = collective.rank() % 3; d < count; d += 3) sample.push_back(d);
+      sample.push_back(1);
+      part.take_names(sample, own, collective);
+      for (const std::uint32_t a : sample) {
+        for (const std::uint32_t b : sample) {
+          const std::string at = " of " + std::to_string(a) + ", " + std::to_string(b);
+          if (part.relation(a, b) != whole.relation(a, b)) wrong.push_back("relation" + at);
+          if (part.url_evidence(a, b) != whole.url_evidence(a, b)) wrong.push_back("url_evidence" + at);
+          if (part.moved(a, b) != whole.moved(a, b)) wrong.push_back("moved" + at);
+          if (part.required(options, a, b) != whole.required(options, a, b)) wrong.push_back("required" + at);
+          if (whole.moved(a, b) && part.moved_words(a, b) != whole.moved_words(a, b)) wrong.push_back("moved_words" + at);
+        }
+      }
+      part.forget_taken();
+      for (const std::uint32_t d : sample) {
+        if (part.has(d) != (d >= first && d < end)) wrong.push_back("has after forget_taken " + std::to_string(d));
+      }
+      const std::lock_guard lock(mutex);
+      for (const std::string& w : wrong) failures.push_back("process " + std::to_string(collective.rank()) + ": " + w);
+    });
+    CHECK(failures.empty());
+    for (std::size_t f = 0; f < std::min<std::size_t>(failures.size(), 10); ++f) MESSAGE(failures[f]);
   }
 }
