@@ -220,9 +220,10 @@ public:
   void take_names(std::span<const std::uint32_t> documents, const EncodedPageNames& pages, const Collective& processes);
   /// Lets the names take_names() took go.
   void forget_taken();
-  /// In a partitioned run (of_part()): same_name_pairs() and moved_pairs() of the whole site,
-  /// each page's name sent to the process that owns its name (and its file name), which pairs
-  /// those it received. `pages`: this process's own. Collective; every process gets all pairs.
+  /// In a partitioned run (of_part()): same_name_pairs() and moved_pairs() of the whole site.
+  /// Each named page is told to the process that owns its name (and the one that owns its file
+  /// name and depth), which takes the names of the groups of two or more from their holders and
+  /// pairs them. `pages`: this process's own. Collective; every process gets all pairs.
   std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
   name_pairs(std::size_t neighbours, const EncodedPageNames& pages, const Collective& processes) const;
 
@@ -391,8 +392,15 @@ private:
   /// The sizes of the tables at the held slots' end (forget_taken()).
   std::array<std::size_t, 3> held_sizes_{};  // words_, suffixes_, segments_ (segment_words_ follows)
   std::size_t held_segment_words_ = 0;
-  /// In a partitioned run: the first document of each process, then the run's document count.
-  std::vector<std::uint32_t> part_first_;
+  /// In a partitioned run: the processes that hold documents, [first, end) each, by first.
+  struct Holder {
+    std::uint32_t first = 0, end = 0;
+    unsigned process = 0;
+    bool operator<(const Holder& other) const { return first < other.first; }
+  };
+  std::vector<Holder> holders_;
+  /// The process holding document d. REQUIRES: of_part(); d is a document of the run.
+  unsigned holder(std::uint32_t d) const;
 };
 
 

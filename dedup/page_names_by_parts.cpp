@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <iterator>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -89,14 +91,14 @@ SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first,
     std::string mine;
     put_record(mine, first);
     put_record(mine, static_cast<std::uint32_t>(first + pages.size()));
-    std::uint32_t end = 0;
-    for (const std::string& theirs : processes.all_gather_bytes(mine)) {
+    // The parts that hold documents, by their first (an empty part's first says nothing).
+    const std::vector<std::string> all = processes.all_gather_bytes(mine);
+    for (unsigned p = 0; p < count; ++p) {
       std::uint32_t part[2];
-      std::memcpy(part, theirs.data(), sizeof part);
-      names.part_first_.push_back(part[0]);
-      end = part[1];
+      std::memcpy(part, all[p].data(), sizeof part);
+      if (part[0] < part[1]) names.holders_.push_back({part[0], part[1], p});
     }
-    names.part_first_.push_back(end);
+    std::sort(names.holders_.begin(), names.holders_.end());
   }
 
   // 1. The titles many pages share: each title's pages counted by its owner, which answers each
@@ -201,15 +203,19 @@ SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first,
   return names;
 }
 
+unsigned SiteNames::holder(std::uint32_t d) const {
+  const auto after = std::upper_bound(holders_.begin(), holders_.end(), d,
+                                      [](std::uint32_t key, const Holder& h) { return key < h.first; });
+  assert(after != holders_.begin() && d < std::prev(after)->end);
+  return std::prev(after)->process;
+}
+
 void SiteNames::take_names(std::span<const std::uint32_t> documents, const EncodedPageNames& pages,
                            const Collective& processes) {
   const unsigned count = processes.size();
   std::vector<std::vector<std::uint32_t>> wanted(count);
   for (const std::uint32_t d : documents) {
-    if (has(d)) continue;
-    const auto after = std::upper_bound(part_first_.begin(), part_first_.end() - 1, d);
-    assert(after != part_first_.begin() && d < part_first_.back());
-    wanted[static_cast<std::size_t>(after - part_first_.begin() - 1)].push_back(d);
+    if (!has(d)) wanted[holder(d)].push_back(d);
   }
   std::vector<std::string> to_each(count);
   for (unsigned p = 0; p < count; ++p) {
@@ -244,45 +250,82 @@ void SiteNames::take_names(std::span<const std::uint32_t> documents, const Encod
 
 std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
 SiteNames::name_pairs(std::size_t neighbours, const EncodedPageNames& pages, const Collective& processes) const {
-  // Each named page to the owner of its name, and to the owner of its file name and depth (the
-  // groups moved_pairs() pairs within), tagged 0 and 1.
   const unsigned count = processes.size();
+  // 1. Each named page's name (kind 0), and its file name and depth (kind 1: the groups
+  // moved_pairs() pairs within), to the key's owner.
+  struct Member {
+    std::uint64_t key;
+    std::uint32_t kind;
+    std::uint32_t document;
+  };
   std::vector<std::string> to_each(count);
   for (std::uint32_t k = 0; k < held_; ++k) {
     if (names_[k].words_end == names_[k].words) continue;
-    std::string& by_name = to_each[names_[k].text % count];
-    by_name.push_back(0);
-    put_name(by_name, first_ + k, generic_title_[k] != 0, pages, k);
+    put_record(to_each[names_[k].text % count], Member{names_[k].text, 0, first_ + k});
     const Url& url = urls_[k];
     const std::uint64_t depth = url.segments_end - url.segments;
     if (depth < 2) continue;
     const std::uint64_t place[2] = {segments_[url.segments_end - 1].hash, depth};
-    std::string& by_place = to_each[XXH3_64bits(place, sizeof place) % count];
-    by_place.push_back(1);
-    put_name(by_place, first_ + k, generic_title_[k] != 0, pages, k);
+    const std::uint64_t key = XXH3_64bits(place, sizeof place);
+    put_record(to_each[key % count], Member{key, 1, first_ + k});
   }
-  // The pages received, in tables of their own with the site's statistics: every page of a
-  // name (of a file name and depth) is in one table, as in the whole site's.
+  std::vector<Member> members;
+  for (const std::string& theirs : processes.all_to_all_bytes(to_each)) {
+    for_each_record<Member>(theirs, [&](const Member& m) { members.push_back(m); });
+  }
+  std::sort(members.begin(), members.end(), [](const Member& x, const Member& y) {
+    return std::tie(x.kind, x.key, x.document) < std::tie(y.kind, y.key, y.document);
+  });
+  // 2. The names of the pages of the groups of two or more (most names are a group of one),
+  // taken from their holders into a table a kind, with the site's statistics: every page of a
+  // group is in one table, as in the whole site's.
+  std::unordered_map<std::uint32_t, unsigned> kinds_of;  // document -> bit per kind
+  for (std::size_t g = 0, end = 0; g < members.size(); g = end) {
+    while (end < members.size() && members[end].kind == members[g].kind && members[end].key == members[g].key) ++end;
+    if (end - g < 2) continue;
+    for (std::size_t m = g; m < end; ++m) kinds_of[members[m].document] |= 1u << members[m].kind;
+  }
+  members = {};
+  std::vector<std::uint32_t> wanted;
+  wanted.reserve(kinds_of.size());
+  for (const auto& [d, kinds] : kinds_of) wanted.push_back(d);
+  std::sort(wanted.begin(), wanted.end());
+  for (std::string& message : to_each) message.clear();
+  for (const std::uint32_t d : wanted) put_record(to_each[holder(d)], d);
+  wanted = {};
+  std::vector<std::string> asked = processes.all_to_all_bytes(to_each);
+  for (unsigned p = 0; p < count; ++p) {
+    to_each[p].clear();
+    for_each_record<std::uint32_t>(asked[p], [&](std::uint32_t d) {
+      assert(d - first_ < held_);
+      put_name(to_each[p], d, generic_title_[d - first_] != 0, pages, d - first_);
+    });
+  }
+  asked.clear();
   SiteNames groups[2];
   for (SiteNames& group : groups) group.statistics_ = statistics_;
   PageName name;
   for (const std::string& theirs : processes.all_to_all_bytes(to_each)) {
     codec::Reader in(theirs);
     while (in.ok() && !in.at_end()) {
-      const std::uint64_t tag = in.fixed(1);
       const auto d = static_cast<std::uint32_t>(in.fixed(4));
       const bool generic_title = in.fixed(1) != 0;
       decode_page_name(in, name);
-      if (!in.ok() || tag > 1) break;
-      SiteNames& group = groups[tag];
-      group.add(d, name, generic_title);
-      group.slot_of_taken_[d] = static_cast<std::uint32_t>(group.names_.size() - 1);
+      if (!in.ok()) break;
+      for (unsigned kind = 0; kind < 2; ++kind) {
+        if ((kinds_of[d] & (1u << kind)) == 0) continue;
+        SiteNames& group = groups[kind];
+        group.add(d, name, generic_title);
+        group.slot_of_taken_[d] = static_cast<std::uint32_t>(group.names_.size() - 1);
+      }
     }
     assert(in.ok());
   }
   to_each.clear();
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> found[2] = {groups[0].same_name_pairs(neighbours),
-                                                                    groups[1].moved_pairs(neighbours)};
+  kinds_of.clear();
+  // 3. Each owner's pairs, on every process.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> found[2] = {groups[0].same_name_pairs(neighbours),
+                                                                          groups[1].moved_pairs(neighbours)};
   std::vector<std::pair<std::uint32_t, std::uint32_t>> all[2];
   for (int kind = 0; kind < 2; ++kind) {
     std::string mine;

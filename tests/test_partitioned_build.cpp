@@ -205,6 +205,18 @@ private:
 
 TEST_CASE("a partitioned build gives the one-process index: sample_site") { check_same_index(sample_site()); }
 
+TEST_CASE("a partitioned build gives the one-process index: more processes than chunks, some with no file") {
+  canon::testing::TempDir dir;
+  auto one = canon::indexer::index_site(options_for(sample_site(), dir.path() / "one"));
+  REQUIRE_MESSAGE(one.ok(), one.status().message());
+  build(sample_site(), dir.path() / "nine", 9);  // sample_site's 40 files in chunks of 7: 6 chunks
+  for (const char* file : {"pages.jsonl", "graph.tsv", "pairs.tsv"}) {
+    CAPTURE(file);
+    CHECK(slurp(dir.path() / "nine" / file) == slurp(dir.path() / "one" / file));
+  }
+  CHECK(dump_xapian(dir.path() / "nine") == dump_xapian(dir.path() / "one"));
+}
+
 TEST_CASE("parts saved and loaded merge into the one-process index") {
   canon::testing::TempDir dir;
   auto one = canon::indexer::index_site(options_for(sample_site(), dir.path() / "one"));
