@@ -69,7 +69,7 @@ bool definitions_covered(std::span<const std::string> page, std::span<const std:
 }
 
 std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
-                               std::span<const AuthorityCandidate> candidates, const DocumentLoader& load) {
+                               const AuthorityCandidateTable& candidates, const DocumentLoader& load) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> both_ways;
   for (const SimilarPair& pair : clusters.pairs) both_ways.insert(both_ways.end(), {{pair.a, pair.b}, {pair.b, pair.a}});
   const std::vector<Comparison> verdicts = detector.compare(both_ways, load);
@@ -134,7 +134,7 @@ void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint
 }
 
 AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
-                                       std::span<const AuthorityCandidate> candidates,
+                                       const AuthorityCandidateTable& candidates,
                                        bool honour_canonical, ChainPolicy policy,
                                        const DocumentLoader& load) {
   assert(clusters.cluster_of.size() == candidates.size());

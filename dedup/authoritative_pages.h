@@ -42,7 +42,7 @@ bool definitions_covered(std::span<const std::string> page, std::span<const std:
 /// lists more, the detector judges the other page covered by it less (a smaller similarity the
 /// other way).
 std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
-                               std::span<const AuthorityCandidate> candidates, const DocumentLoader& load);
+                               const AuthorityCandidateTable& candidates, const DocumentLoader& load);
 
 /// What a page lists, from the href of each link of its main content (ExtractedPage's
 /// main_link_targets): each linked page's last path segment (`struct.Context.html`,
@@ -124,7 +124,7 @@ struct AuthoritativePages {
 /// makes more clusters, so it ends after at most n rounds (in practice two or three).
 /// REQUIRES: clusters.cluster_of.size() == candidates.size().
 AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
-                                       std::span<const AuthorityCandidate> candidates,
+                                       const AuthorityCandidateTable& candidates,
                                        bool honour_canonical, ChainPolicy policy,
                                        const DocumentLoader& load);
 

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dedup/boilerplate.h"
@@ -40,6 +41,20 @@ std::string_view to_string(AuthorityReason reason) {
     case AuthorityReason::Tie: return "tie";
   }
   return "unknown";
+}
+
+AuthorityCandidateTable::AuthorityCandidateTable(std::size_t count, std::vector<std::uint32_t> documents,
+                                                 std::vector<AuthorityCandidate> candidates)
+    : count_(count), documents_(std::move(documents)), listed_(std::move(candidates)) {
+  assert(documents_.size() == listed_.size() && std::is_sorted(documents_.begin(), documents_.end()));
+}
+
+const AuthorityCandidate& AuthorityCandidateTable::operator[](std::uint32_t d) const {
+  assert(d < count_);
+  if (!every_.empty()) return every_[d];
+  static const AuthorityCandidate kEmpty;
+  const auto at = std::lower_bound(documents_.begin(), documents_.end(), d);
+  return at != documents_.end() && *at == d ? listed_[static_cast<std::size_t>(at - documents_.begin())] : kEmpty;
 }
 
 Release release_in_segment(std::string_view segment) {
@@ -130,7 +145,7 @@ bool same_rank(double a, double b) {
 
 /// Rules 2 and 3 among `pool` (not empty); `tie` is set when rule 3 had to decide.
 std::uint32_t best_by_rank(std::vector<std::uint32_t> pool,
-                           std::span<const AuthorityCandidate> candidates, bool& tie) {
+                           const AuthorityCandidateTable& candidates, bool& tie) {
   double top = candidates[pool.front()].pagerank;
   for (std::uint32_t m : pool) top = std::max(top, candidates[m].pagerank);
   std::erase_if(pool, [&](std::uint32_t m) { return !same_rank(candidates[m].pagerank, top); });
@@ -145,7 +160,7 @@ std::uint32_t best_by_rank(std::vector<std::uint32_t> pool,
 /// Keeps the members of `pool` in the newest release, when the members of `cluster` (sorted) sit
 /// in folders of different releases; true when it did. `releases` is scratch space.
 bool keep_newest_release(std::vector<std::uint32_t>& pool, const std::vector<std::uint32_t>& cluster,
-                         std::span<const AuthorityCandidate> candidates, std::vector<Release>& releases) {
+                         const AuthorityCandidateTable& candidates, std::vector<Release>& releases) {
   releases.clear();
   for (std::uint32_t m : cluster) releases.push_back(release_of(candidates[m].url));
   const auto release = [&](std::uint32_t m) -> const Release& {
@@ -175,7 +190,7 @@ struct CanonicalVotes {
 };
 
 CanonicalVotes count_canonical_votes(std::span<const std::uint32_t> cluster_of,
-                                     std::span<const AuthorityCandidate> candidates, bool honour_canonical) {
+                                     const AuthorityCandidateTable& candidates, bool honour_canonical) {
   const std::size_t n = cluster_of.size();
   CanonicalVotes votes{std::vector<std::uint32_t>(n, 0), std::vector<std::uint32_t>(n, 0)};
   if (!honour_canonical) return votes;
@@ -189,7 +204,7 @@ CanonicalVotes count_canonical_votes(std::span<const std::uint32_t> cluster_of,
 
 /// The authoritative page of `cluster` (its members, sorted; at least two), by the rule order of
 /// choose_authorities(). `paths` and `releases` are scratch space.
-Authority choose_in_cluster(const std::vector<std::uint32_t>& cluster, std::span<const AuthorityCandidate> candidates,
+Authority choose_in_cluster(const std::vector<std::uint32_t>& cluster, const AuthorityCandidateTable& candidates,
                             const CanonicalVotes& votes, std::span<const char> covered_by_fuller,
                             std::vector<std::string_view>& paths, std::vector<Release>& releases) {
   std::vector<std::uint32_t> pool = cluster;
@@ -241,7 +256,7 @@ Authority choose_in_cluster(const std::vector<std::uint32_t>& cluster, std::span
 }  // namespace
 
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,
-                                          std::span<const AuthorityCandidate> candidates,
+                                          const AuthorityCandidateTable& candidates,
                                           bool honour_canonical, std::span<const char> covered_by_fuller) {
   assert(cluster_of.size() == candidates.size());
   assert(covered_by_fuller.empty() || covered_by_fuller.size() == candidates.size());

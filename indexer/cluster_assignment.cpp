@@ -52,16 +52,20 @@ Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
   }
   AuthorityCandidates out;
   out.bytes = processes.size() == 1 ? std::vector<std::string>{std::move(mine)} : processes.all_gather_bytes(mine);
-  out.candidates.resize(documents);
+  // Only the candidates the rule reads (a sparse table): in rank order, each process's in
+  // record order, so sorted.
+  std::vector<std::uint32_t> listed;
+  std::vector<dedup::AuthorityCandidate> candidates;
   for (const std::string& bytes : out.bytes) {
     codec::Reader in(bytes);
     while (in.ok() && !in.at_end()) {
       const std::uint64_t d = in.varint(), canonical = in.varint(), whole = in.varint();
-      if (!in.ok() || d >= documents || canonical > documents) {
+      if (!in.ok() || d >= documents || canonical > documents || (!listed.empty() && d <= listed.back())) {
         in.mark_bad();
         break;
       }
-      dedup::AuthorityCandidate& c = out.candidates[d];
+      listed.push_back(static_cast<std::uint32_t>(d));
+      dedup::AuthorityCandidate& c = candidates.emplace_back();
       if (canonical != 0) c.canonical = static_cast<std::uint32_t>(canonical - 1);
       if (whole == 0) continue;
       c.url = in.view();
@@ -73,6 +77,7 @@ Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
     }
     if (!in.ok()) return Status::corruption("the authority's candidates another process sent do not decode");
   }
+  out.candidates = dedup::AuthorityCandidateTable(documents, std::move(listed), std::move(candidates));
   return out;
 }
 

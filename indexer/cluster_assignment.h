@@ -25,8 +25,8 @@ namespace canon::indexer {
 /// What the authority rule reads of the pages (dedup::choose_authoritative_pages): a candidate
 /// per detector document, those that matter filled in; they view `bytes`.
 struct AuthorityCandidates {
-  std::vector<std::string> bytes;
-  std::vector<dedup::AuthorityCandidate> candidates;
+  std::vector<std::string> bytes;  ///< what the candidates' strings view
+  dedup::AuthorityCandidateTable candidates;
 };
 
 /// Per detector document d (record d; `cluster_of`, the detector's clusters): for a member of a

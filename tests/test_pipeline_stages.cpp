@@ -382,7 +382,7 @@ TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical
                                          canon::indexer::detail::RecordParts(static_cast<std::uint32_t>(records.size())),
                                          canon::LocalCollective());
   REQUIRE(made.ok());
-  const std::vector<canon::dedup::AuthorityCandidate>& candidates = made->candidates;
+  const canon::dedup::AuthorityCandidateTable& candidates = made->candidates;
   REQUIRE(candidates.size() == 6);
   CHECK(candidates[1].redirects_in == 1);
   CHECK(candidates[0].redirects_in == 0);
