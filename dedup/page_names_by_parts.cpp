@@ -182,7 +182,6 @@ SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first,
   mine.clear();
   for (const auto& [key, n] : pairs) mine.push_back({key, 0, n});
   chosen.clear();
-  std::unordered_map<std::uint64_t, std::uint64_t> parallel;
   for (const auto& [key, k] : sum_by_owner(mine, processes)) {
     if (k.count >= kMinPlaceTreePaths) {
       chosen.push_back(key);
