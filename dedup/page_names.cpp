@@ -401,8 +401,7 @@ void SiteNames::build(const PageVisit& pages) {
   std::uint32_t d = 0;
   pages([&](const PageName& page) { add(d++, page, generic(page)); });
   held_ = d;
-  held_sizes_ = {words_.size(), suffixes_.size(), segments_.size()};
-  held_segment_words_ = segment_words_.size();
+  mark_held_end();
 }
 
 void SiteNames::add(std::uint32_t d, const PageName& page, bool generic_title) {
@@ -443,7 +442,7 @@ void SiteNames::forget_taken() {
   words_.resize(held_sizes_[0]);
   suffixes_.resize(held_sizes_[1]);
   segments_.resize(held_sizes_[2]);
-  segment_words_.resize(held_segment_words_);
+  segment_words_.resize(held_sizes_[3]);
   slot_of_taken_.clear();
 }
 

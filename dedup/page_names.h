@@ -389,9 +389,12 @@ private:
   std::uint32_t first_ = 0;
   std::uint32_t held_ = 0;
   std::unordered_map<std::uint32_t, std::uint32_t> slot_of_taken_;
-  /// The sizes of the tables at the held slots' end (forget_taken()).
-  std::array<std::size_t, 3> held_sizes_{};  // words_, suffixes_, segments_ (segment_words_ follows)
-  std::size_t held_segment_words_ = 0;
+  /// The sizes of words_, suffixes_, segments_ and segment_words_ at the held slots' end
+  /// (forget_taken()).
+  std::array<std::size_t, 4> held_sizes_{};
+  void mark_held_end() {
+    held_sizes_ = {words_.size(), suffixes_.size(), segments_.size(), segment_words_.size()};
+  }
   /// In a partitioned run: the processes that hold documents, [first, end) each, by first.
   struct Holder {
     std::uint32_t first = 0, end = 0;
@@ -401,6 +404,14 @@ private:
   std::vector<Holder> holders_;
   /// The process holding document d. REQUIRES: of_part(); d is a document of the run.
   unsigned holder(std::uint32_t d) const;
+  /// The names of `wanted` (sorted, unique; its own answered by this process too) from their holders,
+  /// each given to `use` with whether its title is one many pages share. Collective: this
+  /// process answers what the others want of its own (`pages`).
+  using NameUse = std::function<void(std::uint32_t d, const PageName& name, bool generic_title)>;
+  void names_from_holders(std::span<const std::uint32_t> wanted, const EncodedPageNames& pages,
+                          const Collective& processes, const NameUse& use) const;
+  /// add() of a document another process holds, found by has() until forget_taken().
+  void add_taken(std::uint32_t d, const PageName& page, bool generic_title);
 };
 
 

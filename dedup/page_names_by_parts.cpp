@@ -197,8 +197,7 @@ SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first,
   std::uint32_t d = first;
   pages.for_each([&](const PageName& page) { names.add(d++, page, generic(page)); });
   names.held_ = static_cast<std::uint32_t>(pages.size());
-  names.held_sizes_ = {names.words_.size(), names.suffixes_.size(), names.segments_.size()};
-  names.held_segment_words_ = names.segment_words_.size();
+  names.mark_held_end();
   return names;
 }
 
@@ -209,19 +208,11 @@ unsigned SiteNames::holder(std::uint32_t d) const {
   return std::prev(after)->process;
 }
 
-void SiteNames::take_names(std::span<const std::uint32_t> documents, const EncodedPageNames& pages,
-                           const Collective& processes) {
+void SiteNames::names_from_holders(std::span<const std::uint32_t> wanted, const EncodedPageNames& pages,
+                                   const Collective& processes, const NameUse& use) const {
   const unsigned count = processes.size();
-  std::vector<std::vector<std::uint32_t>> wanted(count);
-  for (const std::uint32_t d : documents) {
-    if (!has(d)) wanted[holder(d)].push_back(d);
-  }
   std::vector<std::string> to_each(count);
-  for (unsigned p = 0; p < count; ++p) {
-    std::sort(wanted[p].begin(), wanted[p].end());
-    wanted[p].erase(std::unique(wanted[p].begin(), wanted[p].end()), wanted[p].end());
-    for (const std::uint32_t d : wanted[p]) put_record(to_each[p], d);
-  }
+  for (const std::uint32_t d : wanted) put_record(to_each[holder(d)], d);
   // The holders answer with the names asked of them, in the order asked.
   std::vector<std::string> asked = processes.all_to_all_bytes(to_each);
   for (unsigned p = 0; p < count; ++p) {
@@ -240,11 +231,27 @@ void SiteNames::take_names(std::span<const std::uint32_t> documents, const Encod
       const bool generic_title = in.fixed(1) != 0;
       decode_page_name(in, name);
       if (!in.ok()) break;
-      add(d, name, generic_title);
-      slot_of_taken_[d] = static_cast<std::uint32_t>(names_.size() - 1);
+      use(d, name, generic_title);
     }
     assert(in.ok());
   }
+}
+
+void SiteNames::add_taken(std::uint32_t d, const PageName& page, bool generic_title) {
+  add(d, page, generic_title);
+  slot_of_taken_[d] = static_cast<std::uint32_t>(names_.size() - 1);
+}
+
+void SiteNames::take_names(std::span<const std::uint32_t> documents, const EncodedPageNames& pages,
+                           const Collective& processes) {
+  std::vector<std::uint32_t> wanted;
+  for (const std::uint32_t d : documents) {
+    if (!has(d)) wanted.push_back(d);
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  names_from_holders(wanted, pages, processes,
+                     [&](std::uint32_t d, const PageName& name, bool generic_title) { add_taken(d, name, generic_title); });
 }
 
 std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
@@ -289,38 +296,13 @@ SiteNames::name_pairs(std::size_t neighbours, const EncodedPageNames& pages, con
   wanted.reserve(kinds_of.size());
   for (const auto& [d, kinds] : kinds_of) wanted.push_back(d);
   std::sort(wanted.begin(), wanted.end());
-  for (std::string& message : to_each) message.clear();
-  for (const std::uint32_t d : wanted) put_record(to_each[holder(d)], d);
-  wanted = {};
-  std::vector<std::string> asked = processes.all_to_all_bytes(to_each);
-  for (unsigned p = 0; p < count; ++p) {
-    to_each[p].clear();
-    for_each_record<std::uint32_t>(asked[p], [&](std::uint32_t d) {
-      assert(d - first_ < held_);
-      put_name(to_each[p], d, generic_title_[d - first_] != 0, pages, d - first_);
-    });
-  }
-  asked.clear();
   SiteNames groups[2];
   for (SiteNames& group : groups) group.statistics_ = statistics_;
-  PageName name;
-  for (const std::string& theirs : processes.all_to_all_bytes(to_each)) {
-    codec::Reader in(theirs);
-    while (in.ok() && !in.at_end()) {
-      const auto d = static_cast<std::uint32_t>(in.fixed(4));
-      const bool generic_title = in.fixed(1) != 0;
-      decode_page_name(in, name);
-      if (!in.ok()) break;
-      for (unsigned kind = 0; kind < 2; ++kind) {
-        if ((kinds_of[d] & (1u << kind)) == 0) continue;
-        SiteNames& group = groups[kind];
-        group.add(d, name, generic_title);
-        group.slot_of_taken_[d] = static_cast<std::uint32_t>(group.names_.size() - 1);
-      }
+  names_from_holders(wanted, pages, processes, [&](std::uint32_t d, const PageName& name, bool generic_title) {
+    for (unsigned kind = 0; kind < 2; ++kind) {
+      if ((kinds_of.at(d) & (1u << kind)) != 0) groups[kind].add_taken(d, name, generic_title);
     }
-    assert(in.ok());
-  }
-  to_each.clear();
+  });
   kinds_of.clear();
   // 3. Each owner's pairs, on every process.
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> found[2] = {groups[0].same_name_pairs(neighbours),

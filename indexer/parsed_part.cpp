@@ -11,7 +11,6 @@
 #include "common/file_io.h"
 #include "common/file_system.h"
 #include "common/parallel.h"
-#include "indexer/previous_build.h"
 #include "urls/url.h"
 
 namespace canon::indexer::detail {

@@ -13,7 +13,6 @@
 #include "common/status.h"
 #include "indexer/page_record.h"
 #include "indexer/parse_stage.h"
-#include "indexer/previous_build.h"
 #include "indexer/run_store.h"
 #include "store/store_catalog.h"
 
