@@ -301,8 +301,7 @@ void lay_out(const std::vector<Capture>& captures, ArchiveSite& site) {
       file.content_type = read.content_type;
       body_used[body_owner->order] = true;
     }
-    site.plan.files.push_back(std::move(file));
-    site.plan.urls.push_back(url);
+    site.plan.files.push_back(file);
   }
   // The bodies of older captures (no revisit repeats them) are not read: let them go.
   for (const Capture& c : captures) {
@@ -409,8 +408,7 @@ Result<ArchiveSite> read_archives(const std::vector<fs::path>& archives, const f
 
   lay_out(captures, site);
   for (SkippedPath& cut : cut_records) site.plan.skipped.push_back(std::move(cut));
-  site.plan.url_owner.resize(site.plan.files.size());
-  for (std::size_t i = 0; i < site.plan.files.size(); ++i) site.plan.url_owner[i] = i;
+  site.plan = SitePlan::of_captures(std::move(site.plan.files), std::move(site.plan.skipped));
   return site;
 }
 

@@ -110,14 +110,16 @@ store::StoredPage stored_page(html::ExtractedPage&& page, const std::string& url
 /// Fills `r` with what the walk says of file i; false when that is all (the file has no URL of
 /// its own: skipped).
 bool plan_record(const SitePlan& plan, std::size_t i, PageRecord& r) {
-  r.path = plan.file(i).relative_path;
-  r.archive_record = plan.file(i).record;
+  const SiteFile file = plan.file(i);
+  r.path = file.relative_path;
+  r.archive_record = file.record;
   r.status = PageStatus::kSkipped;
-  if (!plan.url(i).ok()) {
-    r.reason = "no URL for this path: " + plan.url(i).status().message();
+  auto url = plan.url(i);
+  if (!url.ok()) {
+    r.reason = "no URL for this path: " + url.status().message();
     return false;
   }
-  r.url = plan.url(i).value();
+  r.url = std::move(url).value();
   if (!plan.serves_url(i)) {
     r.reason = "same URL as " + std::string(plan.url_owner_path(i));
     return false;
@@ -248,7 +250,7 @@ Status reuse_file(ParseContext& run, std::size_t i, const store::CatalogEntry& e
 Status record_file(ParseContext& run, std::size_t i, store::PageStoreWriter* store, std::uint32_t segment,
                    PageRecord& r) {
   if (!plan_record(run.plan, i, r)) return Status::ok_status();
-  if (const std::optional<std::string>& redirect = run.plan.file(i).redirect) {
+  if (const std::optional<std::string> redirect = run.plan.file(i).redirect) {
     // An HTTP redirect of a crawl: nothing to read.
     r.parsed = true;
     r.refresh_url = *redirect;
@@ -280,7 +282,7 @@ std::vector<std::uint64_t> chunk_work(const ChunkLayout& chunks, const SitePlan&
   for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
     for (std::size_t i = chunks.first(chunk); i < chunks.end(chunk); ++i) {
       if (!plan.has(i)) continue;  // another process's part
-      work[chunk] += reuse.entry(i) == nullptr ? kParseFileCost + plan.file(i).size : 1;
+      work[chunk] += reuse.entry(i) == nullptr ? kParseFileCost + plan.file_size(i) : 1;
     }
   }
   return work;

@@ -110,12 +110,12 @@ public:
     // The largest files first: one large page parsed last keeps a thread busy alone (rust-doc:
     // about 0.4 s of the sample's 0.9 on 2 threads). Each page lands in its own slot.
     std::vector<std::uint64_t> bytes(files_.size());
-    for (std::size_t s = 0; s < files_.size(); ++s) bytes[s] = plan.file(files_[s]).size;
+    for (std::size_t s = 0; s < files_.size(); ++s) bytes[s] = plan.file_size(files_[s]);
     const std::vector<std::size_t> largest_first = heaviest_first(bytes);
     parallel_for(files_.size(), threads, [&](std::size_t turn, std::size_t) {
       const std::size_t s = largest_first[turn];
       const std::uint32_t i = files_[s];
-      if (!plan.serves_url(i) || plan.file(i).redirect) return;
+      if (!plan.serves_url(i) || plan.is_redirect(i)) return;
       if (const store::CatalogEntry* entry = reuse.entry(i)) {
         if (!entry->store_location) return;  // a redirect or noindex page: not learnt from
         auto page = store_reader.read(reuse.location(*entry));
@@ -130,16 +130,20 @@ public:
   Status failed() const { return first_error(stored_status_); }
   /// What the detector learns the site's repeated text from: the sample's parsed pages that
   /// are neither redirects nor marked noindex.
-  std::vector<dedup::DedupDocument> documents(const SitePlan& plan) const {
+  /// The documents view the sample's pages and their URLs, held here until drop_stored().
+  std::vector<dedup::DedupDocument> documents(const SitePlan& plan) {
     std::vector<dedup::DedupDocument> docs;
+    urls_.assign(files_.size(), std::string());
     for (std::size_t s = 0; s < files_.size(); ++s) {
       if (stored_pages_[s]) {
-        docs.push_back(stored_pages_[s]->dedup_view(plan.url(files_[s]).value()));
+        urls_[s] = plan.url(files_[s]).value();
+        docs.push_back(stored_pages_[s]->dedup_view(urls_[s]));
         continue;
       }
       const auto& page = pages_[s];
       if (!page || !page->ok() || (*page)->page.refresh_url || (*page)->page.robots_noindex) continue;
-      docs.push_back(dedup_document(page->value().page, plan.url(files_[s]).value()));
+      urls_[s] = plan.url(files_[s]).value();
+      docs.push_back(dedup_document(page->value().page, urls_[s]));
     }
     return docs;
   }
@@ -155,7 +159,10 @@ public:
     return read_page(plan.file(i), plan.url(i).value(), limits_);
   }
   /// Drops the pages read from the store (after learn_site).
-  void drop_stored() { stored_pages_ = {}; }
+  void drop_stored() {
+    stored_pages_ = {};
+    urls_ = {};
+  }
   /// Drops the parsed pages of the files outside [first, end): another process parses them.
   void drop_outside(std::size_t first, std::size_t end) {
     for (std::size_t s = 0; s < files_.size(); ++s) {
@@ -169,6 +176,7 @@ private:
   std::vector<std::optional<Result<ParsedFile>>> pages_;
   std::vector<std::optional<store::StoredPage>> stored_pages_;
   std::vector<Status> stored_status_;
+  std::vector<std::string> urls_;  ///< the URLs documents() gave views of
 };
 
 /// What stage 2 works with for every file.

@@ -112,8 +112,8 @@ FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, c
   std::vector<std::uint32_t> entry(files, kNoEntry);
   std::size_t matched = 0;
   for (std::size_t i = 0; i < files; ++i) {
-    if (!plan.serves_url(i) || plan.files[i].redirect) continue;  // a crawl's redirect: nothing to compare
-    const auto it = previous.entry_of_path.find(plan.files[i].relative_path);
+    if (!plan.serves_url(i) || plan.files.is_redirect(i)) continue;  // a crawl's redirect: nothing to compare
+    const auto it = previous.entry_of_path.find(std::string(plan.files.relative_path(i)));
     if (!by_url_rule.empty() && by_url_rule[i]) {
       matched += it != previous.entry_of_path.end() ? 1 : 0;
       continue;

@@ -2,9 +2,9 @@
 /// @brief The site's page files and their URLs.
 #include "indexer/site_plan.h"
 
+#include <algorithm>
 #include <cassert>
-#include <iterator>
-#include <type_traits>
+#include <functional>
 #include <unordered_map>
 
 #include "urls/url.h"
@@ -15,51 +15,98 @@ bool serves_before(std::string_view path, std::string_view other) {
   return path.ends_with("index.html") && !other.ends_with("index.html");
 }
 
-Result<SitePlan> plan_site(const std::filesystem::path& site_dir, const std::string& base_url) {
-  auto listing = walk_site(site_dir);
-  if (!listing.ok()) return listing.status();
+SitePlan SitePlan::of_listing(SiteListing listing, std::string base_url) {
   SitePlan plan;
-  plan.files = std::move(listing->files);
-  plan.skipped = std::move(listing->skipped);
-  std::unordered_map<std::string, std::size_t> owner_of_url;
-  for (std::size_t i = 0; i < plan.files.size(); ++i) {
-    plan.urls.push_back(urls::file_url(base_url, plan.files[i].relative_path));
-    if (!plan.urls.back().ok()) continue;
-    auto [it, inserted] = owner_of_url.emplace(plan.urls.back().value(), i);
-    if (!inserted && serves_before(plan.files[i].relative_path, plan.files[it->second].relative_path)) {
-      it->second = i;
-    }
+  plan.files = std::move(listing.files);
+  plan.skipped = std::move(listing.skipped);
+  plan.base_url_ = std::move(base_url);
+  const std::size_t n = plan.files.size();
+  plan.url_state_.assign(n, UrlState::kNone);
+  // Files that map to one URL are found by their URLs' hashes, sorted: 16 bytes a file for a
+  // moment rather than a map of every URL; the few that share a hash are compared by URL.
+  std::vector<std::pair<std::size_t, std::size_t>> by_hash;  // (hash of the URL, file)
+  by_hash.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto url = plan.url(i);
+    if (!url.ok()) continue;
+    plan.url_state_[i] = UrlState::kServes;
+    by_hash.emplace_back(std::hash<std::string_view>{}(url.value()), i);
   }
-  plan.url_owner.assign(plan.files.size(), 0);
-  for (std::size_t i = 0; i < plan.files.size(); ++i) {
-    if (plan.urls[i].ok()) plan.url_owner[i] = owner_of_url.at(plan.urls[i].value());
+  std::sort(by_hash.begin(), by_hash.end());
+  for (std::size_t run = 0; run < by_hash.size();) {
+    std::size_t run_end = run + 1;
+    while (run_end < by_hash.size() && by_hash[run_end].first == by_hash[run].first) ++run_end;
+    // In path order (the pairs sort by file within a hash): the first file of a URL serves
+    // it unless a later one serves before it.
+    std::vector<std::pair<std::string, std::size_t>> owners;  // (URL, its file so far)
+    std::vector<std::pair<std::size_t, std::string>> members;  // (file, URL)
+    for (std::size_t k = run; k < run_end && run_end - run > 1; ++k) {
+      const std::size_t i = by_hash[k].second;
+      std::string url = plan.url(i).value();
+      auto owner = std::find_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == url; });
+      if (owner == owners.end()) {
+        owners.emplace_back(url, i);
+      } else if (serves_before(plan.relative_path(i), plan.relative_path(owner->second))) {
+        owner->second = i;
+      }
+      members.emplace_back(i, std::move(url));
+    }
+    for (const auto& [i, url] : members) {
+      const std::size_t owner =
+          std::find_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == url; })->second;
+      if (owner == i) continue;
+      plan.url_state_[i] = UrlState::kServedByOther;
+      plan.served_by_.emplace(i, owner);
+    }
+    run = run_end;
   }
   return plan;
 }
 
+SitePlan SitePlan::of_captures(FileList files, std::vector<SkippedPath> skipped) {
+  SitePlan plan;
+  plan.files = std::move(files);
+  plan.skipped = std::move(skipped);
+  plan.urls_are_paths_ = true;
+  plan.url_state_.assign(plan.files.size(), UrlState::kServes);
+  return plan;
+}
+
+Result<SitePlan> plan_site(const std::filesystem::path& site_dir, const std::string& base_url) {
+  auto listing = walk_site(site_dir);
+  if (!listing.ok()) return listing.status();
+  return SitePlan::of_listing(std::move(listing).value(), base_url);
+}
+
+Result<std::string> SitePlan::url(std::size_t i) const {
+  if (urls_are_paths_) return std::string(relative_path(i));
+  return urls::file_url(base_url_, relative_path(i));
+}
+
+std::size_t SitePlan::url_owner(std::size_t i) const {
+  const auto other = served_by_.find(i);
+  return other == served_by_.end() ? i : other->second;
+}
+
 std::string_view SitePlan::url_owner_path(std::size_t i) const {
-  const std::size_t owner = url_owner[i - first];
-  return has(owner) ? std::string_view(file(owner).relative_path) : std::string_view(outside_owner_path_.at(owner));
+  const std::size_t owner = url_owner(i);
+  return has(owner) ? relative_path(owner) : std::string_view(outside_owner_path_.at(owner));
 }
 
 void SitePlan::keep_part(std::size_t part_first, std::size_t part_end, bool keep_skipped) {
   assert(!cut_ && first == 0 && part_first <= part_end && part_end <= files.size());
   site_files_ = files.size();
   site_skipped_ = skipped.size();
-  for (std::size_t i = part_first; i < part_end; ++i) {
-    if (!urls[i].ok()) continue;
-    const std::size_t owner = url_owner[i];
-    if (owner < part_first || owner >= part_end) outside_owner_path_.emplace(owner, files[owner].relative_path);
+  std::unordered_map<std::size_t, std::size_t> served_by;
+  for (const auto& [file, owner] : served_by_) {
+    if (file < part_first || file >= part_end) continue;
+    served_by.emplace(file, owner);
+    if (owner < part_first || owner >= part_end) outside_owner_path_.emplace(owner, relative_path(owner));
   }
-  const auto keep = [&](auto& of_files) {
-    using Vector = std::remove_reference_t<decltype(of_files)>;
-    Vector kept(std::make_move_iterator(of_files.begin() + static_cast<std::ptrdiff_t>(part_first)),
-                std::make_move_iterator(of_files.begin() + static_cast<std::ptrdiff_t>(part_end)));
-    of_files = std::move(kept);  // the rest let go, not only moved from
-  };
-  keep(files);
-  keep(urls);
-  keep(url_owner);
+  served_by_ = std::move(served_by);
+  files.keep_range(part_first, part_end);
+  url_state_ = std::vector<UrlState>(url_state_.begin() + static_cast<std::ptrdiff_t>(part_first),
+                                     url_state_.begin() + static_cast<std::ptrdiff_t>(part_end));
   if (!keep_skipped) std::vector<SkippedPath>().swap(skipped);
   first = part_first;
   cut_ = true;

@@ -25,7 +25,7 @@ bool is_inside(const fs::path& root, const fs::path& candidate) {
 
 class Walker {
 public:
-  explicit Walker(fs::path root) : root_(std::move(root)) {}
+  explicit Walker(fs::path root) : root_(std::move(root)) { listing_.files = FileList(root_.string()); }
 
   /// Walks `dir` and everything below it, in sorted order, depth first.
   void walk(const fs::path& dir, const std::string& relative_dir) {
@@ -72,8 +72,7 @@ public:
   }
 
   SiteListing take() {
-    std::sort(listing_.files.begin(), listing_.files.end(),
-              [](const SiteFile& a, const SiteFile& b) { return a.relative_path < b.relative_path; });
+    listing_.files.sort_by_path();
     return std::move(listing_);
   }
 
@@ -102,8 +101,7 @@ private:
     } else if (is_dir) {
       open_directory(entry.path(), relative);
     } else if (S_ISREG(status.st_mode)) {
-      listing_.files.push_back(
-          SiteFile{relative, entry.path().string(), {}, std::nullopt, {}, static_cast<std::uint64_t>(status.st_size)});
+      listing_.files.add(relative, static_cast<std::uint64_t>(status.st_size));  // at root_/relative
     } else {
       listing_.skipped.push_back(SkippedPath{relative, "not a regular file", std::nullopt});
     }

@@ -9,26 +9,9 @@
 #include <vector>
 
 #include "common/status.h"
+#include "indexer/file_list.h"
 
 namespace canon::indexer {
-
-/// A page file found in the site.
-struct SiteFile {
-  /// Path relative to the site root, '/'-separated, as reached by the walk.
-  std::string relative_path;
-  /// Path to open. A string, not a std::filesystem::path: libstdc++'s path also keeps a list
-  /// of its components (342 bytes a file more on the generated 100k site, c9c06a0).
-  std::string absolute_path;
-  /// A capture of a web archive (archive_site.h): the HTTP response's Content-Type (its
-  /// charset rules how the page is decoded), the target of an HTTP redirect (the file then has
-  /// no body to read), and where the record is ("crawl.warc.gz@1234", for pages.jsonl). Empty
-  /// for a file on disk.
-  std::string content_type;
-  std::optional<std::string> redirect;
-  std::string record;
-  /// Its size in bytes when the walk saw it (the parse's work, to schedule it); 0 when unknown.
-  std::uint64_t size = 0;
-};
 
 /// A path the walk saw but could not take, with the reason (for pages.jsonl).
 struct SkippedPath {
@@ -39,9 +22,9 @@ struct SkippedPath {
   std::optional<std::string> url;
 };
 
-/// What walk_site found: page files sorted by relative_path, and paths skipped.
+/// What walk_site found: page files sorted by relative path, and paths skipped.
 struct SiteListing {
-  std::vector<SiteFile> files;
+  FileList files;
   std::vector<SkippedPath> skipped;
 };
 

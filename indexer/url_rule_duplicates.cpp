@@ -2,7 +2,10 @@
 /// @brief The files URL rules make duplicates found, then placed in the cluster of their page.
 #include "indexer/url_rule_duplicates.h"
 
+#include <algorithm>
 #include <bit>
+#include <functional>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -15,16 +18,29 @@ UrlRuleDuplicates find_url_rule_duplicates(const SitePlan& plan, const urls::Rul
   const std::size_t files = plan.files.size();
   out.marked.assign(files, false);
   if (rules == nullptr) return out;
-  std::unordered_map<std::string_view, std::size_t> served;
+  // The files serving a URL, by its hash (the plan keeps no URL: 16 bytes a file for a moment,
+  // not a map of every URL); a hash found is checked against the file's URL.
+  const auto hash = std::hash<std::string_view>{};
+  std::vector<std::pair<std::size_t, std::size_t>> served;  // (hash of the URL, file)
   for (std::size_t i = 0; i < files; ++i) {
-    if (plan.serves_url(i)) served.emplace(plan.urls[i].value(), i);
+    if (plan.serves_url(i)) served.emplace_back(hash(plan.url(i).value()), i);
   }
+  std::sort(served.begin(), served.end());
+  const auto server_of = [&](const std::string& url) -> std::optional<std::size_t> {
+    const std::size_t h = hash(url);
+    for (auto it = std::lower_bound(served.begin(), served.end(), std::pair<std::size_t, std::size_t>(h, 0));
+         it != served.end() && it->first == h; ++it) {
+      if (plan.url(it->second).value() == url) return it->second;
+    }
+    return std::nullopt;
+  };
   for (std::size_t i = 0; i < files; ++i) {
     if (!plan.serves_url(i)) continue;
-    auto normal = rules->normalize(plan.urls[i].value());
-    if (!normal.ok() || normal->capped || normal->url == plan.urls[i].value()) continue;
-    const auto it = served.find(normal->url);
-    if (it == served.end() || it->second == i) continue;
+    const std::string url = plan.url(i).value();
+    auto normal = rules->normalize(url);
+    if (!normal.ok() || normal->capped || normal->url == url) continue;
+    const std::optional<std::size_t> server = server_of(normal->url);
+    if (!server || *server == i) continue;
     out.marked[i] = true;
     UrlRuleDuplicates::Rewrite& rewrite = out.rewrites[i];
     rewrite.target = normal->url;

@@ -139,10 +139,11 @@ TEST_CASE("plan_site: each file's URL, and the file that serves a URL two files 
   REQUIRE(plan.ok());
   REQUIRE(plan->files.size() == 3);
   CHECK(plan->files[0].relative_path == "doc/index.htm");
-  CHECK(plan->urls[0].value() == "http://localhost/doc/");
-  CHECK(plan->urls[1].value() == "http://localhost/doc/");
+  CHECK(plan->url(0).value() == "http://localhost/doc/");
+  CHECK(plan->url(1).value() == "http://localhost/doc/");
   CHECK_FALSE(plan->serves_url(0));
-  CHECK(plan->url_owner[0] == 1);
+  CHECK(plan->url_owner(0) == 1);
+  CHECK(plan->url_owner(1) == 1);
   CHECK(plan->serves_url(1));
   CHECK(plan->serves_url(2));
   CHECK(plan->url_owner_path(0) == "doc/index.html");

@@ -125,10 +125,8 @@ TEST_CASE("walk_site finds page files, sorted, with '/'-separated relative paths
       "C.HTML", "a-b.html", "a.html", "b.htm", "folder.html/inner.html", "index.html",
       "sub/a.html", "sub/dir/deep.html", "upper.Htm", "z/y/x/w.htm"};
   CHECK(file_paths(listing) == expected);
-  const auto by_path = [](const auto& a, const auto& b) {
-    return a.relative_path < b.relative_path;
-  };
-  CHECK(std::is_sorted(listing.files.begin(), listing.files.end(), by_path));
+  const std::vector<std::string> paths = file_paths(listing);
+  CHECK(std::is_sorted(paths.begin(), paths.end()));
   CHECK_MESSAGE(listing.skipped.empty(), show_skipped(listing));
   for (const auto& file : listing.files) {
     INFO(file.relative_path);
@@ -289,4 +287,64 @@ TEST_CASE("walk_site: 1,000 nested directories are walked (no recursion per leve
   REQUIRE(listing.files.size() == 2);
   CHECK(listing.files[0].relative_path == relative + "deep.html");
   CHECK(listing.files[1].relative_path == "top.html");
+}
+
+// FileList against a vector of SiteFile (the obvious form it replaces): what goes in comes back,
+// through sort_by_path and keep_range, for files under a root and a crawl's captures alike.
+TEST_CASE("FileList gives back the SiteFile put in: sorted, cut to a range") {
+  using canon::indexer::FileList;
+  using canon::indexer::SiteFile;
+  std::mt19937 random(29);
+  for (const std::string root : {"/site", "/site/", ""}) {
+    INFO("root '" << root << "'");
+    FileList list(root);
+    std::vector<SiteFile> oracle;
+    const std::string dir = root.empty() ? "" : (root.ends_with('/') ? root : root + "/");
+    for (int k = 0; k < 200; ++k) {
+      SiteFile file;
+      file.relative_path = "d" + std::to_string(random() % 7) + "/p" + std::to_string(random() % 1000) + ".html";
+      file.size = random() % 100000;
+      switch (random() % 4) {
+        case 0:  // a capture: its own body's file, a type and a record
+          file.absolute_path = "/work/bodies/" + std::to_string(k);
+          file.content_type = "text/html; charset=latin1";
+          file.record = "crawl.warc@" + std::to_string(k * 100);
+          break;
+        case 1:  // a capture of a redirect: no body
+          file.redirect = "http://example.org/" + std::to_string(k);
+          file.record = "crawl.warc@" + std::to_string(k * 100);
+          break;
+        default:  // a file of the directory (or, without a root, at a path of its own)
+          file.absolute_path = root.empty() ? "/elsewhere/" + file.relative_path : dir + file.relative_path;
+      }
+      if (root.empty() || random() % 2 == 0) list.push_back(file);
+      else if (file.content_type.empty() && !file.redirect) list.add(file.relative_path, file.size);
+      else list.push_back(file);
+      oracle.push_back(file);
+    }
+    const auto same = [](const SiteFile& a, const SiteFile& b) {
+      return a.relative_path == b.relative_path && a.absolute_path == b.absolute_path && a.size == b.size &&
+             a.content_type == b.content_type && a.redirect == b.redirect && a.record == b.record;
+    };
+    const auto check_same = [&](const FileList& got, const std::vector<SiteFile>& want) {
+      REQUIRE(got.size() == want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        CHECK(same(got[i], want[i]));
+        CHECK(got.relative_path(i) == want[i].relative_path);
+        CHECK(got.file_size(i) == want[i].size);
+        CHECK(got.is_redirect(i) == want[i].redirect.has_value());
+      }
+    };
+    check_same(list, oracle);
+    list.sort_by_path();
+    std::stable_sort(oracle.begin(), oracle.end(),
+                     [](const SiteFile& a, const SiteFile& b) { return a.relative_path < b.relative_path; });
+    check_same(list, oracle);
+    FileList part = list;
+    part.keep_range(50, 120);
+    check_same(part, std::vector<SiteFile>(oracle.begin() + 50, oracle.begin() + 120));
+    FileList none = list;
+    none.keep_range(200, 200);
+    CHECK(none.empty());
+  }
 }
