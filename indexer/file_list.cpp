@@ -55,6 +55,13 @@ bool FileList::is_redirect(std::size_t i) const {
   return !extra_.empty() && extra_[i] != kNoExtra && extras_[extra_[i]].redirect.has_value();
 }
 
+bool FileList::is_sorted_by_path() const {
+  for (std::size_t i = 1; i < size(); ++i) {
+    if (relative_path(i) < relative_path(i - 1)) return false;
+  }
+  return true;
+}
+
 void FileList::sort_by_path() {
   assert(size() < UINT32_MAX);
   std::vector<std::uint32_t> order(size());

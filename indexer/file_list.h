@@ -56,6 +56,8 @@ public:
   /// Whether file i is a capture of an HTTP redirect (no body to read).
   bool is_redirect(std::size_t i) const;
 
+  /// Whether the files are in relative path order (byte order).
+  bool is_sorted_by_path() const;
   /// Sorts the files by relative path (byte order); files of equal paths keep their order.
   void sort_by_path();
   /// Keeps the files [first, end) only, their memory let go of the rest.

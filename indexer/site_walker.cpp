@@ -59,7 +59,20 @@ public:
       entries.push_back(*it);
     }
     if (ec) listing_.skipped.push_back(SkippedPath{relative_dir, "cannot read directory: " + ec.message(), std::nullopt});
-    std::sort(entries.begin(), entries.end());
+    // A directory sorts as its name and a '/': its files' paths then follow those of the
+    // entries before it (`a-b.html` and `a-b/` come before `a/`, as "a-b" < "a/"), so the walk
+    // finds the files in path order and the list is not sorted again (its copy would double it
+    // for a moment: on a site of millions of pages, on every process).
+    std::vector<std::pair<std::string, fs::directory_entry>> keyed;
+    keyed.reserve(entries.size());
+    for (fs::directory_entry& entry : entries) {
+      std::error_code type_ec;
+      std::string key = entry.path().filename().string();
+      if (entry.is_directory(type_ec)) key += '/';
+      keyed.emplace_back(std::move(key), std::move(entry));
+    }
+    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t k = 0; k < keyed.size(); ++k) entries[k] = std::move(keyed[k].second);
     open_.push_back({std::move(entries), 0, relative_dir});
   }
 
@@ -72,7 +85,8 @@ public:
   }
 
   SiteListing take() {
-    listing_.files.sort_by_path();
+    // In path order already, unless linked directories were walked after the rest.
+    if (!listing_.files.is_sorted_by_path()) listing_.files.sort_by_path();
     return std::move(listing_);
   }
 

@@ -289,6 +289,37 @@ TEST_CASE("walk_site: 1,000 nested directories are walked (no recursion per leve
   CHECK(listing.files[1].relative_path == "top.html");
 }
 
+// The walk finds the files in path order without sorting them again: names around '/' in byte
+// order ('-', '.', ' ', '!' before it; '0', 'a', '~' after), a directory and a file of one stem.
+// The oracle: every page file std::filesystem finds, sorted.
+TEST_CASE("walk_site lists random trees in path order") {
+  const std::vector<std::string> stems = {"a", "a-b", "a.b", "a b", "a!", "a0", "ab", "a~", "b", "-", "x"};
+  std::mt19937 random(7);
+  for (int tree = 0; tree < 20; ++tree) {
+    TempDir dir;
+    for (int k = 0; k < 60; ++k) {
+      fs::path path;
+      const int depth = 1 + static_cast<int>(random() % 4);
+      for (int level = 0; level + 1 < depth; ++level) path /= stems[random() % stems.size()];
+      path /= stems[random() % stems.size()] + (random() % 2 ? ".html" : ".htm");
+      if (fs::is_directory(dir.path() / path)) continue;
+      bool blocked = false;  // a file where a directory of the path would go
+      for (fs::path up = path.parent_path(); !up.empty(); up = up.parent_path()) {
+        blocked = blocked || fs::is_regular_file(dir.path() / up);
+      }
+      if (!blocked) write_file(dir.path() / path);
+    }
+    std::vector<std::string> expected;
+    for (const auto& entry : fs::recursive_directory_iterator(dir.path())) {
+      if (entry.is_regular_file() && is_page_file_name(entry.path().filename().string())) {
+        expected.push_back(fs::relative(entry.path(), dir.path()).generic_string());
+      }
+    }
+    std::sort(expected.begin(), expected.end());
+    CHECK(file_paths(walk_ok(dir.path())) == expected);
+  }
+}
+
 // FileList against a vector of SiteFile (the obvious form it replaces): what goes in comes back,
 // through sort_by_path and keep_range, for files under a root and a crawl's captures alike.
 TEST_CASE("FileList gives back the SiteFile put in: sorted, cut to a range") {
@@ -337,6 +368,7 @@ TEST_CASE("FileList gives back the SiteFile put in: sorted, cut to a range") {
     };
     check_same(list, oracle);
     list.sort_by_path();
+    CHECK(list.is_sorted_by_path());
     std::stable_sort(oracle.begin(), oracle.end(),
                      [](const SiteFile& a, const SiteFile& b) { return a.relative_path < b.relative_path; });
     check_same(list, oracle);
