@@ -51,9 +51,10 @@ SitePlan SitePlan::of_listing(SiteListing listing, std::string base_url) {
       }
       members.emplace_back(i, std::move(url));
     }
-    for (const auto& [i, url] : members) {
+    for (const auto& member : members) {
+      const std::size_t i = member.first;
       const std::size_t owner =
-          std::find_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == url; })->second;
+          std::find_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == member.second; })->second;
       if (owner == i) continue;
       plan.url_state_[i] = UrlState::kServedByOther;
       plan.served_by_.emplace(i, owner);
