@@ -114,14 +114,4 @@ void FileList::keep_range(std::size_t first, std::size_t end) {
   extras_ = std::move(extras);
 }
 
-std::size_t FileList::bytes_held() const {
-  std::size_t bytes = paths_.capacity() + ends_.capacity() * sizeof(std::uint64_t) +
-                      sizes_.capacity() * sizeof(std::uint64_t) + extra_.capacity() * sizeof(std::uint32_t);
-  for (const Extra& e : extras_) {
-    bytes += sizeof(Extra) + e.absolute_path.capacity() + e.content_type.capacity() + e.record.capacity() +
-             (e.redirect ? e.redirect->capacity() : 0);
-  }
-  return bytes;
-}
-
 }  // namespace canon::indexer

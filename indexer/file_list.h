@@ -63,9 +63,6 @@ public:
   /// Keeps the files [first, end) only, their memory let go of the rest.
   void keep_range(std::size_t first, std::size_t end);
 
-  /// Bytes held (the buffers' capacities), for the run's memory accounting and tests.
-  std::size_t bytes_held() const;
-
   /// Walks the files as SiteFile values (each rebuilt when read).
   class const_iterator {
   public:

@@ -36,28 +36,23 @@ SitePlan SitePlan::of_listing(SiteListing listing, std::string base_url) {
   for (std::size_t run = 0; run < by_hash.size();) {
     std::size_t run_end = run + 1;
     while (run_end < by_hash.size() && by_hash[run_end].first == by_hash[run].first) ++run_end;
-    // In path order (the pairs sort by file within a hash): the first file of a URL serves
-    // it unless a later one serves before it.
-    std::vector<std::pair<std::string, std::size_t>> owners;  // (URL, its file so far)
-    std::vector<std::pair<std::size_t, std::string>> members;  // (file, URL)
-    for (std::size_t k = run; k < run_end && run_end - run > 1; ++k) {
-      const std::size_t i = by_hash[k].second;
-      std::string url = plan.url(i).value();
-      auto owner = std::find_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == url; });
-      if (owner == owners.end()) {
-        owners.emplace_back(url, i);
-      } else if (serves_before(plan.relative_path(i), plan.relative_path(owner->second))) {
-        owner->second = i;
+    if (run_end - run > 1) {
+      // The run's files by URL, each URL's in path order: the first serves it unless a later
+      // one serves before it.
+      std::vector<std::pair<std::string, std::size_t>> members;  // (URL, file)
+      for (std::size_t k = run; k < run_end; ++k) members.emplace_back(plan.url(by_hash[k].second).value(), by_hash[k].second);
+      std::sort(members.begin(), members.end());
+      for (std::size_t group = 0, group_end = 0; group < members.size(); group = group_end) {
+        std::size_t owner = members[group].second;
+        for (group_end = group + 1; group_end < members.size() && members[group_end].first == members[group].first; ++group_end) {
+          if (serves_before(plan.relative_path(members[group_end].second), plan.relative_path(owner))) owner = members[group_end].second;
+        }
+        for (std::size_t k = group; k < group_end; ++k) {
+          if (members[k].second == owner) continue;
+          plan.url_state_[members[k].second] = UrlState::kServedByOther;
+          plan.served_by_.emplace(members[k].second, owner);
+        }
       }
-      members.emplace_back(i, std::move(url));
-    }
-    for (const auto& member : members) {
-      const std::size_t i = member.first;
-      const std::size_t owner =
-          std::find_if(owners.begin(), owners.end(), [&](const auto& o) { return o.first == member.second; })->second;
-      if (owner == i) continue;
-      plan.url_state_[i] = UrlState::kServedByOther;
-      plan.served_by_.emplace(i, owner);
     }
     run = run_end;
   }
