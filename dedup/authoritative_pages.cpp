@@ -68,12 +68,12 @@ bool definitions_covered(std::span<const std::string> page, std::span<const std:
   return std::includes(authoritative.begin(), authoritative.end(), page.begin(), page.end());
 }
 
-std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
-                               const AuthorityCandidateTable& candidates, const DocumentLoader& load) {
+std::vector<char> fuller_pages(PairJudge& judge, std::span<const SimilarPair> pairs,
+                               const AuthorityCandidateTable& candidates) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> both_ways;
-  for (const SimilarPair& pair : clusters.pairs) both_ways.insert(both_ways.end(), {{pair.a, pair.b}, {pair.b, pair.a}});
-  const std::vector<Comparison> verdicts = detector.compare(both_ways, load);
-  std::vector<char> covered(clusters.cluster_of.size(), 0);
+  for (const SimilarPair& pair : pairs) both_ways.insert(both_ways.end(), {{pair.a, pair.b}, {pair.b, pair.a}});
+  const std::vector<Comparison> verdicts = judge.compare(both_ways);
+  std::vector<char> covered(candidates.size(), 0);
   // x lists everything y lists, and more.
   const auto lists_more = [&](std::uint32_t x, std::uint32_t y) {
     return candidates[x].listed.size() > candidates[y].listed.size() &&
@@ -96,8 +96,14 @@ std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
   return covered;
 }
 
-void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                         std::vector<Comparison>& verdicts, const DocumentLoader& load) {
+std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
+                               const AuthorityCandidateTable& candidates, const DocumentLoader& load) {
+  DetectorJudge judge(detector, load);
+  return fuller_pages(judge, clusters.pairs, candidates);
+}
+
+void judge_against_twins(PairJudge& judge, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                         std::vector<Comparison>& verdicts) {
   // Twins: members whose own text is the authoritative page's (similarity 1), or nearly
   // (kNearTwinSimilarity), which stand for it to the same item at a parallel path alone.
   struct Twin {
@@ -110,7 +116,6 @@ void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint
       twins[pairs[p].second].push_back({pairs[p].first, verdicts[p].similarity >= 1.0});
     }
   }
-  if (twins.empty()) return;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> again;  // (member, twin)
   std::vector<std::size_t> asked_for;                           // the pair each is for
   std::vector<char> exact;                                      // whether its twin is exact
@@ -124,7 +129,8 @@ void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint
       exact.push_back(twin.exact ? 1 : 0);
     }
   }
-  const std::vector<Comparison> with_twins = detector.compare(again, load);
+  // Called when no pair has a twin too: the judge's calls are the same on every process.
+  const std::vector<Comparison> with_twins = judge.compare(again);
   for (std::size_t q = 0; q < again.size(); ++q) {
     const bool stands_for_it = exact[q] || with_twins[q].moved;
     if (with_twins[q].near_duplicate && stands_for_it && !verdicts[asked_for[q]].near_duplicate) {
@@ -133,21 +139,21 @@ void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint
   }
 }
 
-AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
-                                       const AuthorityCandidateTable& candidates,
-                                       bool honour_canonical, ChainPolicy policy,
-                                       const DocumentLoader& load) {
-  assert(clusters.cluster_of.size() == candidates.size());
+AuthoritativePages choose_authoritative_pages(PairJudge& judge, std::span<const std::uint32_t> cluster_of,
+                                              std::span<const SimilarPair> verified_pairs,
+                                              const AuthorityCandidateTable& candidates, bool honour_canonical,
+                                              ChainPolicy policy) {
+  assert(cluster_of.size() == candidates.size());
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   const auto n = static_cast<std::uint32_t>(candidates.size());
   AuthoritativePages out;
-  out.cluster_of = clusters.cluster_of;
+  out.cluster_of.assign(cluster_of.begin(), cluster_of.end());
   out.to_authoritative.assign(n, Comparison{});
   // The authoritative page each member was last compared with: a member is compared again only when
   // its cluster's authoritative page changed (a split can take away the page whose rel=canonical
   // chose it).
   std::vector<std::uint32_t> compared_with(n, kNone);
-  const std::vector<char> covered_by_fuller = fuller_pages(detector, clusters, candidates, load);
+  const std::vector<char> covered_by_fuller = fuller_pages(judge, verified_pairs, candidates);
   for (;;) {
     out.authority = choose_authorities(out.cluster_of, candidates, honour_canonical, covered_by_fuller);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (member, authoritative page)
@@ -155,9 +161,9 @@ AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters
       const std::uint32_t authoritative = out.authority[d].authoritative;
       if (authoritative != d && compared_with[d] != authoritative) pairs.emplace_back(d, authoritative);
     }
-    if (pairs.empty()) break;
-    std::vector<Comparison> verdicts = detector.compare(pairs, load);
-    if (policy == ChainPolicy::kSplit) judge_against_twins(detector, pairs, verdicts, load);
+    if (!judge.any(!pairs.empty())) break;
+    std::vector<Comparison> verdicts = judge.compare(pairs);
+    if (policy == ChainPolicy::kSplit) judge_against_twins(judge, pairs, verdicts);
     ++out.rounds;
     std::vector<bool> leaves(n, false);
     bool split = false;
@@ -182,14 +188,14 @@ AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters
         if (verdicts[p].near_duplicate) ++out.split_for_definitions;
       }
     }
-    if (!split) break;
+    if (!judge.any(split)) break;
     // Who stays is joined to the authoritative page; who leaves is joined to the others leaving the
     // same cluster along the detector's own verified pairs.
     UnionFind sets(n);
     for (std::uint32_t d = 0; d < n; ++d) {
       if (!leaves[d]) sets.unite(d, out.authority[d].authoritative);
     }
-    for (const SimilarPair& pair : clusters.pairs) {
+    for (const SimilarPair& pair : verified_pairs) {
       if (leaves[pair.a] && leaves[pair.b] && out.cluster_of[pair.a] == out.cluster_of[pair.b]) {
         sets.unite(pair.a, pair.b);
       }
@@ -200,6 +206,14 @@ AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters
     if (out.authority[d].authoritative == d) out.to_authoritative[d] = Comparison{};
   }
   return out;
+}
+
+AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
+                                       const AuthorityCandidateTable& candidates,
+                                       bool honour_canonical, ChainPolicy policy,
+                                       const DocumentLoader& load) {
+  DetectorJudge judge(detector, load);
+  return choose_authoritative_pages(judge, clusters.cluster_of, clusters.pairs, candidates, honour_canonical, policy);
 }
 
 }  // namespace canon::dedup

@@ -35,12 +35,43 @@ std::vector<std::string> defined_terms(std::span<const std::string> dt_ids);
 /// everything the page does (it may define more). Both as defined_terms() gives.
 bool definitions_covered(std::span<const std::string> page, std::span<const std::string> authoritative);
 
-/// Per document: whether a page it is a verified near-duplicate of (clusters.pairs), as the same
+/// How choose_authoritative_pages() asks for the detector's judgements of pairs of its documents
+/// (Detector::compare), and, when several processes share the work (each choosing the
+/// authoritative pages of its own clusters), agrees with the others on whether to go on. Every
+/// process of such a run calls compare() and any() the same number of times, in the same order.
+class PairJudge {
+public:
+  virtual ~PairJudge() = default;
+  /// The detector's judgement of each pair (a, b) of documents.
+  virtual std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs) = 0;
+  /// Whether `mine` or any other process's is true (one process: `mine`).
+  virtual bool any(bool mine) { return mine; }
+};
+
+/// One process's judge over a detector's run: Detector::compare(pairs, load).
+class DetectorJudge final : public PairJudge {
+public:
+  /// Both must outlive the judge.
+  DetectorJudge(Detector& detector, const DocumentLoader& load) : detector_(detector), load_(load) {}
+  std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs) override {
+    return detector_.compare(pairs, load_);
+  }
+
+private:
+  Detector& detector_;
+  const DocumentLoader& load_;
+};
+
+/// Per document: whether a page it is a verified near-duplicate of (`pairs`), as the same
 /// item at a parallel path (Comparison::moved: minhash and exact), is fuller: the detector
 /// judges it covered by that page (compare(it, other).near_duplicate) and the other page lists
 /// everything it lists and more (AuthorityCandidate::listed and ::defined), or, when neither
 /// lists more, the detector judges the other page covered by it less (a smaller similarity the
-/// other way).
+/// other way). One judge.compare() call. REQUIRES: the pairs' documents < candidates.size().
+std::vector<char> fuller_pages(PairJudge& judge, std::span<const SimilarPair> pairs,
+                               const AuthorityCandidateTable& candidates);
+
+/// The same with a detector's run: its clusters' pairs, Detector::compare.
 std::vector<char> fuller_pages(Detector& detector, const Clusters& clusters,
                                const AuthorityCandidateTable& candidates, const DocumentLoader& load);
 
@@ -90,8 +121,9 @@ inline constexpr double kNearTwinSimilarity = 0.95;
 /// `std/collections/binary_heap/struct.BinaryHeap.html`, the item re-exported one module up
 /// (0.998). Not to another release of it: a chain of releases, each within a line of the next,
 /// would drift from the page a step per twin.
-void judge_against_twins(Detector& detector, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                         std::vector<Comparison>& verdicts, const DocumentLoader& load);
+/// One judge.compare() call, empty when no pair has a twin.
+void judge_against_twins(PairJudge& judge, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                         std::vector<Comparison>& verdicts);
 
 /// Each page's final cluster and authoritative page.
 struct AuthoritativePages {
@@ -114,14 +146,26 @@ struct AuthoritativePages {
   unsigned rounds = 0;
 };
 
-/// The authoritative pages of `clusters` (a find_clusters() result of `detector`'s current run)
-/// under choose_authorities(candidates, honour_canonical, fuller_pages()), with `policy` applied
-/// to chains.
+/// The authoritative pages of the clusters `cluster_of` gives (each document's cluster, named by
+/// its smallest document; `pairs`, the detector's verified pairs that made them) under
+/// choose_authorities(candidates, honour_canonical, fuller_pages()), with `policy` applied to
+/// chains; the detector's judgements through `judge`.
 /// kSplit repeats, until nothing changes: choose each cluster's authoritative page; compare each
-/// member not yet checked against it (and, failing that, against its twins: judge_against_twins); members that fail, or whose candidates[].defined are
-/// not covered by the authoritative page's, leave, and regroup by the detector's
-/// verified pairs among them (components within the old cluster). Every round that splits
-/// makes more clusters, so it ends after at most n rounds (in practice two or three).
+/// member not yet checked against it (and, failing that, against its twins: judge_against_twins);
+/// members that fail, or whose candidates[].defined are not covered by the authoritative page's,
+/// leave, and regroup by the detector's verified pairs among them (components within the old
+/// cluster). Every round that splits makes more clusters, so it ends after at most n rounds (in
+/// practice two or three). A cluster's result depends on its own members, candidates and pairs
+/// alone: the clusters can be chosen in shares (several processes, each its own clusters, the
+/// documents numbered in the same order), each share giving what the whole does for its
+/// clusters. REQUIRES: cluster_of.size() == candidates.size(); the pairs' documents in one cluster.
+AuthoritativePages choose_authoritative_pages(PairJudge& judge, std::span<const std::uint32_t> cluster_of,
+                                              std::span<const SimilarPair> pairs,
+                                              const AuthorityCandidateTable& candidates, bool honour_canonical,
+                                              ChainPolicy policy);
+
+/// The same over a detector's run: `clusters`, a find_clusters() result of `detector`'s current
+/// run, judged by Detector::compare with `load`.
 /// REQUIRES: clusters.cluster_of.size() == candidates.size().
 AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
                                        const AuthorityCandidateTable& candidates,

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -25,48 +27,69 @@ std::vector<char> in_cluster_of_several(std::span<const std::uint32_t> cluster_o
 
 }  // namespace
 
-Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
-                                                 std::span<const std::uint32_t> cluster_of,
-                                                 const detail::RecordParts& parts, const Collective& processes) {
+std::optional<std::uint32_t> ClusterShare::index_of(std::uint32_t document) const {
+  const auto at = std::lower_bound(documents.begin(), documents.end(), document);
+  if (at == documents.end() || *at != document) return std::nullopt;
+  return static_cast<std::uint32_t>(at - documents.begin());
+}
+
+Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedup::Clusters& clusters,
+                                          const detail::RecordParts& parts, const Collective& processes) {
+  const std::span<const std::uint32_t> cluster_of = clusters.cluster_of;
   const auto documents = static_cast<std::uint32_t>(cluster_of.size());
   const std::vector<char> several = in_cluster_of_several(cluster_of);
-  // This process's candidates that matter: the members of clusters of several (whole), and the
-  // rel=canonical of other pages into such a cluster (a vote from outside it).
-  std::string mine;
-  const unsigned me = processes.rank();
+  const unsigned count = processes.size(), me = processes.rank();
+  const auto owner = [&](std::uint32_t d) { return cluster_owner(cluster_of[d], count); };
+  // To each owner: its members' candidates, whole, and the votes of other pages into its
+  // clusters (the document, the page its rel=canonical names + 1 or 0, whether whole).
+  std::vector<std::string> to_each(count);
   for (std::uint32_t d = std::min(parts.first(me), documents); d < std::min(parts.end(me), documents); ++d) {
     const PageRecord& r = records[d];
-    const bool canonical = r.canonical_page < documents && several[r.canonical_page] != 0;
-    if (several[d] == 0 && !canonical) continue;
-    codec::put_varint(mine, d);
-    codec::put_varint(mine, canonical ? std::uint64_t{r.canonical_page} + 1 : 0);
-    codec::put_varint(mine, several[d]);
-    if (several[d] == 0) continue;
-    codec::put_string(mine, r.url);
-    codec::put_string(mine, !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title));
-    codec::put_fixed(mine, std::bit_cast<std::uint64_t>(r.pagerank), 8);
-    codec::put_varint(mine, r.redirects_in);
-    codec::put_list(mine, r.defined);
-    codec::put_varint(mine, r.listed.size());
-    for (const std::uint32_t entry : r.listed) codec::put_varint(mine, entry);
+    const std::uint32_t named = r.canonical_page;
+    const bool votes = named < documents && several[named] != 0;
+    if (several[d] != 0) {
+      std::string& out = to_each[owner(d)];
+      codec::put_varint(out, d);
+      codec::put_varint(out, votes && owner(named) == owner(d) ? std::uint64_t{named} + 1 : 0);
+      codec::put_varint(out, 1);
+      codec::put_string(out, r.url);
+      codec::put_string(out, !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title));
+      codec::put_fixed(out, std::bit_cast<std::uint64_t>(r.pagerank), 8);
+      codec::put_varint(out, r.redirects_in);
+      codec::put_list(out, r.defined);
+      codec::put_varint(out, r.listed.size());
+      for (const std::uint32_t entry : r.listed) codec::put_varint(out, entry);
+    }
+    if (votes && (several[d] == 0 || owner(named) != owner(d))) {
+      std::string& out = to_each[owner(named)];
+      codec::put_varint(out, d);
+      codec::put_varint(out, std::uint64_t{named} + 1);
+      codec::put_varint(out, 0);
+    }
   }
-  AuthorityCandidates out;
-  out.bytes = processes.size() == 1 ? std::vector<std::string>{std::move(mine)} : processes.all_gather_bytes(mine);
-  // Only the candidates the rule reads (a sparse table): in rank order, each process's in
-  // record order, so sorted.
-  std::vector<std::uint32_t> listed;
-  std::vector<dedup::AuthorityCandidate> candidates;
-  for (const std::string& bytes : out.bytes) {
-    codec::Reader in(bytes);
+  ClusterShare share;
+  share.bytes = count == 1 ? std::move(to_each) : processes.all_to_all_bytes(to_each);
+  to_each = {};
+  // By sender in rank order, each in record order: in document order, each document once (a
+  // member's vote within its owner's share travels with its candidate).
+  std::vector<std::uint32_t> named;  // per share index: the document its rel=canonical names + 1, or 0
+  for (unsigned p = 0; p < share.bytes.size(); ++p) {
+    codec::Reader in(share.bytes[p]);
     while (in.ok() && !in.at_end()) {
       const std::uint64_t d = in.varint(), canonical = in.varint(), whole = in.varint();
-      if (!in.ok() || d >= documents || canonical > documents || (!listed.empty() && d <= listed.back())) {
+      const bool in_order = share.documents.empty() || d > share.documents.back();
+      const bool owned = d < documents && canonical <= documents &&
+                         (whole != 0 ? several[d] != 0 && owner(static_cast<std::uint32_t>(d)) == me
+                                     : canonical != 0 && several[canonical - 1] != 0 &&
+                                           owner(static_cast<std::uint32_t>(canonical - 1)) == me);
+      if (!in.ok() || !in_order || !owned) {
         in.mark_bad();
         break;
       }
-      listed.push_back(static_cast<std::uint32_t>(d));
-      dedup::AuthorityCandidate& c = candidates.emplace_back();
-      if (canonical != 0) c.canonical = static_cast<std::uint32_t>(canonical - 1);
+      share.documents.push_back(static_cast<std::uint32_t>(d));
+      share.member.push_back(whole != 0 ? 1 : 0);
+      named.push_back(static_cast<std::uint32_t>(canonical));
+      dedup::AuthorityCandidate& c = share.candidates.emplace_back();
       if (whole == 0) continue;
       c.url = in.view();
       c.name = in.view();
@@ -75,9 +98,142 @@ Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
       c.defined = in.list();
       for (std::uint64_t n = in.count(); n > 0 && in.ok(); --n) c.listed.push_back(static_cast<std::uint32_t>(in.varint()));
     }
-    if (!in.ok()) return Status::corruption("the authority's candidates another process sent do not decode");
+    if (!in.ok()) {
+      return Status::corruption("the authority's candidates process " + std::to_string(p) +
+                                " sent do not decode or are not of this process's clusters");
+    }
   }
-  out.candidates = dedup::AuthorityCandidateTable(documents, std::move(listed), std::move(candidates));
+  // In share indexes: the pages votes name (each a member, its owner's), the clusters (each
+  // named by a member), the verified pairs within them.
+  const auto share_size = static_cast<std::uint32_t>(share.documents.size());
+  share.cluster_of.resize(share_size);
+  for (std::uint32_t i = 0; i < share_size; ++i) {
+    if (named[i] != 0) share.candidates[i].canonical = share.index_of(named[i] - 1);
+    if (share.member[i] == 0) {
+      share.cluster_of[i] = i;
+      continue;
+    }
+    const auto cluster = share.index_of(cluster_of[share.documents[i]]);
+    if (!cluster || share.member[*cluster] == 0) {
+      return Status::corruption("a member of a cluster this process owns is missing from its share");
+    }
+    share.cluster_of[i] = *cluster;
+  }
+  for (const dedup::SimilarPair& pair : clusters.pairs) {
+    if (pair.a >= documents || several[pair.a] == 0 || owner(pair.a) != me) continue;
+    const auto a = share.index_of(pair.a), b = share.index_of(pair.b);
+    if (!a || !b) return Status::corruption("a verified pair of a cluster this process owns is missing from its share");
+    share.pairs.push_back({*a, *b, pair.similarity});
+  }
+  return share;
+}
+
+namespace {
+
+/// The judge of a share's pairs in a partitioned build: every process gives the pairs of its
+/// share, as detector documents, and Detector::compare judges all of them on every process (as
+/// the detector shares its work: the same pairs on every process); each takes its own back.
+class ShareJudge final : public dedup::PairJudge {
+public:
+  ShareJudge(dedup::Detector& detector, const dedup::DocumentLoader& load, std::span<const std::uint32_t> documents,
+             const Collective& processes)
+      : detector_(detector), load_(load), documents_(documents), processes_(processes) {}
+
+  std::vector<dedup::Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs) override {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> all;
+    std::size_t mine_at = 0;
+    if (processes_.size() == 1) {
+      for (const auto& [a, b] : pairs) all.emplace_back(documents_[a], documents_[b]);
+    } else {
+      std::string mine;
+      for (const auto& [a, b] : pairs) {
+        codec::put_fixed(mine, documents_[a], 4);
+        codec::put_fixed(mine, documents_[b], 4);
+      }
+      const std::vector<std::string> given = processes_.all_gather_bytes(mine);
+      for (unsigned p = 0; p < given.size(); ++p) {
+        if (p == processes_.rank()) mine_at = all.size();
+        codec::Reader in(given[p]);
+        while (in.ok() && !in.at_end()) {
+          const auto a = static_cast<std::uint32_t>(in.fixed(4)), b = static_cast<std::uint32_t>(in.fixed(4));
+          if (in.ok()) all.emplace_back(a, b);
+        }
+        if (!in.ok() && failed_.ok()) failed_ = Status::corruption("the pairs process " + std::to_string(p) + " gave to judge do not decode");
+      }
+    }
+    const std::vector<dedup::Comparison> verdicts = detector_.compare(all, load_);
+    const auto from = verdicts.begin() + static_cast<std::ptrdiff_t>(std::min(mine_at, verdicts.size()));
+    return {from, from + static_cast<std::ptrdiff_t>(std::min(pairs.size(), static_cast<std::size_t>(verdicts.end() - from)))};
+  }
+
+  bool any(bool mine) override {
+    if (processes_.size() == 1) return mine;
+    const std::vector<std::string> all = processes_.all_gather_bytes(mine ? "1" : "0");
+    return std::any_of(all.begin(), all.end(), [](const std::string& given) { return given == "1"; });
+  }
+
+  /// Whether every process's pairs decoded.
+  const Status& status() const { return failed_; }
+
+private:
+  dedup::Detector& detector_;
+  const dedup::DocumentLoader& load_;
+  std::span<const std::uint32_t> documents_;
+  const Collective& processes_;
+  Status failed_ = Status::ok_status();
+};
+
+}  // namespace
+
+const AuthorityDecision* ChosenAuthorities::find(std::uint32_t record) const {
+  const auto at = std::lower_bound(decisions.begin(), decisions.end(), record,
+                                   [](const AuthorityDecision& x, std::uint32_t r) { return x.record < r; });
+  return at != decisions.end() && at->record == record ? &*at : nullptr;
+}
+
+Result<ChosenAuthorities> choose_authorities_by_owner(const HeldRecords& records, const dedup::Clusters& clusters,
+                                                      dedup::Detector& detector, const dedup::DocumentLoader& load,
+                                                      bool honour_canonical, dedup::ChainPolicy policy,
+                                                      const detail::RecordParts& parts, const Collective& processes) {
+  std::vector<detail::RecordMessage> decisions;
+  ChosenAuthorities out;
+  {
+    auto gathered = gather_cluster_share(records, clusters, parts, processes);
+    if (!gathered.ok()) return gathered.status();
+    const ClusterShare& share = gathered.value();
+    ShareJudge judge(detector, load, share.documents, processes);
+    const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
+        judge, share.cluster_of, share.pairs, dedup::AuthorityCandidateTable(share.candidates), honour_canonical, policy);
+    if (!judge.status().ok()) return judge.status();
+    out.split_off = detail::count_of_processes(chosen.split_off, processes).total;
+    out.split_for_definitions = detail::count_of_processes(chosen.split_for_definitions, processes).total;
+    for (std::uint32_t i = 0; i < share.documents.size(); ++i) {
+      if (share.member[i] == 0) continue;
+      std::string bytes;
+      codec::put_varint(bytes, share.documents[chosen.cluster_of[i]]);
+      codec::put_varint(bytes, share.documents[chosen.authority[i].authoritative]);
+      codec::put_varint(bytes, static_cast<std::uint64_t>(chosen.authority[i].reason));
+      codec::put_fixed(bytes, std::bit_cast<std::uint64_t>(chosen.to_authoritative[i].similarity), 8);
+      decisions.push_back({share.documents[i], std::move(bytes)});
+    }
+  }
+  auto received = detail::tell_holders(std::move(decisions), parts, processes);
+  if (!received.ok()) return received.status();
+  for (const detail::RecordMessage& message : received.value()) {
+    codec::Reader in(message.bytes);
+    AuthorityDecision& decision = out.decisions.emplace_back();
+    decision.record = message.record;
+    decision.cluster = static_cast<std::uint32_t>(in.varint());
+    decision.authority.authoritative = static_cast<std::uint32_t>(in.varint());
+    const std::uint64_t reason = in.varint();
+    decision.similarity = std::bit_cast<double>(in.fixed(8));
+    if (!in.ok() || !in.at_end() || reason > static_cast<std::uint64_t>(dedup::AuthorityReason::Tie)) {
+      return Status::corruption("a cluster's decision does not decode");
+    }
+    decision.authority.reason = static_cast<dedup::AuthorityReason>(reason);
+  }
+  std::sort(out.decisions.begin(), out.decisions.end(),
+            [](const AuthorityDecision& x, const AuthorityDecision& y) { return x.record < y.record; });
   return out;
 }
 
@@ -89,13 +245,6 @@ using detail::RecordMessage;
 using detail::RecordParts;
 using detail::tell_holders;
 
-/// The records this process holds, of those `chosen` covers: [first, end).
-std::pair<std::uint32_t, std::uint32_t> own_documents(const RecordParts& parts, const dedup::AuthoritativePages& chosen,
-                                                      unsigned rank) {
-  const auto documents = static_cast<std::uint32_t>(chosen.cluster_of.size());
-  return {std::min(parts.first(rank), documents), std::min(parts.end(rank), documents)};
-}
-
 std::string double_bytes(double value) {
   std::string out;
   codec::put_fixed(out, std::bit_cast<std::uint64_t>(value), 8);
@@ -104,17 +253,22 @@ std::string double_bytes(double value) {
 
 }  // namespace
 
-Result<ClusterAssignment> assign_clusters(HeldRecords& records, const dedup::AuthoritativePages& chosen,
+Result<ClusterAssignment> assign_clusters(HeldRecords& records, const ChosenAuthorities& chosen,
                                           const RecordParts& parts, const Collective& processes) {
   ClusterAssignment out;
   const unsigned me = processes.rank();
-  const auto [first, end] = own_documents(parts, chosen, me);
+  const std::uint32_t first = parts.first(me), end = parts.end(me);
+  // A record's cluster, named by its smallest record (its own when it is alone).
+  const auto cluster_of = [&](std::uint32_t d) {
+    const AuthorityDecision* decision = chosen.find(d);
+    return decision != nullptr ? decision->cluster : d;
+  };
   // A cluster's id is the number of clusters before its smallest member (cluster_of), which is
   // the cluster's first record: each process numbers the clusters that start among its records,
   // after the other processes' before it.
   std::unordered_map<std::uint32_t, std::uint32_t> own_cluster_ids;  // by smallest member
   for (std::uint32_t d = first; d < end; ++d) {
-    if (records[d].in_dedup && chosen.cluster_of[d] == d) {
+    if (records[d].in_dedup && cluster_of(d) == d) {
       own_cluster_ids.emplace(d, static_cast<std::uint32_t>(own_cluster_ids.size()));
     }
   }
@@ -124,7 +278,7 @@ Result<ClusterAssignment> assign_clusters(HeldRecords& records, const dedup::Aut
   // sender's in record order: record order).
   std::vector<RecordMessage> pageranks;
   for (std::uint32_t d = first; d < end; ++d) {
-    if (records[d].in_dedup) pageranks.push_back({chosen.cluster_of[d], double_bytes(records[d].pagerank)});
+    if (records[d].in_dedup) pageranks.push_back({cluster_of(d), double_bytes(records[d].pagerank)});
   }
   auto summed = tell_holders(std::move(pageranks), parts, processes);
   if (!summed.ok()) return summed.status();
@@ -140,7 +294,7 @@ Result<ClusterAssignment> assign_clusters(HeldRecords& records, const dedup::Aut
   // Each member asks its cluster's first record's holder for the cluster's id and PageRank.
   std::vector<std::uint32_t> firsts;
   for (std::uint32_t d = first; d < end; ++d) {
-    if (records[d].in_dedup) firsts.push_back(chosen.cluster_of[d]);
+    if (records[d].in_dedup) firsts.push_back(cluster_of(d));
   }
   auto answers = ask_holders(
       firsts, parts,
@@ -162,11 +316,14 @@ Result<ClusterAssignment> assign_clusters(HeldRecords& records, const dedup::Aut
     r.cluster = static_cast<std::uint32_t>(in.varint());
     r.cluster_pagerank = std::bit_cast<double>(in.fixed(8));
     if (!in.ok()) return Status::corruption("a cluster's id and PageRank do not decode");
-    r.authoritative = chosen.authority[d].authoritative;
-    r.authority_reason = std::string(dedup::to_string(chosen.authority[d].reason));
+    const AuthorityDecision* decision = chosen.find(d);
+    const dedup::Authority authority =
+        decision != nullptr ? decision->authority : dedup::Authority{d, dedup::AuthorityReason::Singleton};
+    r.authoritative = authority.authoritative;
+    r.authority_reason = std::string(dedup::to_string(authority.reason));
     r.status = r.authoritative == d ? PageStatus::kIndexed : PageStatus::kDuplicate;
     if (r.authoritative != d) {
-      r.similarity = chosen.to_authoritative[d].similarity;
+      r.similarity = decision->similarity;
       std::string bytes;
       codec::put_string(bytes, r.url);
       codec::put_string(bytes, r.title);

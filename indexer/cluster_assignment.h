@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -22,25 +23,78 @@
 
 namespace canon::indexer {
 
-/// What the authority rule reads of the pages (dedup::choose_authoritative_pages): a candidate
-/// per detector document, those that matter filled in; they view `bytes`.
-struct AuthorityCandidates {
-  std::vector<std::string> bytes;  ///< what the candidates' strings view
-  dedup::AuthorityCandidateTable candidates;
+/// The owner of a cluster of the detector's (named by its smallest document) among `processes`
+/// processes: the process that chooses its authoritative page. Clusters spread over the
+/// processes by their names; a split keeps its parts with the owner.
+inline unsigned cluster_owner(std::uint32_t cluster, unsigned processes) { return cluster % processes; }
+
+/// The clusters of two or more (of the detector's, `cluster_of`) one process owns
+/// (cluster_owner), with what the authority rule reads of their pages
+/// (dedup::choose_authoritative_pages), numbered 0.. in document order (the share's indexes).
+struct ClusterShare {
+  /// The share's detector documents, sorted: the members of its clusters, then among them the
+  /// pages outside them whose rel=canonical names a member (a vote from outside the cluster).
+  std::vector<std::uint32_t> documents;
+  /// Per share index: whether it is a member of one of the share's clusters (else a vote).
+  std::vector<char> member;
+  /// Per share index: its cluster, the share index of the cluster's smallest document (a vote's,
+  /// its own index).
+  std::vector<std::uint32_t> cluster_of;
+  /// Per share index: its URL, name (heading, else title), PageRank, the redirect pages leading
+  /// to it (redirects_in), what it defines and lists (a member's), and the share index of the
+  /// member its rel=canonical names, when that is one; they view `bytes`.
+  std::vector<dedup::AuthorityCandidate> candidates;
+  std::vector<std::string> bytes;
+  /// The detector's verified pairs within the share's clusters, in share indexes.
+  std::vector<dedup::SimilarPair> pairs;
+
+  /// The share index of detector document `document`, nullopt when it is not in the share.
+  std::optional<std::uint32_t> index_of(std::uint32_t document) const;
 };
 
-/// Per detector document d (record d; `cluster_of`, the detector's clusters): for a member of a
-/// cluster of two or more, its URL, name (heading, else title), PageRank, the redirect pages
-/// leading to it (redirects_in), the page its rel=canonical names (canonical_page, when that
-/// page is in such a cluster too) and what it defines and lists; for another page, only its
-/// rel=canonical into such a cluster (a vote from outside it); nothing for the rest, which the
-/// rule does not read (a page alone is its own authoritative page, and splitting a cluster
-/// makes no member join another). By parts: each process makes the candidates of the records it
-/// holds (`parts`), and every process gets all of them (one all_gather_bytes). Collective;
-/// kCorruption when what another process sent does not decode.
-Result<AuthorityCandidates> authority_candidates(const HeldRecords& records,
-                                                 std::span<const std::uint32_t> cluster_of,
-                                                 const detail::RecordParts& parts, const Collective& processes);
+/// This process's share of the clusters: each process sends what the rule reads of the records
+/// it holds (`parts`) to the owners of their clusters, and a rel=canonical into a cluster of two
+/// or more to that cluster's owner; one all_to_all_bytes (none in one process, which owns every
+/// cluster). `clusters`: the detector's, the same on every process. Collective; kCorruption when
+/// what another process sent does not decode or names a document its receiver does not own.
+Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedup::Clusters& clusters,
+                                          const detail::RecordParts& parts, const Collective& processes);
+
+/// The authority stage's decision for a record in a cluster of two or more.
+struct AuthorityDecision {
+  std::uint32_t record = 0;
+  /// Its final cluster (after splits), named by the cluster's smallest record.
+  std::uint32_t cluster = 0;
+  /// Its cluster's authoritative page and why it won.
+  dedup::Authority authority{};
+  /// The detector's similarity to the authoritative page, for a duplicate.
+  double similarity = 0.0;
+};
+
+/// What the authority stage decided for the records a process holds.
+struct ChosenAuthorities {
+  /// This process's records in the detector's clusters of two or more, in record order; any
+  /// other record handed to the detector is alone, its own authoritative page.
+  std::vector<AuthorityDecision> decisions;
+  /// Of every process: pages that left the cluster the detector gave them, and of them those
+  /// that define an item their authoritative page lacks (dedup::AuthoritativePages).
+  std::size_t split_off = 0;
+  std::size_t split_for_definitions = 0;
+
+  /// The decision for `record`, nullptr when it is alone (or not this process's).
+  const AuthorityDecision* find(std::uint32_t record) const;
+};
+
+/// The authority stage by the clusters' owners: each process chooses the authoritative pages of
+/// its share of the clusters (gather_cluster_share, dedup::choose_authoritative_pages), the
+/// detector's judgements shared among the processes (every process gives the pairs of its
+/// share, and Detector::compare runs over all of them on every process, as in one), and sends
+/// each member's decision to the process holding its record. One process is the same with one
+/// share. Collective; kCorruption when a message does not decode.
+Result<ChosenAuthorities> choose_authorities_by_owner(const HeldRecords& records, const dedup::Clusters& clusters,
+                                                      dedup::Detector& detector, const dedup::DocumentLoader& load,
+                                                      bool honour_canonical, dedup::ChainPolicy policy,
+                                                      const detail::RecordParts& parts, const Collective& processes);
 
 /// The records' clusters as the search index needs them.
 struct ClusterAssignment {
@@ -54,10 +108,9 @@ struct ClusterAssignment {
 /// its cluster's PageRank (the sum of its members', in record order), the page it is indexed
 /// under with the reason, and its status: indexed when that is itself, else duplicate with its
 /// similarity. By parts: each process does so for the records it holds (`parts`), reading only
-/// those, and gets the alternates of the authoritative pages it holds. Collective; kCorruption
-/// when a message does not decode.
-/// REQUIRES: chosen covers the detector's documents, records[d] for each of them.
-Result<ClusterAssignment> assign_clusters(HeldRecords& records, const dedup::AuthoritativePages& chosen,
+/// those and the decisions `chosen` has for them, and gets the alternates of the authoritative
+/// pages it holds. Collective; kCorruption when a message does not decode.
+Result<ClusterAssignment> assign_clusters(HeldRecords& records, const ChosenAuthorities& chosen,
                                           const detail::RecordParts& parts, const Collective& processes);
 
 /// The clusters with a duplicate among every process's records (each reads those it holds):

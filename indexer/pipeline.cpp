@@ -211,14 +211,13 @@ Result<ClusterAssignment> choose_authority(const IndexOptions& options, dedup::D
                                            const dedup::Clusters& clusters, HeldRecords& records,
                                            const UrlRuleDuplicates& by_rule, const dedup::DocumentLoader& load_page,
                                            const RecordParts& parts, const Collective& processes, IndexSummary& summary) {
-  auto candidates = authority_candidates(records, clusters.cluster_of, parts, processes);
-  if (!candidates.ok()) return candidates.status();
-  const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
-      detector, clusters, candidates->candidates, options.honour_canonical,
-      options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, load_page);
-  summary.split_off = chosen.split_off;
-  summary.split_for_definitions = chosen.split_for_definitions;
-  auto assignment = assign_clusters(records, chosen, parts, processes);
+  auto chosen = choose_authorities_by_owner(
+      records, clusters, detector, load_page, options.honour_canonical,
+      options.split_chains ? dedup::ChainPolicy::kSplit : dedup::ChainPolicy::kKeep, parts, processes);
+  if (!chosen.ok()) return chosen.status();
+  summary.split_off = chosen->split_off;
+  summary.split_for_definitions = chosen->split_for_definitions;
+  auto assignment = assign_clusters(records, chosen.value(), parts, processes);
   if (!assignment.ok()) return assignment;
   summary.duplicate_clusters = assignment->duplicate_clusters;
   if (by_rule.count > 0) {

@@ -362,7 +362,7 @@ TEST_CASE("link_pages: inbound anchors agree with counting every link of a rando
   }
 }
 
-TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical through redirects, only the pages the rule reads") {
+TEST_CASE("resolve_named_pages and gather_cluster_share: redirects in, canonical through redirects, only the pages the rule reads") {
   HeldRecords records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b"),
                                      page("http://s/c"), page("http://s/d"), page("http://s/e")};
   for (const std::size_t d : {0, 1, 3, 4, 5}) records[d].in_dedup = true;
@@ -378,13 +378,22 @@ TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical
   CHECK(records[1].redirects_in == 1);
   CHECK(records[0].canonical_page == 1u);
   CHECK(records[3].canonical_page == canon::indexer::kNoRecord);
-  const std::vector<std::uint32_t> cluster_of = {0, 0, 2, 3, 4, 5};  // a and b together
-  const auto made = authority_candidates(records, cluster_of,
+  canon::dedup::Clusters clusters;
+  clusters.cluster_of = {0, 0, 2, 3, 4, 5};  // a and b together
+  clusters.pairs = {{0, 1, 0.9}};
+  const auto made = gather_cluster_share(records, clusters,
                                          canon::indexer::detail::RecordParts(static_cast<std::uint32_t>(records.size())),
                                          canon::LocalCollective());
   REQUIRE(made.ok());
-  const canon::dedup::AuthorityCandidateTable& candidates = made->candidates;
-  REQUIRE(candidates.size() == 6);
+  const ClusterShare& share = made.value();
+  // The members a and b, and e's vote for a from outside their cluster; nothing of the rest.
+  CHECK(share.documents == std::vector<std::uint32_t>{0, 1, 4});
+  CHECK(share.member == std::vector<char>{1, 1, 0});
+  CHECK(share.cluster_of == std::vector<std::uint32_t>{0, 0, 2});
+  REQUIRE(share.pairs.size() == 1);
+  CHECK(share.pairs[0].a == 0u);
+  CHECK(share.pairs[0].b == 1u);
+  const auto& candidates = share.candidates;
   CHECK(candidates[1].redirects_in == 1);
   CHECK(candidates[0].redirects_in == 0);
   CHECK(candidates[0].canonical == 1u);
@@ -392,11 +401,10 @@ TEST_CASE("resolve_named_pages and authority_candidates: redirects in, canonical
   CHECK(candidates[1].defined == std::vector<std::string>{"foo"});
   CHECK(candidates[1].url == "http://s/b");
   CHECK(candidates[1].name == "B");
-  CHECK(candidates[4].canonical == 0u);  // its vote, and nothing else of it
-  CHECK(candidates[4].url.empty());
-  CHECK_FALSE(candidates[3].canonical.has_value());
-  CHECK_FALSE(candidates[5].canonical.has_value());
-  CHECK(candidates[5].url.empty());
+  CHECK(candidates[2].canonical == 0u);  // e's vote, and nothing else of it
+  CHECK(candidates[2].url.empty());
+  CHECK(share.index_of(4) == 2u);
+  CHECK_FALSE(share.index_of(3).has_value());
 }
 
 TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuses and alternates") {
@@ -406,15 +414,9 @@ TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuse
   records[1].pagerank = 0.2;
   records[2].pagerank = 0.3;
   records[2].title = "C";
-  canon::dedup::AuthoritativePages chosen;
-  chosen.cluster_of = {0, 1, 0, 3};  // a and c together; b alone; the redirect outside
-  chosen.authority.resize(4);
-  chosen.authority[0] = {0, canon::dedup::AuthorityReason::PageRank};
-  chosen.authority[1] = {1, canon::dedup::AuthorityReason::Singleton};
-  chosen.authority[2] = {0, canon::dedup::AuthorityReason::PageRank};
-  chosen.authority[3] = {3, canon::dedup::AuthorityReason::Singleton};
-  chosen.to_authoritative.resize(4);
-  chosen.to_authoritative[2] = {0.8, true};
+  ChosenAuthorities chosen;  // a and c together; b alone; the redirect outside
+  chosen.decisions = {{0, 0, {0, canon::dedup::AuthorityReason::PageRank}, 0.0},
+                      {2, 0, {0, canon::dedup::AuthorityReason::PageRank}, 0.8}};
   const auto assigned =
       assign_clusters(records, chosen, canon::indexer::detail::RecordParts(static_cast<std::uint32_t>(records.size())), canon::LocalCollective());
   REQUIRE(assigned.ok());
