@@ -32,8 +32,8 @@ inline unsigned cluster_owner(std::uint32_t cluster, unsigned processes) { retur
 /// (cluster_owner), with what the authority rule reads of their pages
 /// (dedup::choose_authoritative_pages), numbered 0.. in document order (the share's indexes).
 struct ClusterShare {
-  /// The share's detector documents, sorted: the members of its clusters, then among them the
-  /// pages outside them whose rel=canonical names a member (a vote from outside the cluster).
+  /// The share's detector documents, sorted: the members of its clusters and the pages outside
+  /// them whose rel=canonical names a member (a vote from outside the cluster).
   std::vector<std::uint32_t> documents;
   /// Per share index: whether it is a member of one of the share's clusters (else a vote).
   std::vector<char> member;
