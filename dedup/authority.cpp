@@ -43,20 +43,6 @@ std::string_view to_string(AuthorityReason reason) {
   return "unknown";
 }
 
-AuthorityCandidateTable::AuthorityCandidateTable(std::size_t count, std::vector<std::uint32_t> documents,
-                                                 std::vector<AuthorityCandidate> candidates)
-    : count_(count), documents_(std::move(documents)), listed_(std::move(candidates)) {
-  assert(documents_.size() == listed_.size() && std::is_sorted(documents_.begin(), documents_.end()));
-}
-
-const AuthorityCandidate& AuthorityCandidateTable::operator[](std::uint32_t d) const {
-  assert(d < count_);
-  if (!every_.empty()) return every_[d];
-  static const AuthorityCandidate kEmpty;
-  const auto at = std::lower_bound(documents_.begin(), documents_.end(), d);
-  return at != documents_.end() && *at == d ? listed_[static_cast<std::size_t>(at - documents_.begin())] : kEmpty;
-}
-
 Release release_in_segment(std::string_view segment) {
   if (segment == "stable") return {4, {}};
   if (segment == "current") return {3, {}};

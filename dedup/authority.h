@@ -2,6 +2,7 @@
 /// @brief Choosing the page that represents (is indexed for) each near-duplicate cluster.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -33,32 +34,26 @@ struct AuthorityCandidate {
   std::string_view name = {};
 };
 
-/// The AuthorityCandidate of each document of a run: every document's, or only those of the
-/// documents listed (a sparse table: the pages the rule reads, a small share of a site's; any
-/// other document has the empty candidate, AuthorityCandidate{}). A table of every document's
-/// only views them (the vector or span it was made from must outlive it); a sparse one owns its
-/// candidates.
+/// The AuthorityCandidate of each document of a run (of a process's share of the clusters, in a
+/// partitioned build: indexer/cluster_assignment.h). Only views them: the vector or span it was
+/// made from must outlive it.
 class AuthorityCandidateTable {
 public:
   AuthorityCandidateTable() = default;
   /// `every[d]` is document d's.
-  AuthorityCandidateTable(std::span<const AuthorityCandidate> every) : count_(every.size()), every_(every) {}
+  AuthorityCandidateTable(std::span<const AuthorityCandidate> every) : every_(every) {}
   AuthorityCandidateTable(const std::vector<AuthorityCandidate>& every)
       : AuthorityCandidateTable(std::span<const AuthorityCandidate>(every)) {}
-  /// Of `count` documents, `documents` (sorted, unique) have `candidates` (in the same order).
-  /// REQUIRES: documents.size() == candidates.size(); each document < count.
-  AuthorityCandidateTable(std::size_t count, std::vector<std::uint32_t> documents,
-                          std::vector<AuthorityCandidate> candidates);
   /// The number of documents of the run.
-  std::size_t size() const { return count_; }
+  std::size_t size() const { return every_.size(); }
   /// Document d's candidate. REQUIRES: d < size().
-  const AuthorityCandidate& operator[](std::uint32_t d) const;
+  const AuthorityCandidate& operator[](std::uint32_t d) const {
+    assert(d < every_.size());
+    return every_[d];
+  }
 
 private:
-  std::size_t count_ = 0;
   std::span<const AuthorityCandidate> every_;
-  std::vector<std::uint32_t> documents_;
-  std::vector<AuthorityCandidate> listed_;
 };
 
 /// A release named in a URL's path: the first directory segment that is a version ("1.2",

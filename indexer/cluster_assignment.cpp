@@ -167,9 +167,9 @@ public:
   }
 
   bool any(bool mine) override {
-    if (processes_.size() == 1) return mine;
-    const std::vector<std::string> all = processes_.all_gather_bytes(mine ? "1" : "0");
-    return std::any_of(all.begin(), all.end(), [](const std::string& given) { return given == "1"; });
+    std::uint32_t none = mine ? 0 : 1;  // the smallest over the processes is 0 when any says yes
+    processes_.all_reduce_min(std::span(&none, 1));
+    return none == 0;
   }
 
   /// Whether every process's pairs decoded.

@@ -218,7 +218,7 @@ TEST_CASE("own name: a page saved under several names is its own under the first
   }
 }
 
-TEST_CASE("AuthorityCandidateTable: every document's, or the listed ones' with the empty candidate for the rest") {
+TEST_CASE("AuthorityCandidateTable: every document's candidate") {
   std::vector<AuthorityCandidate> every(4);
   every[1].url = "http://h/b";
   every[3].pagerank = 0.5;
@@ -226,33 +226,4 @@ TEST_CASE("AuthorityCandidateTable: every document's, or the listed ones' with t
   CHECK(dense.size() == 4);
   CHECK(dense[1].url == "http://h/b");
   CHECK(dense[3].pagerank == 0.5);
-
-  std::vector<AuthorityCandidate> listed(2);
-  listed[0].url = "http://h/b";
-  listed[1].canonical = 1u;
-  const AuthorityCandidateTable sparse(4, {1, 3}, std::move(listed));
-  CHECK(sparse.size() == 4);
-  CHECK(sparse[1].url == "http://h/b");
-  CHECK(sparse[3].canonical == 1u);
-  for (const std::uint32_t d : {0u, 2u}) {
-    CHECK(sparse[d].url.empty());
-    CHECK_FALSE(sparse[d].canonical.has_value());
-    CHECK(sparse[d].pagerank == 0.0);
-  }
-  // The rule reads both alike: the copy below a prefix loses to its page, whatever the PageRank.
-  const std::vector<std::uint32_t> cluster_of = {0, 1, 1, 3};
-  std::vector<AuthorityCandidate> pair(4);
-  pair[1].url = "http://h/b";
-  pair[1].pagerank = 0.2;
-  pair[2].url = "http://h/copy/b";
-  pair[2].pagerank = 0.3;
-  const auto from_dense = choose_authorities(cluster_of, pair, true);
-  const AuthorityCandidateTable only_cluster(4, {1, 2}, {pair[1], pair[2]});
-  const auto from_sparse = choose_authorities(cluster_of, only_cluster, true);
-  REQUIRE(from_dense.size() == from_sparse.size());
-  CHECK(from_sparse[2].authoritative == 1);
-  for (std::size_t d = 0; d < from_dense.size(); ++d) {
-    CHECK(from_dense[d].authoritative == from_sparse[d].authoritative);
-    CHECK(from_dense[d].reason == from_sparse[d].reason);
-  }
 }
