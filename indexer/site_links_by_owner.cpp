@@ -254,6 +254,57 @@ Result<OwnedPages> share_pages(const HeldRecords& records, std::uint32_t first, 
   return owned;
 }
 
+/// Where a link lands: the page (file and node) serving its URL once redirects are followed, or
+/// kNoRecord.
+struct Landing {
+  std::uint32_t file = kNoRecord;
+  std::uint32_t node = kNoRecord;
+};
+
+/// Where each URL (by UrlIds id) the nodes of [first, end) link to lands (kNoRecord for the
+/// others), followed in rounds of at most `per_round` URLs; the processes agree on the number of
+/// rounds (the most any needs), one with fewer following none in the last.
+Result<std::vector<Landing>> follow_link_targets(std::uint32_t first, std::uint32_t end,
+                                                 const std::vector<std::uint32_t>& node_of, const ParsedLinks& links,
+                                                 std::size_t per_round, const OwnedPages& owned,
+                                                 const Collective& processes) {
+  per_round = std::max<std::size_t>(per_round, 1);
+  std::vector<bool> linked(links.urls.size(), false);
+  std::size_t linked_count = 0;
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (node_of[i - first] == kNoRecord) continue;
+    for (const std::uint32_t id : links.targets_of(i)) {
+      if (!linked[id]) ++linked_count;
+      linked[id] = true;
+    }
+  }
+  // The most rounds any process needs: the smallest complement.
+  std::uint32_t rounds = ~static_cast<std::uint32_t>((linked_count + per_round - 1) / per_round);
+  processes.all_reduce_min(std::span(&rounds, 1));
+  rounds = ~rounds;
+
+  std::vector<Landing> landings(links.urls.size());
+  const std::vector<std::string_view> url_text = links.urls.views();  // the strings stay put
+  std::size_t next_id = 0;
+  std::vector<Query> queries;
+  std::vector<std::uint32_t> ids;
+  std::vector<std::string> hops;
+  for (std::uint32_t round = 0; round < rounds; ++round) {
+    queries.clear();
+    ids.clear();
+    hops.clear();
+    for (; next_id < linked.size() && ids.size() < per_round; ++next_id) {
+      if (!linked[next_id]) continue;
+      ids.push_back(static_cast<std::uint32_t>(next_id));
+      queries.emplace_back();
+      queries.back().start = url_text[next_id];
+    }
+    if (Status followed = follow_queries(queries, hops, owned, processes); !followed.ok()) return followed;
+    for (std::size_t q = 0; q < ids.size(); ++q) landings[ids[q]] = {queries[q].file, queries[q].node};
+  }
+  return landings;
+}
+
 }  // namespace
 
 unsigned url_owner(std::string_view url, unsigned processes) {
@@ -262,7 +313,7 @@ unsigned url_owner(std::string_view url, unsigned processes) {
 
 Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first, std::uint32_t end,
                                       const ParsedLinks& links, std::vector<std::string>& anchor_texts,
-                                      const Collective& processes) {
+                                      const Collective& processes, std::size_t targets_per_round) {
   const unsigned p_count = processes.size();
   const auto ends = gather_ranges(first, end, records.size(), processes);
   if (!ends.ok()) return ends.status();
@@ -300,19 +351,6 @@ Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first,
     queries.back().redirect_of = i;
   }
   const std::size_t redirect_queries = queries.size();
-  std::vector<std::uint32_t> query_of_url(links.urls.size(), kNoRecord);
-  {
-    const std::vector<std::string_view> url_text = links.urls.views();  // the strings stay put
-    for (std::uint32_t i = first; i < end; ++i) {
-      if (node_of[i - first] == kNoRecord) continue;
-      for (const std::uint32_t id : links.targets_of(i)) {
-        if (query_of_url[id] != kNoRecord) continue;
-        query_of_url[id] = static_cast<std::uint32_t>(queries.size());
-        queries.emplace_back();
-        queries.back().start = url_text[id];
-      }
-    }
-  }
   // The pages records name besides their links (resolve_named_pages): a rel=canonical, followed.
   // (A page URL rules recorded is a redirect to the URL they give, followed above.)
   const std::size_t canonical_queries = queries.size();
@@ -328,6 +366,11 @@ Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first,
   }
   std::vector<std::string> hops;
   if (Status followed = follow_queries(queries, hops, owned.value(), processes); !followed.ok()) return followed;
+  // The URLs this process's pages link to, followed a round of `targets_per_round` at a time (in
+  // id order; where each lands is kept, 8 bytes a URL): the queries and messages of a round are
+  // what the stage holds besides, whatever the number of URLs.
+  auto landings = follow_link_targets(first, end, node_of, links, targets_per_round, owned.value(), processes);
+  if (!landings.ok()) return landings.status();
   owned.value() = {};
 
   // 3. This process's files: redirects and nodes as number_nodes() makes them.
@@ -379,7 +422,7 @@ Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first,
     const bool with_texts = texts.size() == targets.size();
     page_named.clear();
     for (std::size_t k = 0; k < targets.size(); ++k) {
-      const Query& landing = queries[query_of_url[targets[k]]];
+      const Landing& landing = landings.value()[targets[k]];
       if (landing.file == kNoRecord) continue;
       edges.push_back({node_of[i - first], landing.node});
       // As link_pages: a page's own links name its places only.
@@ -399,6 +442,7 @@ Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first,
   }
   queries = {};
   hops = {};
+  landings.value() = {};
 
   // 5. What other pages call this process's pages, counted where the pages are.
   TextIds text_ids(anchor_texts);

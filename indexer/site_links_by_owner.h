@@ -4,6 +4,7 @@
 /// owner").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ namespace canon::indexer {
 /// serves it and where that page redirects. The same on every process and machine (XXH3-64).
 unsigned url_owner(std::string_view url, unsigned processes);
 
+/// The URLs a process follows at once in link_pages_by_owner: ~200 bytes each while followed
+/// (the query, the asks and answers), ~6.5 MB a round.
+inline constexpr std::size_t kLinkTargetsPerRound = std::size_t{1} << 15;
+
 /// link_pages() by parts. Each process reads of `records` and `links` only its own files,
 /// [first, end) (the processes' ranges tile the files in rank order; one may be empty):
 /// - its parsed pages are told to their URLs' owners (url_owner): the file, its node (nodes are
@@ -27,7 +32,9 @@ unsigned url_owner(std::string_view url, unsigned processes);
 /// - the URLs its pages link to and its redirect pages' URLs are resolved by their owners, a
 ///   redirect a round (one all_to_all_bytes a hop, RedirectResolver::kMaxHops at most): a
 ///   link lands on a file and its node, or nowhere; a redirect page gets its final URL, or is
-///   found to go round;
+///   found to go round. The URLs linked to are followed `targets_per_round` at a time, so that
+///   what the stage holds for them is 8 bytes a URL beside the run's URL table, not the queries
+///   and messages of every one (the processes agree on the number of rounds);
 /// - its rows of the graph are its pages' links; the texts it links with go, as text, to the
 ///   process that owns the target file, which counts what other pages call its pages
 ///   (count_inbound_anchors).
@@ -44,6 +51,7 @@ unsigned url_owner(std::string_view url, unsigned processes);
 /// or the ranges do not tile the files.
 Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first, std::uint32_t end,
                                       const ParsedLinks& links, std::vector<std::string>& anchor_texts,
-                                      const Collective& processes);
+                                      const Collective& processes,
+                                      std::size_t targets_per_round = kLinkTargetsPerRound);
 
 }  // namespace canon::indexer

@@ -3,10 +3,11 @@
 /// sites with redirect chains, loops, chains longer than RedirectResolver::kMaxHops, pages
 /// sharing a URL, unparsed files, link texts naming pages and places, rel=canonical URLs and
 /// pages URL rules recorded, cut among 1 to 5 simulated processes at random (empty parts among
-/// them).
+/// them), the URLs linked to followed a few at a time or all at once.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 #include <string>
 #include <utility>
@@ -173,6 +174,9 @@ TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each 
       CAPTURE(seed);
       CAPTURE(processes);
       const auto ranges = random_ranges(static_cast<std::uint32_t>(site.records.size()), processes, cuts);
+      std::vector<std::size_t> round_sizes(processes);
+      for (std::size_t& size : round_sizes) size = std::array<std::size_t, 4>{1, 3, 17, kLinkTargetsPerRound}[cuts() % 4];
+      CAPTURE(round_sizes);
       std::vector<std::vector<Linked>> got_records(processes);
       std::vector<canon::ranking::OutLinkRows> got_rows(processes);
       std::vector<std::vector<std::uint32_t>> got_nodes(processes);
@@ -197,7 +201,10 @@ TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each 
           if (!own_text[t] && (texts[t].starts_with('#') || t % 2 == 0)) texts[t] = "not held " + std::to_string(t);
         }
         const ParsedLinks links = take_links(mine, site.urls, texts);
-        auto graph = link_pages_by_owner(mine, ranges[p].first, ranges[p].second, links, texts, collective);
+        // The URLs linked to followed a few at a time, or all in one round; each process its
+        // own size (they agree on the rounds).
+        auto graph = link_pages_by_owner(mine, ranges[p].first, ranges[p].second, links, texts, collective,
+                                         round_sizes[p]);
         if (!graph.ok()) {
           failed[p] = graph.status().message();
           return;
