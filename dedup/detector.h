@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -154,10 +155,37 @@ struct DedupOptions {
   double multik_max_dissimilarity = 0.2;
 };
 
-/// Gives document `doc` again to `use` (its views live until `use` returns), for detectors that
-/// need more than they kept. Thread-safe: a detector may call it from several threads at once.
-using DocumentLoader =
-    std::function<void(std::uint32_t doc, const std::function<void(const DedupDocument&)>& use)>;
+/// Gives documents again, for detectors that need more than they kept: load(doc, use) gives
+/// document `doc` to `use` (its views live until `use` returns). In a partitioned build the
+/// pages are found where they are stored by asking the processes that hold them: a detector
+/// says which documents it is about to load with locate() (a collective call, made by every
+/// process at the same point, with its own documents, possibly none), then loads only those.
+/// load() is thread-safe: a detector may call it from several threads at once.
+class DocumentLoader {
+public:
+  using Load = std::function<void(std::uint32_t doc, const std::function<void(const DedupDocument&)>& use)>;
+  using Locate = std::function<void(std::span<const std::uint32_t> docs)>;
+
+  DocumentLoader() = default;
+  /// A loader that can load any document without being told first (`locate` does nothing).
+  template <typename F>
+    requires std::is_constructible_v<Load, F> && (!std::is_same_v<std::decay_t<F>, DocumentLoader>)
+  DocumentLoader(F&& load) : load_(std::forward<F>(load)) {}  // NOLINT: a lambda converts
+  DocumentLoader(Load load, Locate locate) : load_(std::move(load)), locate_(std::move(locate)) {}
+
+  /// Gives document `doc` to `use`. REQUIRES: a document of the last locate() (or any, for a
+  /// loader without one).
+  void operator()(std::uint32_t doc, const std::function<void(const DedupDocument&)>& use) const { load_(doc, use); }
+  /// The documents (sorted or not, repeats allowed) this process loads next; forgets those told
+  /// before. Collective in a partitioned build. Not while load() is called.
+  void locate(std::span<const std::uint32_t> docs) const {
+    if (locate_) locate_(docs);
+  }
+
+private:
+  Load load_;
+  Locate locate_;
+};
 
 /// A near-duplicate detector, fed one document at a time (docs/dedup.md, "The detector
 /// interface"). A run is reset(n), add() of each document (concurrently for distinct

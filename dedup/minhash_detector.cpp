@@ -494,6 +494,18 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
     load_of[least] += components[c].second - components[c].first;
     if (least == rank) mine.push_back(c);
   }
+  // The documents this process loads, located first (where another process holds them).
+  std::vector<std::uint32_t> members;
+  for (const std::size_t c : mine) {
+    for (std::size_t i = components[c].first; i < components[c].second; ++i) {
+      members.push_back(pairs[by_root[i].second].first);
+      members.push_back(pairs[by_root[i].second].second);
+    }
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  load.locate(members);
+  members = {};
   parallel_for(mine.size(), options_.threads, [&](std::size_t m, std::size_t) {
     const auto [begin, end] = components[mine[m]];
     std::vector<std::size_t> component;

@@ -118,7 +118,9 @@ private:
   /// `needed` flag is set, into out[index]: the documents are loaded once per connected
   /// component of those pairs, or once
   /// per block of it measured against theirs when the component holds more than
-  /// options_.measure_budget_shingles.
+  /// options_.measure_budget_shingles. In a partitioned build each process measures its share
+  /// of the components, having told `load` their documents (DocumentLoader::locate, so every
+  /// process calls this at the same point), and then receives the others' measures.
   void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed, std::span<const PairRule> rules,
                        const DocumentLoader& load, std::vector<Measured>& out) const;
   /// The Measured of the pairs whose indices are `component` (one connected component), into

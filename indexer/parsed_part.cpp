@@ -106,7 +106,7 @@ Result<ParsedPart> load_parsed_part(const fs::path& path) {
 PartTakeOver::PartTakeOver(const ParseContext& run, const RunStore& store, std::string base_url)
     : run_(run), segments_(store.names.size()), base_url_(std::move(base_url)) {}
 
-Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<store::StoreLocation>& stored_at) {
+Status PartTakeOver::take(ParsedPart&& part, unsigned threads) {
   const bool add_pages = !part.detector_state.has_value();
   if (part.detector_state) {
     if (Status taken = run_.detector.add_encoded(*part.detector_state); !taken.ok()) {
@@ -132,9 +132,8 @@ Status PartTakeOver::take(ParsedPart&& part, unsigned threads, std::vector<store
         block_status[b] = Status::corruption(where + ": " + e.path + "'s page is in no segment of the run");
         return;
       }
-      const std::size_t i = part.first_file + k;
-      stored_at[i] = *e.store_location;
       if (!add_pages) continue;
+      const std::size_t i = part.first_file + k;
       // A detector without a state to send takes the page itself, as the parse gave it.
       auto page = run_.store_reader.read(*e.store_location);
       auto url = urls::file_url(base_url_, e.path);

@@ -70,13 +70,13 @@ public:
   /// `base_url`: the run's, under which a part's files have their URLs (urls::file_url).
   PartTakeOver(const ParseContext& run, const RunStore& store, std::string base_url);
   /// Takes `part` over on `threads` threads: what the detector kept of its files taken from the
-  /// part, or, when the part has no detector state, added from their pages in the run's store,
-  /// and each file's stored page's place in `stored_at` (by file; nothing else of the part is
-  /// kept: the process that parsed its files holds their records). kCorruption when the detector
+  /// part, or, when the part has no detector state, added from their pages in the run's store
+  /// (nothing else of the part is kept: the process that parsed its files holds their records,
+  /// and is asked where their pages are stored, StoredPlaces). kCorruption when the detector
   /// state does not check out or the part's entries do not match its files. Nothing is written.
   /// REQUIRES: the part's files are none of those already taken; every segment it names is
-  /// finished and open in `run.store_reader`; stored_at.size() >= part.end_file.
-  Status take(ParsedPart&& part, unsigned threads, std::vector<store::StoreLocation>& stored_at);
+  /// finished and open in `run.store_reader`.
+  Status take(ParsedPart&& part, unsigned threads);
 
 private:
   const ParseContext& run_;

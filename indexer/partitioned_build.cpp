@@ -36,11 +36,7 @@ Result<RunStore> start_shared_store(const fs::path& store_dir, Reuse& reuse, con
 
 Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
                     const std::string& base_url, const Collective& processes, unsigned threads, StoreReader& store_reader,
-                    const HeldRecords& records, std::vector<store::StoreLocation>& stored_at) {
-  stored_at.assign(chunks.files, store::StoreLocation{});
-  for (std::size_t d = records.first_held(); d < std::min<std::size_t>(records.end_held(), chunks.files); ++d) {
-    stored_at[d] = records[d].store_location;
-  }
+                    const HeldRecords& records) {
   if (processes.size() == 1) return store_reader.open_new();
   // Round r: every process gives the r-th chunk of its part (its chunks are consecutive) and
   // takes over the others' r-th, so that a process holds one chunk of each other part at a time,
@@ -81,7 +77,7 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
                                   std::to_string(part->end_file) + ", not its chunk's");
       }
       if (part->first_file == part->end_file) continue;
-      Status taken = take_over.take(std::move(part).value(), threads, stored_at);
+      Status taken = take_over.take(std::move(part).value(), threads);
       if (!taken.ok()) return taken;
       std::string().swap(pieces[p]);  // taken over: its bytes are not held while the next piece is
     }

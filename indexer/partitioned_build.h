@@ -29,12 +29,11 @@ Result<RunStore> start_shared_store(const std::filesystem::path& store_dir, Reus
 /// Stage 2's end: the new segments opened, and in a partitioned build every process's part
 /// (parsed_part.h) exchanged, a chunk a round (each gives its next chunk's part, made from its
 /// `records`, and takes the others' over: their files' URLs are under `base_url`), so that the
-/// detector holds its state of the whole site on every process and `stored_at` the place of
-/// every file's stored page (by file; this process's own from its records). kCorruption when a
-/// part received does not check out or is not its sender's chunk.
+/// detector holds its state of the whole site on every process. kCorruption when a part
+/// received does not check out or is not its sender's chunk.
 Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const RunStore& store,
                     const std::string& base_url, const Collective& processes, unsigned threads, StoreReader& store_reader,
-                    const HeldRecords& records, std::vector<store::StoreLocation>& stored_at);
+                    const HeldRecords& records);
 
 /// A run's build directory: owned (and committed) by the first process of a partitioned
 /// build, only used by the others.

@@ -232,15 +232,19 @@ Result<ClusterAssignment> choose_authority(const IndexOptions& options, dedup::D
 
 /// Stage 4: the clusters of near-duplicate pages. The detector kept a sketch of each page; when
 /// it needs a page's text again (to verify a candidate pair) `load_page` reads it from the page
-/// store. Counts in `summary`; fails when the store could not be read.
+/// store. Counts in `summary`; fails when the store could not be read (on every process of a
+/// partitioned build, when one could not: collective).
 Result<dedup::Clusters> find_near_duplicates(dedup::Detector& detector, const dedup::DocumentLoader& load_page,
-                                             const StoreReader& store_reader, Progress& progress, IndexSummary& summary) {
+                                             const StoreReader& store_reader, Progress& progress,
+                                             const Collective& processes, IndexSummary& summary) {
   progress.start("near-duplicates", 0);
   dedup::Clusters clusters = detector.find_clusters(load_page);
   progress.finish();
   summary.candidates_examined = clusters.candidates_examined;
   summary.near_duplicate_pairs = clusters.pairs.size();
-  if (Status read = store_reader.failed(); !read.ok()) return read;
+  if (Status read = every_process_did(store_reader.failed(), processes, "read the pages it measured"); !read.ok()) {
+    return read;
+  }
   return clusters;
 }
 
@@ -326,10 +330,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   if (!parsed.ok()) return parsed.status();
   HeldRecords& records = parsed.value();
   summary.input_files = records.size();
-  // Where each detector document's page is in the store, for the detector and the authority
-  // stage to read pages of any process again.
-  std::vector<store::StoreLocation> stored_at;
-  if (Status whole = gather_parts(parse, chunks, run_store.value(), base_url, processes, threads, store_reader, records, stored_at);
+  if (Status whole = gather_parts(parse, chunks, run_store.value(), base_url, processes, threads, store_reader, records);
       !whole.ok()) {
     return whole;
   }
@@ -353,8 +354,12 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   clock.lap("pagerank");
 
   // 4. Near-duplicates, verified with the pages' texts from the store.
-  const dedup::DocumentLoader load_page = store_reader.loader(stored_at);
-  const auto found = find_near_duplicates(*detector.value(), load_page, store_reader, progress, summary);
+  // Where the detector's documents are in the store, for the detector (and the authority stage,
+  // through it) to read pages of any process again: its own from their records, the others'
+  // asked of their holders when it is about to read them.
+  StoredPlaces stored_places(records, parts, processes);
+  const dedup::DocumentLoader load_page = store_reader.loader(stored_places);
+  const auto found = find_near_duplicates(*detector.value(), load_page, store_reader, progress, processes, summary);
   if (!found.ok()) return found.status();
   const dedup::Clusters& clusters = found.value();
   clock.lap("dedup");
@@ -363,12 +368,13 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   auto assigned = choose_authority(options, *detector.value(), clusters, records, walked->by_rule, load_page, parts, processes, summary);
   if (!assigned.ok()) return assigned.status();
   const ClusterAssignment& assignment = assigned.value();
-  if (Status read = store_reader.failed(); !read.ok()) return read;
+  if (Status read = every_process_did(store_reader.failed(), processes, "read the pages it measured"); !read.ok()) {
+    return read;
+  }
   // Nothing after asks the detector: its sketches, names and site statistics (about a fifth of
   // the memory the 100k-page site holds at this point) are let go before the Xapian stage, the
   // run's peak. `parse` refers to it still, and is not used again.
   detector.value().reset();
-  std::vector<store::StoreLocation>().swap(stored_at);
   clock.lap("authority");
 
   // 6. The search index (a shard a process); a link to a copy names the page standing for it.

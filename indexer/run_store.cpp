@@ -2,9 +2,11 @@
 /// @brief The run's page store started beside the previous build's segments, and its catalog written.
 #include "indexer/run_store.h"
 
+#include <algorithm>
 #include <string_view>
 #include <system_error>
 
+#include "common/byte_codec.h"
 #include "indexer/partitioned_build.h"
 
 namespace canon::indexer::detail {
@@ -77,6 +79,43 @@ store::CatalogEntry catalog_entry(const PageRecord& r, const std::vector<std::ui
   e.fields_digest = r.digests.fields;
   e.data_digest = r.digests.data;
   return e;
+}
+
+Status StoredPlaces::locate(std::span<const std::uint32_t> docs) {
+  located_.clear();
+  if (processes_.size() == 1) return Status::ok_status();
+  // Only the others' documents are asked for, each once.
+  std::vector<std::uint32_t> wanted;
+  for (const std::uint32_t d : docs) {
+    if (d < records_.first_held() || d >= records_.end_held()) wanted.push_back(d);
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  auto answers = ask_holders(
+      wanted, parts_,
+      [this](std::uint32_t record, std::string& out) {
+        codec::put_varint(out, records_[record].store_location.segment);
+        codec::put_varint(out, records_[record].store_location.offset);
+      },
+      processes_);
+  if (!answers.ok()) return answers.status();
+  located_.reserve(wanted.size());
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    codec::Reader in(answers.value()[k]);
+    const std::uint64_t segment = in.varint(), offset = in.varint();
+    if (!in.ok() || !in.at_end() || segment > UINT32_MAX) {
+      return Status::corruption("the place of stored page " + std::to_string(wanted[k]) + " does not decode");
+    }
+    located_.emplace_back(wanted[k], store::StoreLocation{static_cast<std::uint32_t>(segment), offset});
+  }
+  return Status::ok_status();
+}
+
+const store::StoreLocation* StoredPlaces::find(std::uint32_t doc) const {
+  if (doc >= records_.first_held() && doc < records_.end_held()) return &records_[doc].store_location;
+  const auto it = std::lower_bound(located_.begin(), located_.end(), doc,
+                                   [](const auto& entry, std::uint32_t d) { return entry.first < d; });
+  return it != located_.end() && it->first == doc ? &it->second : nullptr;
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "dedup/detector.h"
 #include "indexer/page_record.h"
 #include "indexer/previous_build.h"
+#include "indexer/record_parts.h"
 #include "indexer/site_links.h"
 #include "indexer/site_plan.h"
 #include "store/page_store.h"
@@ -67,6 +69,31 @@ struct RunStore {
 /// place (false: only name them, another process of a partitioned build puts them there).
 Result<RunStore> start_store(const std::filesystem::path& store_dir, Reuse& reuse, std::size_t chunks, bool link);
 
+/// Where the detector's documents (the site's files, by number) are stored in the run's page
+/// store: a process's own files' places are in their records; in a partitioned build another
+/// process's are asked of it (ask_holders), for the documents the detector is about to load, and
+/// kept until it asks again. So no process holds the place of every page of the site (16 bytes
+/// a page), only of its own and of those it measures.
+class StoredPlaces {
+public:
+  /// `records`, `parts` and `processes` must outlive this.
+  StoredPlaces(const HeldRecords& records, const RecordParts& parts, const Collective& processes)
+      : records_(records), parts_(parts), processes_(processes) {}
+  /// Every process gives the documents it loads next (any order, repeats allowed); each is
+  /// then found by find(), as are the process's own. One ask_holders (none in one process):
+  /// collective. Fails (kCorruption) when a message does not decode.
+  Status locate(std::span<const std::uint32_t> docs);
+  /// The place of `doc`'s page: one of this process's files', or of the last locate(); nullptr
+  /// for another or a file without a stored page. Thread-safe (not while locate() runs).
+  const store::StoreLocation* find(std::uint32_t doc) const;
+
+private:
+  const HeldRecords& records_;
+  const RecordParts& parts_;
+  const Collective& processes_;
+  std::vector<std::pair<std::uint32_t, store::StoreLocation>> located_;  ///< sorted by document
+};
+
 /// The run's page store open for reading: a page is read back from here, never from its file
 /// again (so the index and the duplicate decisions are made from the same text, even when a
 /// file changes during the run). Segments are opened as they are finished. Thread-safe.
@@ -80,23 +107,30 @@ public:
 
   /// The page at `at`. REQUIRES: its segment is open.
   Result<store::StoredPage> read(const store::StoreLocation& at) const { return readers_[at.segment]->read(at.offset); }
-  /// A DocumentLoader over the stored pages, document d at `stored_at[d]`; it refers to this
-  /// object and to `stored_at`, which must stay where they are while the loader is used. It
-  /// gives a page's texts, not its URL (a process of a partitioned build does not hold every
-  /// page's: the detectors read only the texts of the pages they load again). A page that
-  /// cannot be read (a damaged store: the disk) is given as a page without words, which nothing
-  /// is merged with, and its error kept for failed().
-  dedup::DocumentLoader loader(const std::vector<store::StoreLocation>& stored_at) {
-    return [this, &stored_at](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
-      auto page = read(stored_at[i]);
-      if (!page.ok()) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        if (failure_.ok()) failure_ = page.status();
-        use(dedup::DedupDocument{});
-        return;
-      }
-      use(page->dedup_view({}));
-    };
+  /// A DocumentLoader over the stored pages, document d where `places` finds it (its locate()
+  /// is the loader's); it refers to this object and to `places`, which must stay where they are
+  /// while the loader is used. It gives a page's texts, not its URL (a process of a partitioned
+  /// build does not hold every page's: the detectors read only the texts of the pages they load
+  /// again). A page that cannot be read (a damaged store: the disk), or whose place was not
+  /// found, is given as a page without words, which nothing is merged with, and its error kept
+  /// for failed().
+  dedup::DocumentLoader loader(StoredPlaces& places) {
+    return dedup::DocumentLoader(
+        [this, &places](std::uint32_t i, const std::function<void(const dedup::DedupDocument&)>& use) {
+          const store::StoreLocation* at = places.find(i);
+          auto page = at != nullptr ? read(*at)
+                                    : Result<store::StoredPage>(Status::corruption(
+                                          "the place of stored page " + std::to_string(i) + " is not known"));
+          if (!page.ok()) {
+            keep_failure(page.status());
+            use(dedup::DedupDocument{});
+            return;
+          }
+          use(page->dedup_view({}));
+        },
+        [this, &places](std::span<const std::uint32_t> docs) {
+          if (Status located = places.locate(docs); !located.ok()) keep_failure(located);
+        });
   }
   /// The first read the loader could not make, or ok.
   Status failed() const {
@@ -105,6 +139,10 @@ public:
   }
 
 private:
+  void keep_failure(const Status& failure) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (failure_.ok()) failure_ = failure;
+  }
   /// Opens segments [first, end).
   Status open(std::uint32_t first, std::uint32_t end) {
     for (std::uint32_t s = first; s < end; ++s) {

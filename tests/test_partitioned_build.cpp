@@ -6,6 +6,7 @@
 /// mpirun is tests/mpi_index.sh.
 #include <doctest/doctest.h>
 
+#include <cerrno>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "indexer/parsed_part.h"
 #include "indexer/pipeline.h"
 #include "urls/url_rules.h"
+#include "support/faulty_file_system.h"
 #include "support/site_files.h"
 #include "support/temp_dir.h"
 #include "support/thread_collective.h"
@@ -289,4 +291,30 @@ TEST_CASE("a partitioned build fails on every process when the first cannot crea
   });
   REQUIRE(messages.size() == 3);
   for (const std::string& message : messages) CHECK(message != "ok");
+}
+
+TEST_CASE("a page store segment that cannot be read ends the run on every process, none left waiting") {
+  // The pages of one chunk cannot be read back: whichever processes measure them or index them
+  // fail, and the others must not wait for them in the next exchange.
+  canon::testing::TempDir site, dir;
+  generate_site(site.path(), 150);
+  canon::testing::FaultyFileSystem faulty;
+  faulty.fail_reads("/3.seg", EIO);
+  const canon::io::ScopedFileSystem installed(faulty);
+  std::mutex mutex;
+  std::vector<std::string> messages;
+  canon::testing::run_processes(3, [&](const canon::Collective& collective) {
+    IndexOptions options = options_for(site.path(), dir.path() / "index");
+    options.processes = &collective;
+    auto summary = canon::indexer::index_site(options);
+    const std::lock_guard lock(mutex);
+    messages.push_back(summary.ok() ? "ok" : summary.status().message());
+  });
+  CHECK(faulty.failures() > 0);
+  REQUIRE(messages.size() == 3);
+  for (const std::string& message : messages) {
+    CAPTURE(message);
+    CHECK(message.find("3.seg") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(dir.path() / "index"));
 }
