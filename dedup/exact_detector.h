@@ -75,7 +75,8 @@ private:
   bool moved(std::uint32_t a, std::uint32_t b) const { return options_.title_rule && names_.moved(a, b); }
   /// For each pair (a, b) of moved pages: moved_coverage() of a in b and of b in a, their words
   /// masked (moved_shingle_set()), their documents loaded once each (1 for identical word
-  /// sequences).
+  /// sequences), told to `load` first (DocumentLoader::locate: collective in a partitioned
+  /// build, whose processes all hold the whole detector and call this with the same pairs).
   std::vector<std::pair<double, double>> moved_coverages(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                                          const DocumentLoader& load) const;
   /// Whether a and b, of Jaccard `jaccard`, are near-duplicates: identical word sequences, or

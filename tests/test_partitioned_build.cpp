@@ -18,9 +18,11 @@
 
 #include <xapian.h>
 
+#include "dedup/page_names.h"
 #include "indexer/parsed_part.h"
 #include "indexer/pipeline.h"
 #include "urls/url_rules.h"
+#include "support/detector_fixtures.h"
 #include "support/faulty_file_system.h"
 #include "support/site_files.h"
 #include "support/temp_dir.h"
@@ -275,6 +277,29 @@ TEST_CASE("a partitioned build gives the one-process index: a detector that send
   canon::testing::TempDir site;
   generate_site(site.path(), 60);
   check_same_index(site.path(), [](IndexOptions& options) { options.detector = "simhash"; });
+}
+
+TEST_CASE("a partitioned build gives the one-process index: the exact detector reads moved pages of any process") {
+  // Every process holds the whole exact detector and reads the texts of moved pages again (a
+  // trait re-exported by another crate: core/ and std/ hold parallel trees), asking where they
+  // are stored of the processes that hold them: core's files and std's fall in different parts.
+  canon::testing::TempDir site;
+  const canon::testing::MovedSite moved = canon::testing::moved_site(30, 5, canon::dedup::SiteNames::kMinPlaceTreePaths);
+  for (std::size_t d = 0; d < moved.texts.size(); ++d) {
+    write(site.path() / moved.urls[d].substr(std::string("http://h/").size()),
+          "<html><head><title>" + moved.titles[d] + "</title></head><body><p>" + moved.texts[d] + "</p></body></html>");
+  }
+  const Configure exact = [](IndexOptions& options) {
+    options.detector = "exact";
+    options.chunk_files = 40;
+  };
+  // The one-process build merges the moved pair: what the processes must read again.
+  canon::testing::TempDir one;
+  REQUIRE(canon::indexer::index_site(options_for(site.path(), one.path() / "index", exact)).ok());
+  const std::string pairs = slurp(one.path() / "index" / "pairs.tsv");
+  CHECK(pairs.find("core/cmp/trait.Eq.html") != std::string::npos);
+  CHECK(pairs.find("std/cmp/trait.Eq.html") != std::string::npos);
+  check_same_index(site.path(), exact);
 }
 
 TEST_CASE("a partitioned build fails on every process when the first cannot create the build directory") {
