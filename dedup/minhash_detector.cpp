@@ -459,6 +459,42 @@ std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
   return result;
 }
 
+namespace {
+
+/// The documents of the pairs `component` of `pairs`, sorted, once each.
+std::vector<std::uint32_t> component_members(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                             std::span<const std::size_t> component) {
+  std::vector<std::uint32_t> members;
+  for (const std::size_t p : component) {
+    members.push_back(pairs[p].first);
+    members.push_back(pairs[p].second);
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  return members;
+}
+
+/// The block of each of `members`: consecutive members, each block holding at most `budget`
+/// shingles (a member counts its own shingle count in `sizes`, at least 1; a member larger
+/// than the budget is a block of its own).
+std::vector<std::size_t> member_blocks(std::span<const std::uint32_t> members, std::span<const std::uint32_t> sizes,
+                                       std::size_t budget) {
+  std::vector<std::size_t> block_of(members.size());
+  std::size_t blocks = 0;
+  for (std::size_t m = 0, held = 0; m < members.size(); ++m) {
+    const std::size_t size = std::max<std::size_t>(sizes[members[m]], 1);
+    if (m == 0 || held + size > budget) {
+      ++blocks;
+      held = 0;
+    }
+    held += size;
+    block_of[m] = blocks - 1;
+  }
+  return block_of;
+}
+
+}  // namespace
+
 void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
                                       std::span<const PairRule> rules,
                                       const DocumentLoader& load, std::vector<Measured>& out) const {
@@ -495,17 +531,13 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
     if (least == rank) mine.push_back(c);
   }
   // The documents this process loads, located first (where another process holds them).
-  std::vector<std::uint32_t> members;
-  for (const std::size_t c : mine) {
-    for (std::size_t i = components[c].first; i < components[c].second; ++i) {
-      members.push_back(pairs[by_root[i].second].first);
-      members.push_back(pairs[by_root[i].second].second);
+  {
+    std::vector<std::size_t> my_pairs;
+    for (const std::size_t c : mine) {
+      for (std::size_t i = components[c].first; i < components[c].second; ++i) my_pairs.push_back(by_root[i].second);
     }
+    load.locate(component_members(pairs, my_pairs));
   }
-  std::sort(members.begin(), members.end());
-  members.erase(std::unique(members.begin(), members.end()), members.end());
-  load.locate(members);
-  members = {};
   parallel_for(mine.size(), options_.threads, [&](std::size_t m, std::size_t) {
     const auto [begin, end] = components[mine[m]];
     std::vector<std::size_t> component;
@@ -539,42 +571,6 @@ void MinhashDetector::share_measures(std::span<const std::pair<std::uint32_t, st
     }
   }
 }
-
-namespace {
-
-/// The documents of the pairs `component` of `pairs`, sorted, once each.
-std::vector<std::uint32_t> component_members(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                                             std::span<const std::size_t> component) {
-  std::vector<std::uint32_t> members;
-  for (const std::size_t p : component) {
-    members.push_back(pairs[p].first);
-    members.push_back(pairs[p].second);
-  }
-  std::sort(members.begin(), members.end());
-  members.erase(std::unique(members.begin(), members.end()), members.end());
-  return members;
-}
-
-/// The block of each of `members`: consecutive members, each block holding at most `budget`
-/// shingles (a member counts its own shingle count in `sizes`, at least 1; a member larger
-/// than the budget is a block of its own).
-std::vector<std::size_t> member_blocks(std::span<const std::uint32_t> members, std::span<const std::uint32_t> sizes,
-                                       std::size_t budget) {
-  std::vector<std::size_t> block_of(members.size());
-  std::size_t blocks = 0;
-  for (std::size_t m = 0, held = 0; m < members.size(); ++m) {
-    const std::size_t size = std::max<std::size_t>(sizes[members[m]], 1);
-    if (m == 0 || held + size > budget) {
-      ++blocks;
-      held = 0;
-    }
-    held += size;
-    block_of[m] = blocks - 1;
-  }
-  return block_of;
-}
-
-}  // namespace
 
 void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
                                         std::span<const PairRule> rules,
