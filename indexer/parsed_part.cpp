@@ -20,7 +20,7 @@ namespace {
 
 /// The first bytes of an encoded part, then its format version.
 constexpr std::string_view kPartMagic = "canon-part";
-constexpr std::uint64_t kPartVersion = 1;
+constexpr std::uint64_t kPartVersion = 2;  // 2: the catalog may be left out
 
 /// Files taken over from one part, a block at a time (parallel_for's unit).
 constexpr std::size_t kTakeOverBlock = 256;
@@ -30,27 +30,29 @@ constexpr std::size_t kTakeOverBlock = 256;
 ParsedPart make_parsed_part(const HeldRecords& records, std::uint32_t first_file, std::uint32_t end_file,
                             const RunStore& store, std::span<const std::string_view> urls,
                             std::span<const std::string_view> anchors, const dedup::Detector& detector,
-                            PartLinks links) {
+                            PartContent content) {
   ParsedPart part;
   part.first_file = first_file;
   part.end_file = end_file;
-  part.catalog.segments = store.names;
+  part.detector_state = detector.encode_added(first_file, end_file);
+  if (content == PartContent::kForTakeOver && part.detector_state) return part;
+  store::StoreCatalog& catalog = part.catalog.emplace();
+  catalog.segments = store.names;
   std::vector<std::uint32_t> same_segment(store.names.size());
   std::iota(same_segment.begin(), same_segment.end(), 0);
-  PartTable part_urls(urls, part.catalog.urls);
-  PartTable part_anchors(anchors, part.catalog.anchors);
-  part.catalog.files.reserve(end_file - first_file);
+  PartTable part_urls(urls, catalog.urls);
+  PartTable part_anchors(anchors, catalog.anchors);
+  catalog.files.reserve(end_file - first_file);
   const std::vector<std::uint32_t> none;
   for (std::uint32_t i = first_file; i < end_file; ++i) {
     const PageRecord& r = records[i];
-    if (links == PartLinks::kWithout) {
-      part.catalog.files.push_back(catalog_entry(r, none, none, same_segment));
+    if (content == PartContent::kForTakeOver) {
+      catalog.files.push_back(catalog_entry(r, none, none, same_segment));
       continue;
     }
-    part.catalog.files.push_back(catalog_entry(r, part_urls.renumber(r.links), part_anchors.renumber(r.link_anchors),
-                                               same_segment));
+    catalog.files.push_back(catalog_entry(r, part_urls.renumber(r.links), part_anchors.renumber(r.link_anchors),
+                                          same_segment));
   }
-  part.detector_state = detector.encode_added(first_file, end_file);
   return part;
 }
 
@@ -59,7 +61,8 @@ std::string encode_parsed_part(const ParsedPart& part) {
   codec::put_varint(out, kPartVersion);
   codec::put_varint(out, part.first_file);
   codec::put_varint(out, part.end_file);
-  codec::put_string(out, store::encode_store_catalog(part.catalog));
+  codec::put_varint(out, part.catalog.has_value() ? 1 : 0);
+  if (part.catalog) codec::put_string(out, store::encode_store_catalog(*part.catalog));
   codec::put_varint(out, part.detector_state.has_value() ? 1 : 0);
   if (part.detector_state) codec::put_string(out, *part.detector_state);
   return out;
@@ -75,19 +78,28 @@ Result<ParsedPart> decode_parsed_part(std::string_view bytes, const std::string&
   }
   ParsedPart part;
   const std::uint64_t first = in.varint(), end = in.varint();
-  const std::string_view catalog = in.view();  // decoded from `bytes` itself, not a copy
+  const std::uint64_t has_catalog = in.varint();
+  std::string_view catalog;  // decoded from `bytes` itself, not a copy
+  if (has_catalog == 1) catalog = in.view();
   const std::uint64_t has_state = in.varint();
   if (has_state == 1) part.detector_state = in.string();
-  if (!in.ok() || !in.at_end() || has_state > 1 || first > end || end > UINT32_MAX) {
+  if (!in.ok() || !in.at_end() || has_catalog > 1 || has_state > 1 || first > end || end > UINT32_MAX) {
     return Status::corruption(where + " is cut short or damaged");
   }
   part.first_file = static_cast<std::uint32_t>(first);
   part.end_file = static_cast<std::uint32_t>(end);
+  if (has_catalog == 0) {
+    if (has_state == 0 && first != end) {
+      return Status::corruption(where + " holds neither entries nor a detector state for its " +
+                                std::to_string(end - first) + " files");
+    }
+    return part;
+  }
   auto decoded = store::decode_store_catalog(catalog, where);
   if (!decoded.ok()) return decoded.status();
   part.catalog = std::move(decoded).value();
-  if (part.catalog.files.size() != end - first) {
-    return Status::corruption(where + " holds " + std::to_string(part.catalog.files.size()) + " files, its range " +
+  if (part.catalog->files.size() != end - first) {
+    return Status::corruption(where + " holds " + std::to_string(part.catalog->files.size()) + " files, its range " +
                               std::to_string(end - first));
   }
   return part;
@@ -117,7 +129,12 @@ Status PartTakeOver::take(ParsedPart&& part, unsigned threads) {
   }
   const std::size_t count = part.end_file - part.first_file;
   const std::string where = "the part of files " + std::to_string(part.first_file) + " to " + std::to_string(part.end_file);
-  if (part.catalog.files.size() != count) return Status::corruption(where + " does not have an entry a file");
+  if (!part.catalog) {
+    if (add_pages && count != 0) return Status::corruption(where + " has neither entries nor a detector state");
+    return Status::ok_status();
+  }
+  const std::vector<store::CatalogEntry>& files = part.catalog->files;
+  if (files.size() != count) return Status::corruption(where + " does not have an entry a file");
   // A file whose page went to the detector has a stored page, and only such a file (parse_file,
   // reuse_file): its entry's place is the page's in the run's store (the parts name the run's
   // own segments).
@@ -126,7 +143,7 @@ Status PartTakeOver::take(ParsedPart&& part, unsigned threads) {
   parallel_for(blocks, threads, [&](std::size_t b, std::size_t) {
     const std::size_t end = std::min(count, (b + 1) * kTakeOverBlock);
     for (std::size_t k = b * kTakeOverBlock; k < end && block_status[b].ok(); ++k) {
-      const store::CatalogEntry& e = part.catalog.files[k];
+      const store::CatalogEntry& e = files[k];
       if (!e.store_location) continue;
       if (e.store_location->segment >= segments_) {
         block_status[b] = Status::corruption(where + ": " + e.path + "'s page is in no segment of the run");

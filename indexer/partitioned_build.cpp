@@ -54,14 +54,15 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
     if (first + round >= end) return {0, 0};
     return {static_cast<std::uint32_t>(chunks.first(first + round)), static_cast<std::uint32_t>(chunks.end(first + round))};
   };
-  // The pieces carry no links: each process works out its own files' links by their URLs'
-  // owners (link_pages_by_owner) and writes their part of the catalog, so no process interns
-  // the URLs and texts the others' files link with.
+  // The pieces carry the detector's state of their files and nothing else the others would
+  // drop (PartContent::kForTakeOver): each process works out its own files' links by their
+  // URLs' owners (link_pages_by_owner) and writes their part of the catalog, so no process
+  // interns the URLs and texts the others' files link with or holds their entries.
   PartTakeOver take_over(parse, store, base_url);
   for (std::size_t round = 0; round < rounds; ++round) {
     const auto [first, end] = piece(processes.rank(), round);
     std::vector<std::string> pieces = processes.all_gather_bytes(encode_parsed_part(
-        make_parsed_part(records, first, end, store, {}, {}, parse.detector, PartLinks::kWithout)));
+        make_parsed_part(records, first, end, store, {}, {}, parse.detector, PartContent::kForTakeOver)));
     // The first exchange is the barrier after which every segment of the run's store is finished.
     if (round == 0) {
       if (Status opened = store_reader.open_new(); !opened.ok()) return opened;

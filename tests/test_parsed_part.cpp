@@ -27,9 +27,10 @@ ParsedPart sample_part(bool with_detector_state) {
   ParsedPart part;
   part.first_file = 3;
   part.end_file = 6;
-  part.catalog.segments = {"segment-1", "segment-2"};
-  part.catalog.urls = {"https://example.org/a.html", "https://example.org/b.html"};
-  part.catalog.anchors = {"a page"};
+  canon::store::StoreCatalog& catalog = part.catalog.emplace();
+  catalog.segments = {"segment-1", "segment-2"};
+  catalog.urls = {"https://example.org/a.html", "https://example.org/b.html"};
+  catalog.anchors = {"a page"};
   canon::store::CatalogEntry page;
   page.path = "a.html";
   page.title = "A page";
@@ -43,7 +44,7 @@ ParsedPart sample_part(bool with_detector_state) {
   canon::store::CatalogEntry unreadable;
   unreadable.path = "logo.html";
   unreadable.unreadable = "not HTML";
-  part.catalog.files = {page, redirect, unreadable};
+  catalog.files = {page, redirect, unreadable};
   if (with_detector_state) part.detector_state = std::string("state\0bytes", 11);
   return part;
 }
@@ -52,21 +53,24 @@ void check_same(const ParsedPart& a, const ParsedPart& b) {
   CHECK(a.first_file == b.first_file);
   CHECK(a.end_file == b.end_file);
   CHECK(a.detector_state == b.detector_state);
-  CHECK(canon::store::encode_store_catalog(a.catalog) == canon::store::encode_store_catalog(b.catalog));
+  REQUIRE(a.catalog.has_value() == b.catalog.has_value());
+  if (a.catalog) CHECK(canon::store::encode_store_catalog(*a.catalog) == canon::store::encode_store_catalog(*b.catalog));
 }
 
 }  // namespace
 
 TEST_CASE("a parsed part is read back as it was encoded and as it was saved") {
   canon::testing::TempDir dir;
-  for (const bool with_state : {true, false}) {
-    CAPTURE(with_state);
-    const ParsedPart part = sample_part(with_state);
+  for (const int form : {0, 1, 2}) {  // entries and a state, entries only, a state only
+    CAPTURE(form);
+    const bool with_state = form != 1;
+    ParsedPart part = sample_part(with_state);
+    if (form == 2) part.catalog.reset();
     auto decoded = decode_parsed_part(encode_parsed_part(part), "a part");
     REQUIRE_MESSAGE(decoded.ok(), decoded.status().message());
     check_same(decoded.value(), part);
 
-    const auto path = dir.path() / (with_state ? "with" : "without");
+    const auto path = dir.path() / ("form-" + std::to_string(form));
     REQUIRE(save_parsed_part(path, part).ok());
     auto loaded = load_parsed_part(path);
     REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
@@ -91,7 +95,7 @@ TEST_CASE("a parsed part that does not check out is refused with the status that
   other_version[std::string_view("canon-part").size()] = 9;
   const auto refused = decode_parsed_part(other_version, "part");
   CHECK(refused.status().code() == StatusCode::kFailedPrecondition);
-  CHECK(refused.status().message() == "part is a parsed part of format 9, not 1");
+  CHECK(refused.status().message() == "part is a parsed part of format 9, not 2");
 
   // A range that is not its files' count.
   ParsedPart wider = sample_part(false);
@@ -99,6 +103,13 @@ TEST_CASE("a parsed part that does not check out is refused with the status that
   const auto wrong = decode_parsed_part(encode_parsed_part(wider), "part");
   CHECK(wrong.status().code() == StatusCode::kCorruption);
   CHECK(wrong.status().message() == "part holds 3 files, its range 4");
+
+  // Files with neither entries nor a detector state: nothing a receiver could take over.
+  ParsedPart empty = sample_part(false);
+  empty.catalog.reset();
+  const auto bare = decode_parsed_part(encode_parsed_part(empty), "part");
+  CHECK(bare.status().code() == StatusCode::kCorruption);
+  CHECK(bare.status().message() == "part holds neither entries nor a detector state for its 3 files");
 }
 
 TEST_CASE("a part's catalog holds the URLs and link texts of its own files only, renumbered") {
@@ -122,18 +133,56 @@ TEST_CASE("a part's catalog holds the URLs and link texts of its own files only,
   REQUIRE(detector.ok());
   detector.value()->reset(5);
 
-  const ParsedPart part = canon::indexer::detail::make_parsed_part(records, 3, 5, store, urls, texts, *detector.value());
-  CHECK(part.catalog.urls == std::vector<std::string>{"u7", "u2", "u9"});
-  CHECK(part.catalog.anchors == std::vector<std::string>{"t4", "t5"});
-  REQUIRE(part.catalog.files.size() == 2);
-  CHECK(part.catalog.files[0].links == std::vector<std::uint32_t>{0, 1, 0});
-  CHECK(part.catalog.files[0].link_anchors == std::vector<std::uint32_t>{kNoRecord, 0, 0});
-  CHECK(part.catalog.files[1].links == std::vector<std::uint32_t>{1, 2});
-  CHECK(part.catalog.files[1].link_anchors == std::vector<std::uint32_t>{1, kNoRecord});
+  const ParsedPart whole = canon::indexer::detail::make_parsed_part(records, 3, 5, store, urls, texts, *detector.value());
+  REQUIRE(whole.catalog.has_value());
+  const canon::store::StoreCatalog& catalog = *whole.catalog;
+  CHECK(catalog.urls == std::vector<std::string>{"u7", "u2", "u9"});
+  CHECK(catalog.anchors == std::vector<std::string>{"t4", "t5"});
+  REQUIRE(catalog.files.size() == 2);
+  CHECK(catalog.files[0].links == std::vector<std::uint32_t>{0, 1, 0});
+  CHECK(catalog.files[0].link_anchors == std::vector<std::uint32_t>{kNoRecord, 0, 0});
+  CHECK(catalog.files[1].links == std::vector<std::uint32_t>{1, 2});
+  CHECK(catalog.files[1].link_anchors == std::vector<std::uint32_t>{1, kNoRecord});
   // Each file's links name the URLs they named in the run's table.
   for (std::size_t k = 0; k < 2; ++k) {
     for (std::size_t l = 0; l < records[3 + k].links.size(); ++l) {
-      CHECK(part.catalog.urls[part.catalog.files[k].links[l]] == url_strings[records[3 + k].links[l]]);
+      CHECK(catalog.urls[catalog.files[k].links[l]] == url_strings[records[3 + k].links[l]]);
     }
+  }
+}
+
+TEST_CASE("a part made for the other processes carries the detector's state alone, or entries without links") {
+  using canon::indexer::detail::PartContent;
+  const std::vector<std::string> url_strings{"u0", "u1"};
+  const std::vector<std::string_view> urls(url_strings.begin(), url_strings.end());
+  std::vector<canon::indexer::PageRecord> records(4);
+  for (canon::indexer::PageRecord& r : records) {
+    r.parsed = true;
+    r.links = {1, 0};
+  }
+  canon::indexer::detail::RunStore store;
+  store.names = {"segment-1"};
+  for (const char* name : {"minhash", "exact"}) {
+    CAPTURE(name);
+    auto detector = canon::dedup::make_detector(name, {});
+    REQUIRE(detector.ok());
+    detector.value()->reset(4);
+    const ParsedPart part = canon::indexer::detail::make_parsed_part(records, 1, 4, store, urls, {}, *detector.value(),
+                                                                     PartContent::kForTakeOver);
+    CHECK(part.first_file == 1);
+    CHECK(part.end_file == 4);
+    const bool stateful = detector.value()->encode_added(1, 4).has_value();
+    CHECK(stateful == (std::string_view(name) == "minhash"));
+    CHECK(part.detector_state.has_value() == stateful);
+    // The state stands for the files; without one, the receivers need their entries (their
+    // stored pages' places), and none of their links.
+    REQUIRE(part.catalog.has_value() == !stateful);
+    auto decoded = decode_parsed_part(encode_parsed_part(part), "part");
+    REQUIRE_MESSAGE(decoded.ok(), decoded.status().message());
+    check_same(decoded.value(), part);
+    if (!part.catalog) continue;
+    CHECK(part.catalog->files.size() == 3);
+    CHECK(part.catalog->urls.empty());
+    for (const canon::store::CatalogEntry& e : part.catalog->files) CHECK(e.links.empty());
   }
 }
