@@ -1,6 +1,7 @@
 /// @file main.cpp
 /// @brief The `canon` command: registers the subcommands (cli/command_*.cpp) and runs one.
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -43,10 +44,24 @@ void keep_large_blocks_returnable() {
   if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr) mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 }
 
+/// Lets the process open as many files as its hard limit allows (the soft limit raised to it,
+/// as a shell's `ulimit -n hard` would). A run holds a file open for each segment of its page
+/// store, one per chunk of the site, and the index stage's merge holds its databases open: a
+/// partitioned build cuts a site into up to 8 chunks a thread of each process (1,024 with 128
+/// processes of one thread), a site of 100M files into 5,000 at least, where Debian's soft limit
+/// is 1,024 and its hard limit far higher. A limit that cannot be raised is left as it is.
+void allow_open_files_up_to_hard_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   keep_large_blocks_returnable();
+  allow_open_files_up_to_hard_limit();
   CLI::App app{"canon: site search that collapses near-duplicate pages into their authoritative version"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("canon ") + CANON_VERSION);

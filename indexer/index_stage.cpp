@@ -2,6 +2,7 @@
 /// @brief Writing every document of the search index once, or updating the previous index where it changed.
 #include "indexer/index_stage.h"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdint>
@@ -224,10 +225,32 @@ Result<std::vector<DocumentToWrite>> documents_to_write(HeldRecords& records, co
   return documents;
 }
 
+/// The databases stage 6 writes a process's documents into before merging them: at most this
+/// many. The merge (Xapian's compaction) holds every source open at once, ~4 files each: with a
+/// database per chunk of the site, `mpirun -np 2 canon index` on the 100k site in chunks of 24
+/// files (5,020 databases a process, as 100M pages on 128 processes would make) failed "Too many
+/// open files" at the 4,166th under a limit of 20,000 (the run's store segments open too). Merging
+/// 600 sources took 20.5 s where 16 or 60 took 12 (docs/benchmarks.md, "Merging the chunk
+/// databases in one pass").
+constexpr std::size_t kMaxIndexGroups = 64;
+
+/// The groups of stage 6: `documents` in file order cut into runs of `per_group` (the chunks'
+/// files) or more, so that there are at most kMaxIndexGroups; [first[g], first[g + 1]) is group
+/// g. None for no document.
+std::vector<std::size_t> index_groups(std::size_t documents, std::size_t per_group) {
+  per_group = std::max({per_group, std::size_t{1}, (documents + kMaxIndexGroups - 1) / kMaxIndexGroups});
+  std::vector<std::size_t> first;
+  for (std::size_t i = 0; i < documents; i += per_group) first.push_back(i);
+  first.push_back(documents);
+  return first;
+}
+
 /// Stage 6, from scratch: each document (is_document) is written once, from its stored
-/// document with its cluster fields, chunk by chunk on all threads, into the chunk's database;
-/// the chunk databases are then merged into the index's database, or, one of several
-/// processes, into the process's shard (documents_to_write; `to_merge`: shards to be merged).
+/// document with its cluster fields, into the database of its group (index_groups: the
+/// process's documents, not the site's chunks, so the count does not grow with the site or P),
+/// the groups on all threads; their databases are then merged into the index's database, or,
+/// one of several processes, into the process's shard (documents_to_write; `to_merge`: shards
+/// to be merged).
 /// Reads only the records this process holds (`parts`), and sets their docids and digests.
 Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, HeldRecords& records,
                    const RecordParts& parts, const IndexPlan& plan, unsigned threads,
@@ -241,40 +264,39 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, H
   // After the exchanges, which every process takes part in.
   if (Status injected = injected_failure("write-index"); !injected.ok()) return injected;
   const std::vector<DocumentToWrite>& documents = to_write.value();
-  // The documents of each chunk: [chunk_first[c], chunk_first[c + 1]) of `documents`.
-  std::vector<std::size_t> chunk_first(chunks.count() + 1, documents.size());
-  for (std::size_t chunk = 0, i = 0; chunk < chunks.count(); ++chunk) {
-    while (i < documents.size() && documents[i].record < chunks.first(chunk)) ++i;
-    chunk_first[chunk] = i;
-  }
+  // The documents in groups of consecutive ones, a database each: group g is
+  // [group_first[g], group_first[g + 1]) of `documents`.
+  const std::vector<std::size_t> group_first = index_groups(documents.size(), chunks.files_per_chunk);
+  const std::size_t groups = group_first.size() - 1;
   const bool sharded = processes.size() > 1;
-  const fs::path chunk_dir = sharded ? fs::path(chunks.dir.string() + "-" + std::to_string(processes.rank())) : chunks.dir;
-  const auto chunk_path = [&](std::size_t chunk) { return (chunk_dir / std::to_string(chunk)).string(); };
+  const fs::path group_dir = sharded ? fs::path(chunks.dir.string() + "-" + std::to_string(processes.rank())) : chunks.dir;
+  const auto group_path = [&](std::size_t group) { return (group_dir / std::to_string(group)).string(); };
   const fs::path xapian_dir = sharded ? layout.shard(processes.rank() + 1) : layout.xapian();
-  std::vector<Status> chunk_status(chunks.count(), Status::ok_status());
-  std::atomic<std::size_t> written_files{0};
+  std::vector<Status> group_status(groups, Status::ok_status());
+  std::atomic<std::size_t> written{0};
   std::mutex progress_mutex;
   std::error_code ec;
-  fs::create_directory(chunk_dir, ec);
-  progress.start("index", chunks.files);
-  // The chunks with the most to write go first: a thread that takes a heavy chunk last keeps
-  // the other idle until it ends (on rust-doc, where re-exports and redirects leave some
-  // chunks almost nothing to write, 2 threads kept 1.6 cores busy in file order, 1.97 now). The order
-  // changes nothing written: each chunk has its own database, merged in chunk order.
-  std::vector<std::uint64_t> chunk_work(chunks.count(), 0);
-  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) {
-    for (std::size_t i = chunk_first[chunk]; i < chunk_first[chunk + 1]; ++i) chunk_work[chunk] += documents[i].store_bytes + 1;
+  fs::create_directory(group_dir, ec);
+  progress.start("index", documents.size());
+  // The groups with the most to write go first: a thread that takes a heavy group last keeps
+  // the other idle until it ends (on rust-doc, where re-exports and redirects left some of the
+  // site's chunks almost nothing to write, 2 threads kept 1.6 cores busy in file order, 1.97
+  // heaviest first). The order changes nothing written: each group has its own database, merged
+  // in group order.
+  std::vector<std::uint64_t> group_work(groups, 0);
+  for (std::size_t group = 0; group < groups; ++group) {
+    for (std::size_t i = group_first[group]; i < group_first[group + 1]; ++i) group_work[group] += documents[i].store_bytes + 1;
   }
-  const std::vector<std::size_t> order = heaviest_first(chunk_work);
-  parallel_for(chunks.count(), threads, [&](std::size_t turn, std::size_t) {
-    const std::size_t chunk = order[turn];
-    auto writer = IndexWriter::create(chunk_path(chunk), plan.writer);
+  const std::vector<std::size_t> order = heaviest_first(group_work);
+  parallel_for(groups, threads, [&](std::size_t turn, std::size_t) {
+    const std::size_t group = order[turn];
+    auto writer = IndexWriter::create(group_path(group), plan.writer);
     if (!writer.ok()) {
-      chunk_status[chunk] = writer.status();
+      group_status[group] = writer.status();
       return;
     }
     writer.value()->set_static_score_bound(plan.static_score_bound);
-    for (std::size_t i = chunk_first[chunk]; i < chunk_first[chunk + 1]; ++i) {
+    for (std::size_t i = group_first[group]; i < group_first[group + 1]; ++i) {
       const DocumentToWrite& document = documents[i];
       SentDocument doc;
       if (document.own != kNoRecord) {  // one of this process's records
@@ -286,18 +308,18 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, H
         codec::Reader in(document.sent);
         doc = decode_sent_document(in);
         if (!in.ok() || !in.at_end()) {
-          chunk_status[chunk] = Status::corruption("a document another process sent does not decode");
+          group_status[group] = Status::corruption("a document another process sent does not decode");
           return;
         }
       }
       auto page = store_reader.read(doc.location);
       if (!page.ok()) {
-        chunk_status[chunk] = page.status();
+        group_status[group] = page.status();
         return;
       }
       const std::string& url = document.own != kNoRecord ? records[document.record].url : doc.url;
       if (auto added = writer.value()->add(url, page->document, doc.fields); !added.ok()) {
-        chunk_status[chunk] = added.status();
+        group_status[group] = added.status();
         return;
       }
       if (document.own != kNoRecord) {
@@ -305,24 +327,24 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, H
         r.digests = IndexWriter::digests(r.terms_source, r.file, doc.fields, plan.writer);
       }
     }
-    chunk_status[chunk] = writer.value()->finish();
-    const std::size_t done = written_files += chunks.end(chunk) - chunks.first(chunk);
+    group_status[group] = writer.value()->finish();
+    const std::size_t done = written += group_first[group + 1] - group_first[group];
     if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
   });
   progress.finish();
-  if (Status failed = first_error(chunk_status); !failed.ok()) return failed;
-  std::vector<std::string> chunk_paths;
-  for (std::size_t chunk = 0; chunk < chunks.count(); ++chunk) chunk_paths.push_back(chunk_path(chunk));
-  if (chunk_paths.empty()) {  // no files at all: an empty database
-    auto empty = IndexWriter::create(chunk_path(0), plan.writer);
+  if (Status failed = first_error(group_status); !failed.ok()) return failed;
+  std::vector<std::string> group_paths;
+  for (std::size_t group = 0; group < groups; ++group) group_paths.push_back(group_path(group));
+  if (group_paths.empty()) {  // no document at all: an empty database
+    auto empty = IndexWriter::create(group_path(0), plan.writer);
     if (!empty.ok()) return empty.status();
     empty.value()->set_static_score_bound(0.0);
     if (Status done = empty.value()->finish(); !done.ok()) return done;
-    chunk_paths.push_back(chunk_path(0));
+    group_paths.push_back(group_path(0));
   }
   if (plan.documents_written) plan.documents_written();
-  if (Status merged = merge_databases(chunk_paths, xapian_dir.string()); !merged.ok()) return merged;
-  fs::remove_all(chunk_dir, ec);
+  if (Status merged = merge_databases(group_paths, xapian_dir.string()); !merged.ok()) return merged;
+  fs::remove_all(group_dir, ec);
   return Status::ok_status();
 }
 

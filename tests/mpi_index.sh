@@ -4,7 +4,8 @@
 # generated site of 1,500 pages: pages.jsonl, graph.tsv and pairs.tsv byte for byte those of the
 # one-process build, and the same search results (URLs, order, titles, snippets, alternates) for
 # 20 queries over the three processes' shards; with --merge, one database that searches as the
-# one-process index to the last bit of each weight; a re-index by 3 processes after edits. Then a
+# one-process index to the last bit of each weight; 1 and 3 processes in chunks of 3 files
+# under a limit of 256 (soft) / 1,024 (hard) open files; a re-index by 3 processes after edits. Then a
 # process that cannot write, and one
 # killed (kill -9) after its parse: the run ends with a non-zero exit, no process hangs,
 # and the previous index is byte for byte as it was.
@@ -82,6 +83,27 @@ while IFS= read -r query; do
     "$("$canon" search "$work/$name-merged" "$query" --json --limit 20)" ] || fail "--merge: search '$query' differs"
 done < "$work/$name.queries"
 echo "$name: --merge gives one database that searches as the one-process index"
+
+# Many chunks under a low limit of open files: in chunks of 3 files the generated site's store
+# has ~600 segments, each held open, and a database per chunk merged would hold ~4 files each.
+# With a hard limit of 1,024 and a soft one of 256, one process and 3 processes build the
+# one-process index: canon raises its soft limit to the hard one, and writes its documents into
+# at most 64 databases, whatever the chunks.
+for processes in 1 3; do
+  out="$work/$name-limited-$processes"
+  (
+    ulimit -Sn 256 && ulimit -Hn 1024 || exit 9
+    if [ $processes -eq 1 ]; then
+      "$canon" index "$work/generated" --out "$out" --chunk-files 3 --quiet
+    else
+      mpi -np $processes "$canon" index "$work/generated" --out "$out" --chunk-files 3 --quiet
+    fi
+  ) > "$work/limited.err" 2>&1 || fail "$processes process(es), 256 / 1,024 open files: $(head -c 300 "$work/limited.err")"
+  for file in pages.jsonl graph.tsv pairs.tsv; do
+    cmp -s "$work/$name-one/$file" "$out/$file" || fail "$processes process(es) in chunks of 3 files: $file differs"
+  done
+done
+echo "$name: in chunks of 3 files under 256 / 1,024 open files, 1 and 3 processes give the one-process index"
 
 # A re-index by 3 processes after edits re-reads only what changed and gives the one-process
 # build of the edited site.
