@@ -347,6 +347,19 @@ private:
   std::string first_h1_;
 };
 
+/// A warning in `page.warnings` when its main text holds far less of its prose than a browser
+/// shows (kMainShare): the rest was taken for navigation, banners or footers, which is either
+/// what the page is (a page of links and short notes) or a template whose chrome holds the
+/// content in a way chrome removal did not recognise. Pages with less than kMinShown bytes of
+/// prose are not judged.
+void warn_of_hidden_text(const MainTextProse& prose, ExtractedPage& page) {
+  constexpr std::size_t kMinShown = 1000;
+  constexpr std::size_t kMainShare = 8;  // main text under 1/8 of the prose shown
+  if (prose.shown < kMinShown || prose.main * kMainShare >= prose.shown) return;
+  page.warnings.push_back("main text: " + std::to_string(prose.main) + " of the " + std::to_string(prose.shown) +
+                          " bytes of prose the page shows; the rest was taken for navigation, banners or footers");
+}
+
 }  // namespace
 
 /// The memory of one gumbo parse. gumbo allocates every node, attribute, string and vector
@@ -519,8 +532,9 @@ ExtractedPage extract_page(std::string_view html, std::string_view page_url, con
   scanner.scan(output->document);
 
   ContentCollector collector(page);
-  html::walk_main_text(output->root, collector);
+  const MainTextProse prose = html::walk_main_text(output->root, collector);
   page.main_text = collector.take_text();
+  warn_of_hidden_text(prose, page);
   for (const std::string* candidate : {&collector.first_h1(), &scanner.first_h1(), &scanner.first_marked_title()}) {
     if (page.main_heading.empty()) page.main_heading = *candidate;
   }

@@ -95,6 +95,9 @@ struct ExtractedPage {
   /// What the page's limits cut, one line each ("title: 2000000 bytes, the first 1024 kept"),
   /// for pages.jsonl's `cut`; empty for nearly every page.
   std::vector<std::string> cuts;
+  /// What a reader of pages.jsonl should look at, one line each: a page whose main text holds
+  /// under an eighth of the prose it shows (the rest taken for chrome); empty for nearly every page.
+  std::vector<std::string> warnings;
 };
 
 /// Why a file is not a page canon can read, from its bytes as read (before decode_page of

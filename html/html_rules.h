@@ -111,11 +111,28 @@ public:
   virtual void word_break() = 0;
 };
 
+/// A page's prose below an element: the bytes (white space not counted) of its runs of text
+/// of at least four words outside links, and whether it holds a heading (h1-h6). Navigation
+/// is links and labels; content is sentences.
+struct Prose {
+  std::size_t bytes = 0;
+  bool has_heading = false;
+};
+
+/// How much prose a page shows and how much of it is its main text (walk_main_text).
+struct MainTextProse {
+  std::size_t main = 0;   ///< in the main text
+  std::size_t shown = 0;  ///< in the whole page, chrome and all
+};
+
 /// The one walk of a page's main text, shared by the extractor (the text it indexes) and
 /// `canon synth` (where it inserts words), so that both read the same words: the roots of
 /// find_main_content(root) in order, skipping never-text elements and chrome with everything
-/// below them, comments and processing nodes ignored. Inline elements do not end a word, other
+/// below them, comments and processing nodes ignored. A chrome element that holds the page's
+/// content (at least 200 bytes of Prose and half the roots' prose, or a quarter and a heading:
+/// a banner or footer left unclosed around the page, as browsers forgive) is walked as content,
+/// the chrome inside it judged again, so that a template's mistake never hides the page's text. Inline elements do not end a word, other
 /// elements do (a break before and after their children); nothing else separates the roots.
-void walk_main_text(const GumboNode* root, MainTextVisitor& visitor);
+MainTextProse walk_main_text(const GumboNode* root, MainTextVisitor& visitor);
 
 }  // namespace canon::html

@@ -33,6 +33,7 @@ std::string encode_page_line(const PageLine& page) {
   if (page.url_rule) j["url_rule"] = *page.url_rule;
   if (page.indexed_for_query_time_collapse) j["indexed_for_query_time_collapse"] = true;
   if (!page.cut.empty()) j["cut"] = page.cut;
+  if (!page.warnings.empty()) j["warnings"] = page.warnings;
   if (!page.record.empty()) j["record"] = page.record;
   if (!page.encoding.empty()) {
     j["encoding"] = page.encoding;
@@ -77,9 +78,11 @@ Result<PageLine> decode_page_line(std::string_view line) {
   page.url_rule = text("url_rule");
   const auto collapse = j.find("indexed_for_query_time_collapse");
   page.indexed_for_query_time_collapse = collapse != j.end() && collapse->is_boolean() && collapse->get<bool>();
-  if (const auto cut = j.find("cut"); cut != j.end() && cut->is_array()) {
-    for (const auto& item : *cut) {
-      if (item.is_string()) page.cut.push_back(item.get<std::string>());
+  for (const auto& [key, list] : {std::pair{"cut", &page.cut}, std::pair{"warnings", &page.warnings}}) {
+    const auto found = j.find(key);
+    if (found == j.end() || !found->is_array()) continue;
+    for (const auto& item : *found) {
+      if (item.is_string()) list->push_back(item.get<std::string>());
     }
   }
   page.record = text("record").value_or("");

@@ -34,6 +34,7 @@ struct PageLine {
   std::optional<std::string> url_rule;  ///< duplicates recorded by URL rules, not parsed
   bool indexed_for_query_time_collapse = false;
   std::vector<std::string> cut;        ///< what the page limits cut; absent when nothing was
+  std::vector<std::string> warnings;   ///< what the parse warns of; absent for nearly every page
   /// The encoding the page was read in and how it was decided ("meta", "http", "bom",
   /// "detected", "default"); absent for UTF-8.
   std::string encoding, encoding_source;

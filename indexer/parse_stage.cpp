@@ -151,6 +151,7 @@ store::PageFacts page_facts(ParsedFile& file) {
   facts.file = file.stamp;
   facts.content_hash = file.content_hash;
   facts.cuts = page.cuts;
+  facts.warnings = page.warnings;
   facts.encoding = std::move(file.encoding);
   facts.encoding_source = std::move(file.encoding_source);
   facts.title = page.title;

@@ -112,6 +112,8 @@ struct IndexSummary {
   std::string base_url;
   /// Pages per status: indexed, duplicate, redirect, skipped.
   std::map<std::string, std::size_t> status_counts;
+  /// Pages with a warning in pages.jsonl (PageLine::warnings).
+  std::size_t pages_with_warnings = 0;
   std::size_t input_files = 0;
   std::size_t graph_nodes = 0;
   std::size_t graph_edges = 0;

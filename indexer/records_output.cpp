@@ -44,6 +44,7 @@ PageLine page_line(const PageRecord& r, std::string_view authoritative_url, bool
   line.canonical = r.canonical_url.optional();
   line.url_rule = r.url_rule.optional();
   line.cut = r.cuts;
+  line.warnings = r.warnings;
   line.encoding = r.encoding;
   line.encoding_source = r.encoding_source;
   line.record = r.archive_record;
@@ -73,6 +74,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   nlohmann::json summary = {
       {"input_files", s.input_files},
       {"status_counts", s.status_counts},
+      {"pages_with_warnings", s.pages_with_warnings},
       {"graph", {{"nodes", s.graph_nodes}, {"edges", s.graph_edges}}},
       {"duplicate_clusters", s.duplicate_clusters},
       {"candidates_examined", s.candidates_examined},
@@ -331,7 +333,7 @@ Status write_pages(const fs::path& pages_path, const HeldRecords& records, const
   }
   auto authoritative_urls = ask_holders(authoritative, parts, url_answer(records), processes);
   if (!authoritative_urls.ok()) return authoritative_urls.status();
-  std::vector<std::size_t> counts(4, 0);  // by PageStatus
+  std::vector<std::size_t> counts(5, 0);  // by PageStatus, then the pages with warnings
   const bool alone = processes.size() == 1;
   std::optional<LineWriter> lines;
   std::optional<SortedPartWriter> part;
@@ -341,6 +343,7 @@ Status write_pages(const fs::path& pages_path, const HeldRecords& records, const
   for (const std::uint32_t i : by_path) {
     const PageRecord& r = records[i];
     ++counts[static_cast<std::size_t>(r.status)];
+    counts[4] += r.warnings.empty() ? 0 : 1;
     const std::string_view authoritative_url = r.cluster ? std::string_view(authoritative_urls.value()[next_authoritative++]) : "";
     const std::string line = encode_page_line(page_line(r, authoritative_url, index_duplicates));
     if (alone) lines->write(line);
@@ -355,6 +358,7 @@ Status write_pages(const fs::path& pages_path, const HeldRecords& records, const
     for (const PageStatus status : {PageStatus::kIndexed, PageStatus::kDuplicate, PageStatus::kRedirect, PageStatus::kSkipped}) {
       if (const std::uint64_t n = in.varint(); n > 0) summary.status_counts[std::string(to_string(status))] += n;
     }
+    summary.pages_with_warnings += in.varint();
   }
   if (alone) return lines->close();
   const Status written = part->close();

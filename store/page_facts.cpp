@@ -1,6 +1,6 @@
 /// @file page_facts.cpp
 /// @brief The bytes of a PageFacts (common/byte_codec.h): size (varint), modification time and
-/// content hash (8 bytes each), cuts, encoding, encoding source, title, heading, defined terms,
+/// content hash (8 bytes each), cuts, warnings, encoding, encoding source, title, heading, defined terms,
 /// listed entries (each as the step from the one before), flags, then the canonical and refresh
 /// URLs that the flags say are there.
 #include "store/page_facts.h"
@@ -23,6 +23,7 @@ void encode_page_facts(const PageFacts& facts, std::string& out) {
   put_fixed(out, static_cast<std::uint64_t>(facts.file.mtime_ns), 8);
   put_fixed(out, facts.content_hash, 8);
   put_list(out, facts.cuts);
+  put_list(out, facts.warnings);
   put_string(out, facts.encoding);
   put_string(out, facts.encoding_source);
   put_string(out, facts.title);
@@ -44,6 +45,7 @@ PageFacts decode_page_facts(Reader& in) {
   facts.file.mtime_ns = static_cast<std::int64_t>(in.fixed(8));
   facts.content_hash = in.fixed(8);
   facts.cuts = in.list();
+  facts.warnings = in.list();
   facts.encoding = in.string();
   facts.encoding_source = in.string();
   facts.title = in.string();

@@ -23,6 +23,8 @@ struct PageFacts {
   std::uint64_t content_hash = 0;
   /// What the page limits cut (html::ExtractedPage::cuts).
   std::vector<std::string> cuts;
+  /// What the parse warns of (html::ExtractedPage::warnings).
+  std::vector<std::string> warnings;
   /// The encoding the page was read in (html::DecodedPage::encoding) and how it was decided
   /// (html::encoding_source_name); both empty for UTF-8.
   CompactString encoding, encoding_source;

@@ -377,6 +377,149 @@ TEST_CASE("main text: content root, chrome and hidden text, word boundaries") {
   }
 }
 
+namespace {
+
+/// Prose of a documentation page: the sentences a reader came for.
+const std::string kIntro =
+    "<p>The archive command stores every file of a directory tree in one compressed bundle, keeping "
+    "permissions, owners and modification times so that a restore gives back the tree as it was.</p>";
+const std::string kDetails =
+    "<p>Large trees are split into chunks of at most sixty-four mebibytes, and each chunk is checked "
+    "with a cyclic redundancy code before it is written, so that a damaged medium is noticed at once.</p>"
+    "<p>Pass the verbose flag to list every file as it is stored, or the quiet flag to print nothing "
+    "but errors, which suits scheduled jobs run by the system.</p>";
+/// A site's navigation: links and a label or two.
+const std::string kNavLinks =
+    "<a href=/>Home</a> <a href=/docs/>Documentation</a> <a href=/news/>News</a> "
+    "<a href=/download/>Download</a> <a href=/about/>About</a> Search:";
+
+/// Row for a malformed or unusual template: what the main text must hold, and not hold.
+struct TemplateCase {
+  std::string comment;
+  std::string html;
+  std::vector<std::string> kept;
+  std::vector<std::string> dropped;
+};
+
+}  // namespace
+
+TEST_CASE("main text: chrome left open around the content is content; real chrome still goes (table)") {
+  const TemplateCase cases[] = {
+      // The template mistake that hid a whole site's text: the banner's divs never closed, so
+      // the parser nests the page inside the banner.
+      {"an unclosed banner before the content",
+       R"(<div class="header"><div class="logo">Acme Tools</div><div class="links">)" + kNavLinks +
+           R"(<div class="content"><h1>Archiving files</h1>)" + kIntro + kDetails + "</div>",
+       {"Archiving files", "compressed bundle", "cyclic redundancy code", "scheduled jobs"},
+       {}},
+      {"an unclosed navigation bar before the content",
+       R"(<div class="navbar">)" + kNavLinks + "<h1>Archiving files</h1>" + kIntro + kDetails,
+       {"Archiving files", "compressed bundle", "scheduled jobs"},
+       {}},
+      {"an unclosed <nav> element before the content",
+       "<nav>" + kNavLinks + "<div><h1>Archiving files</h1>" + kIntro + kDetails,
+       {"compressed bundle", "scheduled jobs"},
+       {}},
+      {"the content inside the page's <header>",
+       "<header><h1>Archiving files</h1>" + kIntro + kDetails + "</header><footer>Copyright Acme</footer>",
+       {"Archiving files", "compressed bundle", "scheduled jobs"},
+       {"Copyright Acme"}},
+      {"a footer opened early: the last section inside it",
+       R"(<nav>)" + kNavLinks + R"(</nav><div class="body"><h1>Archiving files</h1>)" + kIntro +
+           R"(<div class="footer"><h2>Options</h2>)" + kDetails + "<p>Copyright Acme</p></div></div>",
+       {"compressed bundle", "Options", "cyclic redundancy code", "scheduled jobs"},
+       {"Documentation"}},
+      {"a layout table: banner row, navigation cell, content cell",
+       R"(<table><tr><td id="header" colspan="2">Acme Tools</td></tr><tr><td class="navmenu">)" + kNavLinks +
+           "</td><td><h1>Archiving files</h1>" + kIntro + kDetails + "</td></tr></table>",
+       {"Archiving files", "compressed bundle", "scheduled jobs"},
+       {"Acme Tools", "Documentation"}},
+      {"a layout table inside an unclosed banner cell",
+       R"(<table><tr><td class="masthead">Acme Tools <table><tr><td>)" + kNavLinks +
+           "<h1>Archiving files</h1>" + kIntro + kDetails,
+       {"Archiving files", "compressed bundle", "scheduled jobs"},
+       {}},
+      {"role=banner left open around the content",
+       R"(<div role="banner"><span>Acme Tools</span><div><h1>Archiving files</h1>)" + kIntro + kDetails,
+       {"compressed bundle", "scheduled jobs"},
+       {}},
+      {"role=navigation and role=complementary holding the content",
+       R"(<div role="navigation">)" + kNavLinks + R"(<div role="complementary"><h1>Archiving files</h1>)" +
+           kIntro + kDetails,
+       {"compressed bundle", "scheduled jobs"},
+       {}},
+      {"chrome nested inside kept chrome is judged again",
+       R"(<div class="header"><div class="sidebar">)" + kNavLinks + R"(</div><h1>Archiving files</h1>)" + kIntro +
+           kDetails,
+       {"compressed bundle", "scheduled jobs"},
+       {"Documentation"}},
+      // Regression (python3.11-doc's IDLE page): Sphinx names a section by its heading's slug;
+      // "editing-and-navigation" is a subject, not a navigation bar.
+      {"a section whose id is its heading's slug",
+       "<h1>Archiving files</h1>" + kIntro + kDetails + kDetails + kDetails +
+           R"(<section id="file-menu-and-navigation"><h2>File menu and navigation</h2><p>Open a file.</p></section>)",
+       {"File menu and navigation", "Open a file."},
+       {}},
+      {"an id that is not its heading's slug still names chrome",
+       "<h1>Archiving files</h1>" + kIntro + kDetails +
+           R"(<div id="file-menu"><h2>Files</h2><p>Open a file.</p></div>)",
+       {"compressed bundle"},
+       {"Open a file."}},
+      {"a menu table of labels, holding most of a short page's words, is still navigation",
+       R"(<table class="navmenu"><tr><td>Readable</td><td>Writable</td><td>Sentinel</td></tr>)"
+       R"(<tr><td>Iterator concepts</td><td>Range concepts</td><td>Sortable</td><td>Mergeable</td></tr>)"
+       R"(<tr><td>Indirectly movable storable</td><td>Permutable</td></tr></table><h1>BidirectionalRange</h1>)" +
+           kIntro,
+       {"compressed bundle"},
+       {"Readable", "Permutable"}},
+      // Real chrome: links and labels, or far less prose than the page, still goes.
+      {"a sidebar of links beside the content",
+       R"(<div class="sidebar"><h3>Contents</h3>)" + kNavLinks + kNavLinks + R"(</div><h1>Archiving files</h1>)" +
+           kIntro + kDetails,
+       {"compressed bundle"},
+       {"Documentation", "Contents"}},
+      {"a footer with a long copyright line",
+       "<h1>Archiving files</h1>" + kIntro + kDetails +
+           "<footer><p>Copyright 2024 Acme Tools and contributors. Licensed under the Apache License, version "
+           "2.0; documentation under Creative Commons Attribution 4.0. Built with the site generator.</p></footer>",
+       {"compressed bundle", "scheduled jobs"},
+       {"Copyright", "Creative Commons"}},
+      {"an aside with a heading and under a quarter of the prose",
+       "<h1>Archiving files</h1>" + kIntro + kDetails + kDetails + kDetails +
+           "<aside><h2>Related</h2><p>Restoring an archive takes the bundle and writes the tree back where "
+           "it was, or below a directory you name. Listing an archive prints the files it holds with their "
+           "sizes and times, without writing any of them to the disk.</p></aside>",
+       {"compressed bundle", "scheduled jobs"},
+       {"Related", "Restoring an archive"}},
+      {"a banner with the site's name as its <h1>",
+       R"(<header><h1>Acme Tools</h1><p>Backups that work</p></header><div><h2>Archiving files</h2>)" + kIntro +
+           kDetails + "</div>",
+       {"compressed bundle", "scheduled jobs"},
+       {"Acme Tools", "Backups that work"}},
+  };
+  for (const TemplateCase& c : cases) {
+    INFO(c.comment);
+    const ExtractedPage page = extract_page("<html><body>" + c.html + "</body></html>", kPageUrl);
+    for (const std::string& text : c.kept) CHECK_MESSAGE(page.main_text.find(text) != std::string::npos, text);
+    for (const std::string& text : c.dropped) CHECK_MESSAGE(page.main_text.find(text) == std::string::npos, text);
+    CHECK(page.warnings.empty());
+  }
+}
+
+TEST_CASE("warnings: a page whose main text holds far less prose than it shows") {
+  // The main content is a short note; four sidebars around it hold the prose.
+  const std::string box = R"(<div class="sidebar">)" + kIntro + kDetails + "</div>";
+  const ExtractedPage hidden = extract_page("<body>" + box + box + box + box + "<main><p>Only this short note.</p></main></body>", kPageUrl);
+  CHECK(hidden.main_text == "Only this short note.");
+  REQUIRE(hidden.warnings.size() == 1);
+  CHECK(hidden.warnings[0].starts_with("main text: 18 of the "));  // its four words, spaces not counted
+
+  const ExtractedPage plain = extract_page("<body><nav>" + kNavLinks + "</nav><main>" + kIntro + kDetails + "</main></body>", kPageUrl);
+  CHECK(plain.warnings.empty());
+  // Too little prose to judge.
+  CHECK(extract_page("<body><div class=sidebar>" + kIntro + "</div><p>x</p></body>", kPageUrl).warnings.empty());
+}
+
 TEST_CASE("links: resolved, filtered, with anchor text, nofollow and whether they name a place") {
   struct Link {
     std::string url;

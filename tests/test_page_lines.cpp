@@ -35,7 +35,11 @@ TEST_CASE("encode_page_line then decode_page_line gives the page back") {
   redirect.status = PageStatus::kRedirect;
   redirect.title = "";  // parsed, with an empty title: still written
   redirect.redirect_to = "http://localhost/new.html";
-  for (const PageLine& page : {duplicate, skipped, redirect}) {
+  PageLine warned = duplicate;
+  warned.path = "chrome.html";
+  warned.cut = {"links: 200000, the first 100000 followed"};
+  warned.warnings = {"main text: 12 of the 9000 bytes of prose the page shows; the rest was taken for chrome"};
+  for (const PageLine& page : {duplicate, skipped, redirect, warned}) {
     CAPTURE(page.path);
     const std::string line = encode_page_line(page);
     auto back = decode_page_line(line);
@@ -47,6 +51,8 @@ TEST_CASE("encode_page_line then decode_page_line gives the page back") {
     CHECK(back->similarity == page.similarity);
     CHECK(back->redirect_to == page.redirect_to);
     CHECK(back->indexed_for_query_time_collapse == page.indexed_for_query_time_collapse);
+    CHECK(back->cut == page.cut);
+    CHECK(back->warnings == page.warnings);
   }
   // Keys sorted, absent fields left out.
   CHECK(encode_page_line(skipped) == R"x({"path":"a b.html","reason":"empty file","status":"skipped","url":""})x");
