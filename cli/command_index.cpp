@@ -164,7 +164,7 @@ void add_index_command(CLI::App& app) {
                     "duplicates without being read");
   index->add_flag("--merge", options.merge_shards,
                   "Under mpirun: merge the processes' shards into one database instead of a stub listing them");
-  add_quiet_flag(*index, args->quiet, "No progress output");
+  add_quiet_flag(*index, args->quiet, "No progress and no summary: nothing but errors and warnings");
   add_threads_option(*index, options.threads, "Parse and detection threads");
   index->add_option("--chunk-files", options.chunk_files,
                     "Files per chunk of the site, each parsed and written into its own Xapian database by one thread, "
@@ -185,7 +185,8 @@ void add_index_command(CLI::App& app) {
     args->options.threads = processes.value()->threads(args->options.threads);
     auto summary = indexer::index_site(args->options);
     if (!summary.ok()) processes.value()->fail(summary.status());
-    if (processes.value()->reports()) print_summary(args->options, summary.value());
+    std::ostream nowhere(nullptr);  // --quiet: the summary is dropped, warnings still shown
+    if (processes.value()->reports()) print_summary(args->options, summary.value(), args->quiet ? nowhere : std::cout);
   });
 }
 

@@ -15,6 +15,7 @@ namespace canon::cli {
 
 void add_synth_command(CLI::App& app) {
   auto options = std::make_shared<eval::SynthOptions>();
+  auto quiet = std::make_shared<bool>(false);
   CLI::App* synth = app.add_subcommand(
       "synth",
       "Make a near-duplicate site from a real one, with its true clusters in OUT_SITE/truth.json");
@@ -50,10 +51,12 @@ void add_synth_command(CLI::App& app) {
   add_seed_option(*synth, options->seed, "Random seed (the output is reproducible for a seed)");
   synth->add_option("--nouns", options->noun_list, "Noun list in WordNet's index.noun format")
       ->capture_default_str();
+  add_quiet_flag(*synth, *quiet, "Print nothing but errors");
 
-  synth->callback([options] {
+  synth->callback([options, quiet] {
     auto report = eval::synthesize_site(*options);
     if (!report.ok()) fail(report.status());
+    if (*quiet) return;
     const eval::SynthReport& r = report.value();
     char rate[32];
     std::snprintf(

@@ -145,7 +145,7 @@ void add_learn_command(CLI::App& urls_app) {
                     "have (from 45 correct rewrites on); else it is refused. 0: no exceptions")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
-  learn->add_option("--out", args->out, "Where to write the rules (default: INDEX_DIR/url-rules.json)");
+  learn->add_option("--out,-o", args->out, "Where to write the rules (default: INDEX_DIR/url-rules.json)");
   add_quiet_flag(*learn, args->quiet, "Print nothing but errors");
   learn->add_flag("--show-rejected", args->show_rejected,
                   "Also list each validated candidate that was not kept, and why");

@@ -17,7 +17,8 @@ namespace canon::cli {
 /// corruption 5, internal 6.
 int exit_code(StatusCode code);
 
-/// Prints "canon: MESSAGE" to stderr and throws CLI::RuntimeError(exit_code(status.code())).
+/// Prints "canon: MESSAGE" to stderr (a build directory's path in it named as its destination,
+/// common/build_dir.h) and throws CLI::RuntimeError(exit_code(status.code())).
 [[noreturn]] void fail(const Status& status);
 
 void add_index_command(CLI::App& app);

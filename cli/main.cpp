@@ -1,5 +1,6 @@
 /// @file main.cpp
-/// @brief The `canon` command: registers the subcommands (cli/command_*.cpp) and runs one.
+/// @brief The `canon` command: registers the subcommands (cli/command_*.cpp) and runs one; alone,
+/// it prints its help.
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -7,6 +8,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/help_text.h"
+#include "common/build_dir.h"
 
 namespace canon::cli {
 
@@ -24,7 +27,8 @@ int exit_code(StatusCode code) {
 }
 
 void fail(const Status& status) {
-  std::cerr << "canon: " << status.message() << "\n";
+  // A file being built is named by the directory the user gave (common/build_dir.h).
+  std::cerr << "canon: " << without_build_paths(status.message()) << "\n";
   throw CLI::RuntimeError(exit_code(status.code()));
 }
 
@@ -65,6 +69,7 @@ int main(int argc, char** argv) {
   CLI::App app{"canon: site search that collapses near-duplicate pages into their authoritative version"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("canon ") + CANON_VERSION);
+  app.footer("Run `canon COMMAND --help` for a command's options (README.md, \"CLI\").");
   canon::cli::add_index_command(app);
   canon::cli::add_search_command(app);
   canon::cli::add_rank_command(app);
@@ -73,6 +78,16 @@ int main(int argc, char** argv) {
   canon::cli::add_synth_command(app);
   canon::cli::add_eval_command(app);
   canon::cli::add_urls_command(app);
-  CLI11_PARSE(app, argc, argv);
+  canon::cli::name_option_values(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RequiredError& e) {
+    // `canon` (or `canon eval`, `canon urls`) alone: its help on stdout and status 1, as git does.
+    if (!canon::cli::lacks_command(app)) return app.exit(e);
+    std::cout << app.help();
+    return 1;
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
   return 0;
 }

@@ -15,7 +15,8 @@ namespace canon::cli {
 
 /// `-j, --threads N`: worker threads, 0 (the default) for all cores, at most 1024.
 CLI::Option* add_threads_option(CLI::App& app, unsigned& threads, const std::string& what);
-/// `-q, --quiet`.
+/// `-q, --quiet`: nothing on stdout or stderr but what the command exists to print, errors and
+/// warnings (README, "CLI").
 CLI::Option* add_quiet_flag(CLI::App& app, bool& quiet, const std::string& what);
 /// `--json`.
 CLI::Option* add_json_flag(CLI::App& app, bool& json, const std::string& what);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "common/build_dir.h"
 
 #ifdef CANON_HAVE_MPI
 #include <boost/mpi/communicator.hpp>
@@ -98,7 +99,7 @@ void RunProcesses::fail(const Status& status) const {
 #ifdef CANON_HAVE_MPI
   // One write, so that the lines of processes failing at once do not interleave.
   const std::string line = "canon: process " + std::to_string(processes->rank()) + " of " +
-                           std::to_string(processes->size()) + ": " + status.message() + "\n";
+                           std::to_string(processes->size()) + ": " + without_build_paths(status.message()) + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   // mpirun forwards a process's stderr through a pipe and may kill the job before reading what

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <regex>
 
 #include "common/fault_injection.h"
 #include "common/file_io.h"
@@ -45,7 +46,9 @@ Result<BuildDirectory> BuildDirectory::create(const fs::path& destination, std::
   fs::path path = parent / (prefix + std::to_string(getpid()));
   fs::remove_all(path, ec);
   if (!fs::create_directory(path, ec)) {
-    return Status::io_error("cannot create '" + path.string() + "': " + (ec ? ec.message() : "it exists"));
+    // Named by the destination: the hidden directory is no name the user knows.
+    return Status::io_error("cannot write '" + target.string() + "': cannot create a directory in '" +
+                            parent.string() + "' to build it in: " + (ec ? ec.message() : "it exists"));
   }
   return BuildDirectory(std::move(path), target);
 }
@@ -99,9 +102,20 @@ Status BuildDirectory::commit() {
     return sync_path(destination_.parent_path().empty() ? "." : destination_.parent_path());
   }
   fs::rename(path_, destination_, ec);
-  if (ec) return Status::io_error("cannot move '" + path_.string() + "' to '" + destination_.string() + "': " + ec.message());
+  if (ec) return Status::io_error("cannot put the new '" + destination_.string() + "' in place: " + ec.message());
   done_ = true;
   return sync_path(destination_.parent_path().empty() ? "." : destination_.parent_path());
+}
+
+std::string without_build_paths(std::string_view message) {
+  // "/.NAME.TAG-PID" as a whole path component (NAME the shortest that makes one).
+  static const std::regex build_path(R"(/\.([^/'"]+?)\.[a-z]+-[0-9]+(?=[/'"\s:,;)]|$))");
+  return std::regex_replace(std::string(message), build_path, "/$1");
+}
+
+Status without_build_paths(const Status& status) {
+  if (status.ok()) return status;
+  return Status::error(without_build_paths(status.message()), status.code());
 }
 
 }  // namespace canon

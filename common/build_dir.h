@@ -40,4 +40,11 @@ private:
   bool done_ = false;
 };
 
+/// `message` with every build directory path in it (PARENT/.NAME.TAG-PID, as create() makes
+/// them) written as its destination's (PARENT/NAME): an error names the directory the user
+/// gave, not a hidden one they never see.
+std::string without_build_paths(std::string_view message);
+/// `status` with its message so rewritten (ok stays ok).
+Status without_build_paths(const Status& status);
+
 }  // namespace canon

@@ -18,12 +18,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "common/build_dir.h"
 #include "common/byte_codec.h"
 #include "common/collective.h"
 #include "common/fault_injection.h"
@@ -87,18 +89,51 @@ private:
   ResourceUse last_use_ = resource_use();
 };
 
-/// A previous canon index, or nothing at all, may be replaced; anything else is the user's.
-Status check_replaceable(const fs::path& out_dir) {
+/// Whether `dir` holds nothing but what a canon index holds (IndexLayout's files, its shards, the
+/// url-rules.json `canon urls learn` writes there), its records among them: a canon index however
+/// damaged its database, not a directory of the user's that happens to hold a xapian/.
+bool holds_only_index_files(const fs::path& dir) {
+  const index_format::IndexLayout index{fs::path()};
+  const std::set<fs::path> records = {index.pages(), index.summary(), index.store()};
+  const std::set<fs::path> names = {index.pages(), index.summary(), index.store(), index.xapian(),
+                                    index.graph(), index.pairs(), "url-rules.json"};
+  bool has_records = false;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const fs::path name = entry.path().filename();
+    const std::string text = name.string();
+    const bool shard = text.size() > 6 && text.starts_with("shard-") &&
+                       text.find_first_not_of("0123456789", 6) == std::string::npos;
+    if (!names.contains(name) && !shard) return false;
+    has_records = has_records || records.contains(name);
+  }
+  return !ec && has_records;
+}
+
+/// Nothing, an empty directory or a canon index may be replaced; a damaged canon index (its
+/// database unreadable, nothing but an index's files beside it) only with --full, the user's
+/// explicit ask; anything else is the user's and never is.
+Status check_replaceable(const fs::path& out_dir, bool full) {
+  const std::string only_indexes = "; canon index replaces only an index it wrote: give --out a new or empty directory";
+  const std::string out = "'" + out_dir.string() + "'";
   std::error_code ec;
   if (!fs::exists(out_dir, ec)) return Status::ok_status();
   if (!fs::is_directory(out_dir, ec)) {
-    return Status::error("'" + out_dir.string() + "' exists and is not a directory");
+    return Status::error(out + " exists and is not a directory" + only_indexes);
   }
   if (fs::is_empty(out_dir, ec)) return Status::ok_status();
-  if (Status index = index_format::check_canon_index(out_dir); !index.ok()) {
-    return Status::failed_precondition(index.message() + "; refusing to replace it");
+  const Status index = index_format::check_canon_index(out_dir);
+  if (index.ok()) return index;
+  if (index.code() != StatusCode::kCorruption) {
+    return Status::failed_precondition(index.message() + only_indexes);
   }
-  return Status::ok_status();
+  if (!holds_only_index_files(out_dir)) {
+    return Status::failed_precondition(out + " is not a canon index (it holds other files, and " + index.message() +
+                                       ")" + only_indexes);
+  }
+  if (full) return Status::ok_status();
+  return Status::corruption(out + " is a damaged canon index (" + index.message() +
+                            "): run again with --full to replace it with a new one");
 }
 
 /// The links of the whole graph: the rows of every process counted.
@@ -166,14 +201,35 @@ Result<FileChanges> compare_with_previous(const WalkedSite& walked, const Previo
   return changes;
 }
 
+/// Why a run found no page to index: where it looked, and what it skipped.
+std::string no_pages_message(const SitePlan& plan, const IndexOptions& options) {
+  std::string message = "no HTML pages (.html, .htm) found in '" + options.site_dir.string() + "'";
+  if (options.archives.size() == 1) message = "no HTML pages found in '" + options.archives.front().string() + "'";
+  if (options.archives.size() > 1) {
+    message = "no HTML pages found in the " + std::to_string(options.archives.size()) + " web archives";
+  }
+  if (plan.skipped.empty()) return message;
+  const SkippedPath& first = plan.skipped.front();
+  return message + " (" + std::to_string(plan.skipped.size()) + " skipped, the first '" + first.relative_path +
+         "': " + first.reason + ")";
+}
+
+/// Ok when `plan` has a page to read; else kNotFound saying so, on every process when one found
+/// none (collective: each process walked the whole site).
+Status check_has_pages(const SitePlan& plan, const IndexOptions& options, const Collective& processes) {
+  const Status mine = plan.file_count() == 0 ? Status::not_found(no_pages_message(plan, options)) : Status::ok_status();
+  return every_process_did(mine, processes, "find the site's pages");
+}
+
 /// Stage 1: the site's files and their URLs (`crawl`, the plan of web archives, or the walk of
 /// the site's directory), and which are unchanged since `previous` (counted in `reindex`); the
-/// URL rules' duplicates counted in `summary`.
+/// URL rules' duplicates counted in `summary`. Fails when the site has no page.
 Result<WalkedSite> walk_site(const IndexOptions& options, const std::string& base_url, std::optional<SitePlan> crawl,
                              const PreviousBuild* previous, unsigned threads, const Collective& processes,
                              ReindexSummary& reindex, IndexSummary& summary) {
   auto plan = crawl ? Result<SitePlan>(std::move(*crawl)) : plan_site(options.site_dir, base_url);
   if (!plan.ok()) return plan.status();
+  if (Status pages = check_has_pages(plan.value(), options, processes); !pages.ok()) return pages;
   WalkedSite walked{std::move(plan).value(), {}, {}};
   walked.by_rule = find_url_rule_duplicates(walked.plan, options.url_rules.get());
   summary.url_rules = options.url_rules ? options.url_rules->rules().size() : 0;
@@ -415,16 +471,15 @@ Status finish_index(const IndexSummary& summary, const IndexOptions& options, Sh
   return work.commit();
 }
 
-}  // namespace
-
-Result<IndexSummary> index_site(const IndexOptions& options) {
+/// index_site(), its messages as they come.
+Result<IndexSummary> build_index(const IndexOptions& options) {
   std::string base = options.base_url;
   if (!base.empty() && base.back() != '/') base += '/';
   auto base_url = urls::normalize_url(base);
   if (!base_url.ok()) {
     return Status::error("--base-url must be an absolute http(s) URL, not '" + options.base_url + "'");
   }
-  if (Status s = check_replaceable(options.out_dir); !s.ok()) return s;
+  if (Status s = check_replaceable(options.out_dir, options.full); !s.ok()) return s;
   const LocalCollective alone;
   const Collective& processes = options.processes != nullptr ? *options.processes : alone;
   if (!options.archives.empty() && processes.size() > 1) {
@@ -479,6 +534,15 @@ Result<IndexSummary> index_site(const IndexOptions& options) {
   const Status finished = processes.rank() == 0 ? finish_index(summary.value(), options, work.value()) : Status::ok_status();
   // The other processes return once the index is in place (or fail with the first).
   if (Status all = every_process_did(finished, processes, "put the index in place"); !all.ok()) return all;
+  return summary;
+}
+
+}  // namespace
+
+Result<IndexSummary> index_site(const IndexOptions& options) {
+  auto summary = build_index(options);
+  // A file being built is named by INDEX_DIR, not by the hidden build directory.
+  if (!summary.ok()) return without_build_paths(summary.status());
   return summary;
 }
 

@@ -6,7 +6,8 @@
 #     killed after the swap, the new one is complete) and searchable; the next run succeeds and
 #     leaves no build directory behind.
 #  2. a full disk (a 3 MiB tmpfs) and a read-only file system (tmpfs remounted read-only): a
-#     clear error, a non-zero exit, the previous index kept, nothing half-written left.
+#     clear error naming INDEX_DIR (not its hidden build directory), a non-zero exit, the
+#     previous index kept, nothing half-written left.
 # The kills use canon's test hook CANON_FAULT_KILL_AT (common/fault_injection.h). Part 2 needs
 # root to mount tmpfs; without it part 2 is skipped (exit 77 when CANON_REQUIRE_TOOLS is unset).
 #
@@ -96,6 +97,8 @@ message=$("$canon" index "$big" --out "$disk/index" --quiet 2>&1 >/dev/null)
 status=$?
 [ $status -eq 4 ] || fail "full disk: expected exit 4 (an I/O error, README \"Exit status\"), got $status"
 echo "$message" | grep -qi "no space\|cannot" || fail "full disk: no clear message: $message"
+# The message names INDEX_DIR, not the hidden directory the index is built in.
+[[ $message == *"$disk/index"* && $message != *.building-* ]] || fail "full disk: the message names a build directory: $message"
 [ "$(digest "$disk/index")" = "$before" ] || fail "full disk: the previous index changed"
 searchable "$disk/index" || fail "full disk: the previous index is not searchable"
 [ "$(leftovers "$disk/index")" -eq 0 ] || fail "full disk: a half-written build directory was left"
@@ -106,6 +109,7 @@ message=$("$canon" index "$small" --out "$disk/index" --quiet 2>&1 >/dev/null)
 status=$?
 [ $status -eq 4 ] || fail "read-only: expected exit 4 (an I/O error), got $status"
 echo "$message" | grep -qi "read-only\|cannot" || fail "read-only: no clear message: $message"
+[[ $message == *"$disk/index"* && $message != *.building-* ]] || fail "read-only: the message names a build directory: $message"
 [ "$(digest "$disk/index")" = "$before" ] || fail "read-only: the previous index changed"
 searchable "$disk/index" || fail "read-only: the previous index is not searchable"
 echo "read-only file system: ok ($message)"

@@ -1,6 +1,6 @@
 /// @file test_build_dir.cpp (and common/file_io.h)
 /// @brief BuildDirectory: built beside, swapped into place, removed when not committed, stale
-/// builds of dead processes cleaned.
+/// builds of dead processes cleaned; messages name the destination, not the build directory.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
@@ -118,4 +118,30 @@ TEST_CASE("read_file_prefix: the first bytes and the size; never blocks on what 
   const auto directory = canon::read_file(dir.path() / "dir.html");
   REQUIRE_FALSE(directory.ok());
   CHECK(directory.status().message() == "not a regular file");
+}
+
+TEST_CASE("without_build_paths: a message names the destination, not the directory built beside it") {
+  using canon::without_build_paths;
+  CHECK(without_build_paths("cannot write '/srv/.index.building-4624/store/0.seg': No space left on device") ==
+        "cannot write '/srv/index/store/0.seg': No space left on device");
+  CHECK(without_build_paths("cannot sync /srv/.my.index.sharding-7") == "cannot sync /srv/my.index");
+  CHECK(without_build_paths("process 1 of 3: '/a/.out.synth-42/x' and '/b/.out.building-9'") ==
+        "process 1 of 3: '/a/out/x' and '/b/out'");
+  // Anything else stays as it is.
+  for (const char* kept : {"cannot read '/home/u/.config/canon'", "'/srv/.index.building-12ab/x'",
+                           "'/srv/.index.building-'", "'/srv/index.building-12'"}) {
+    CHECK(without_build_paths(kept) == kept);
+  }
+  const canon::Status status = canon::Status::io_error("cannot write '/srv/.index.building-1/pages.jsonl'");
+  CHECK(without_build_paths(status).code() == canon::StatusCode::kIoError);
+  CHECK(without_build_paths(status).message() == "cannot write '/srv/index/pages.jsonl'");
+  CHECK(without_build_paths(canon::Status::ok_status()).ok());
+
+  // The one message made before the build directory exists names the destination too.
+  canon::testing::TempDir dir;
+  dir.write("file", "not a directory");
+  auto build = BuildDirectory::create(dir.path() / "file" / "out", "building");
+  REQUIRE_FALSE(build.ok());
+  CHECK(build.status().message().find(".building-") == std::string::npos);
+  CHECK(build.status().message().find("cannot write '" + (dir.path() / "file" / "out").string() + "'") == 0);
 }

@@ -1,10 +1,10 @@
 /// @file test_io_faults.cpp
 /// @brief docs/reliability.md's promises through the file system seam (common/file_system.h):
 /// each file a build writes failing with no space or an I/O error, at its first byte and part-way,
-/// ends the run with a message naming the file and the reason, and leaves the previous index as
-/// it was, byte for byte, with no build directory left behind; reads that come back short give
-/// the same index; a page that cannot be read is recorded as skipped with the reason, and the
-/// rest of the site is indexed.
+/// ends the run with a message naming the file (in INDEX_DIR) and the reason, and leaves the
+/// previous index as it was, byte for byte, with no build directory left behind; reads that come
+/// back short give the same index; a page that cannot be read is recorded as skipped with the
+/// reason, and the rest of the site is indexed.
 #include <doctest/doctest.h>
 
 #include <cerrno>
@@ -89,6 +89,9 @@ TEST_CASE("a write that fails ends the run with the file and the reason; the pre
       CHECK(run.status().code() == canon::StatusCode::kIoError);
       CHECK(run.status().message().find(c.path_part) != std::string::npos);
       CHECK(run.status().message().find(std::strerror(error)) != std::string::npos);
+      // Named as a file of INDEX_DIR, not of the hidden directory the index is built in.
+      CHECK(run.status().message().find(".building-") == std::string::npos);
+      CHECK(run.status().message().find(out.string() + "/") != std::string::npos);
       CHECK(snapshot(out) == before);
     }
   }

@@ -68,8 +68,7 @@ const fs::path& sample_index(bool query_time_collapse = false) {
   fs::path& index = built[query_time_collapse ? 1 : 0];
   if (index.empty()) {
     const fs::path out = dir.path() / (query_time_collapse ? "query" : "index");
-    std::vector<std::string> args{"index", sample_site().string(), "--out", out.string(),
-                                  "--quiet"};
+    std::vector<std::string> args{"index", sample_site().string(), "--out", out.string()};
     if (query_time_collapse) args.push_back("--no-collapse");
     const Run run = run_canon(args);
     REQUIRE_MESSAGE(run.exit_code == 0, run.err);

@@ -135,7 +135,7 @@ TEST_CASE("canon index --url-rules: pages the rules map to another page are dupl
   // One more print page whose page does not exist: the rule does not apply, it is read.
   dir.write("site/print/docs/p35.html", page_html(1035));
   dir.write("site/print/docs/p99.html", page_html(99));
-  const Run index = run_canon(dir, "index site --out ruled --url-rules rules.json --quiet");
+  const Run index = run_canon(dir, "index site --out ruled --url-rules rules.json");  // its summary
   REQUIRE(index.exit_code == 0);
   CHECK(index.out.find("URL rules: 31 pages recorded as duplicates without being read (1 rules).") != std::string::npos);
   const auto lines = lines_of(read_file(dir.path() / "ruled/pages.jsonl"));

@@ -67,7 +67,7 @@ for run in without with; do
   [ "$run" = with ] && extra=(--url-rules "$work/rules-$pages.json")
   rm -rf "$work/again-$run"
   /usr/bin/time -f "$run rules: %e s wall, %U s user, %M KiB peak RSS" -o "$work/time-$run" \
-    "$canon" index "$work/site-$pages" --out "$work/again-$run" --full --quiet "${extra[@]}" > "$work/out-$run"
+    "$canon" index "$work/site-$pages" --out "$work/again-$run" --full "${extra[@]}" > "$work/out-$run"
   echo "    $(cat "$work/time-$run")"
   sed 's/^/    /' "$work/out-$run"
 done
