@@ -91,41 +91,50 @@ void take_inputs(const std::vector<std::filesystem::path>& inputs, bool base_url
   options.archives = std::move(*archives.value());
 }
 
-/// What the run did, on stdout: the pages by status, the clusters, the URL rules' duplicates,
-/// and what a re-index re-used (or why the build was a full one).
-void print_summary(const indexer::IndexOptions& options, const indexer::IndexSummary& summary) {
-  std::cout << "Indexed " << input_name(options) << " into " << options.out_dir.string() << ": ";
+/// What the run did, on `out` (stdout, or nowhere under --quiet): the pages by status, the
+/// clusters, the URL rules' duplicates, and what a re-index re-used (or why the build was a full
+/// one); warnings on stderr.
+void print_summary(const indexer::IndexOptions& options, const indexer::IndexSummary& summary, std::ostream& out) {
+  out << "Indexed " << input_name(options) << " into " << options.out_dir.string() << ": ";
   const char* separator = "";
   for (const auto& [status, count] : summary.status_counts) {
-    std::cout << separator << count << " " << status;
+    out << separator << count << " " << status;
     separator = ", ";
   }
-  std::cout << "; " << summary.duplicate_clusters << " near-duplicate clusters.\n";
+  out << "; " << summary.duplicate_clusters << " near-duplicate clusters.\n";
+  if (summary.pages_with_warnings > 0) {
+    std::cerr << "canon: warning: " << summary.pages_with_warnings
+              << " pages show far more text than canon found in their main content (pages.jsonl's \"warnings\")\n";
+  }
   if (summary.archives) {
     const indexer::ArchiveCounts& a = *summary.archives;
-    std::cout << "Archives: " << a.pages << " pages and " << a.redirects << " redirects read (base URL "
-              << summary.base_url << "); " << a.older_captures << " older captures and " << a.skipped
-              << " other captures recorded as skipped.\n";
+    out << "Archives: " << a.pages << " pages and " << a.redirects << " redirects read (base URL "
+        << summary.base_url << "); " << a.older_captures << " older captures and " << a.skipped
+        << " other captures recorded as skipped.\n";
     for (const std::string& problem : summary.archive_problems) {
       std::cerr << "canon: warning: " << problem << " (the records before it are indexed)\n";
     }
   }
+  if (options.archives.empty() && options.base_url == index_format::kDefaultBaseUrl) {
+    out << "Base URL: " << options.base_url << " (the default): `canon serve " << options.out_dir.string()
+        << "` serves the site's pages there itself; give --base-url for the address the site is served at.\n";
+  }
   if (options.url_rules) {
-    std::cout << "URL rules: " << summary.url_rule_duplicates << " pages recorded as duplicates without being read ("
-              << summary.url_rules << " rules).\n";
+    out << "URL rules: " << summary.url_rule_duplicates << " pages recorded as duplicates without being read ("
+        << summary.url_rules << " rules).\n";
   }
   const indexer::ReindexSummary& reindex = summary.reindex;
   if (!reindex.full_because.empty()) {
-    std::cout << "Full build: " << reindex.full_because << ".\n";
+    out << "Full build: " << reindex.full_because << ".\n";
     return;
   }
-  std::cout << "Re-indexed: " << reindex.added << " new, " << reindex.changed << " changed, " << reindex.deleted
-            << " deleted, " << reindex.unchanged << " unchanged (" << reindex.restamped << " with a new time), "
-            << reindex.retried << " unreadable before and read again; documents " << reindex.documents_added
-            << " added, " << reindex.documents_rewritten << " rewritten, " << reindex.documents_updated
-            << " updated, " << reindex.documents_removed << " removed, " << reindex.documents_kept << " kept.\n";
+  out << "Re-indexed: " << reindex.added << " new, " << reindex.changed << " changed, " << reindex.deleted
+      << " deleted, " << reindex.unchanged << " unchanged (" << reindex.restamped << " with a new time), "
+      << reindex.retried << " unreadable before and read again; documents " << reindex.documents_added
+      << " added, " << reindex.documents_rewritten << " rewritten, " << reindex.documents_updated
+      << " updated, " << reindex.documents_removed << " removed, " << reindex.documents_kept << " kept.\n";
   if (!reindex.index_rewritten_because.empty()) {
-    std::cout << "The search index was written afresh: " << reindex.index_rewritten_because << ".\n";
+    out << "The search index was written afresh: " << reindex.index_rewritten_because << ".\n";
   }
 }
 

@@ -62,10 +62,19 @@ void add_serve_command(CLI::App& app) {
                     "Searches run at once (0: one per core; four per core when the index lists remote shards)")
       ->capture_default_str()
       ->check(CLI::Range(0u, 1024u));
+  auto site_dir = std::make_shared<std::optional<std::filesystem::path>>();
+  serve->add_option_function<std::filesystem::path>(
+      "--site", [site_dir](const std::filesystem::path& dir) { *site_dir = dir; },
+      "The site's directory, whose pages are served beside the search (default: where the index was built "
+      "from, when it used the default base URL)");
   add_shard_options(*serve, options->shards);
   serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
 
-  serve->callback([options] {
+  serve->callback([options, site_dir] {
+    std::string site_note;
+    auto site = query::find_served_site(options->index_dir, *site_dir, site_note);
+    if (!site.ok()) fail(site.status());
+    options->site = std::move(site).value();
     const sigset_t signals = block_stop_signals();
     auto server = query::WebServer::create(*options);
     if (!server.ok()) fail(server.status());
@@ -73,6 +82,8 @@ void add_serve_command(CLI::App& app) {
     // One write, so that a script reading stderr never sees half the line.
     const bool loopback = options->host == "127.0.0.1" || options->host == "::1" || options->host == "localhost";
     const std::string serving = "canon: serving " + options->index_dir.string() + " at " + web.url() + "\n" +
+                                "canon: " + site_note + "\n" +
+                                (options->site.dir.empty() ? "" : "canon: the search page is " + web.url() + "search\n") +
                                 (loopback ? "canon: only this machine can connect (--host 0.0.0.0 serves others)\n" : "");
     std::cerr << serving << std::flush;
 

@@ -19,6 +19,10 @@
 
 namespace canon::index_format {
 
+/// The base URL of a site's pages when `canon index` is not given one: `canon serve` serves the
+/// pages of such an index itself (web/site_files.h).
+inline constexpr std::string_view kDefaultBaseUrl = "http://localhost/";
+
 /// The files of a canon index directory (docs/index-format.md, "Layout"): the one place their
 /// names are written.
 struct IndexLayout {

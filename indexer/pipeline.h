@@ -35,7 +35,7 @@ struct IndexOptions {
   /// INDEX_DIR: replaced only when the new index is complete.
   std::filesystem::path out_dir;
   /// The URL the site is served at; must end in '/'.
-  std::string base_url = "http://localhost/";
+  std::string base_url = std::string(index_format::kDefaultBaseUrl);
   /// Near-duplicate detector name (dedup::detector_names()).
   std::string detector = "minhash";
   dedup::DedupOptions dedup;

@@ -120,6 +120,11 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"memory", memory},
       {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
   };
+  if (o.archives.empty()) {
+    std::error_code ec;
+    const std::filesystem::path site = std::filesystem::weakly_canonical(std::filesystem::absolute(o.site_dir, ec), ec);
+    summary["parameters"]["site_dir"] = site.string();  // where `canon serve` finds the pages
+  }
   if (s.archives) {
     const ArchiveCounts& a = *s.archives;
     summary["archives"] = {{"files", a.archives},

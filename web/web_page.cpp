@@ -55,12 +55,36 @@ mark { background: var(--mark); color: inherit; padding: 0 .1em; border-radius: 
 .pager { display: flex; justify-content: space-between; margin: 2rem 0 1rem; }
 )css";
 
-/// A link to `url` showing `text` (both untrusted), or the text alone when the URL is not
-/// http(s).
-std::string link_or_text(std::string_view url, std::string_view text) {
-  if (!is_http_url(url)) return "<span class=\"nolink\">" + escape_html(text) + "</span>";
-  return "<a href=\"" + escape_html(url) + "\">" + escape_html(text) + "</a>";
-}
+/// Where a result's URL takes the reader: the URL itself, or for a page this server serves
+/// (SearchPage::local_base_url) its path on this server.
+class Links {
+public:
+  explicit Links(std::string_view local_base) : local_base_(local_base) {}
+
+  /// The link target of `url`, or "" when it is not one to link (not http(s)).
+  std::string href(std::string_view url) const {
+    if (!is_http_url(url)) return "";
+    if (!local_base_.empty() && url.starts_with(local_base_)) return "/" + std::string(url.substr(local_base_.size()));
+    return std::string(url);
+  }
+
+  /// The address shown for `url`: its link target, or the URL when it has none.
+  std::string shown(std::string_view url) const {
+    std::string target = href(url);
+    return target.empty() ? std::string(url) : target;
+  }
+
+  /// A link to `url` showing `text` (both untrusted), or the text alone when the URL is not
+  /// http(s).
+  std::string link_or_text(std::string_view url, std::string_view text) const {
+    const std::string target = href(url);
+    if (target.empty()) return "<span class=\"nolink\">" + escape_html(text) + "</span>";
+    return "<a href=\"" + escape_html(target) + "\">" + escape_html(text) + "</a>";
+  }
+
+private:
+  std::string_view local_base_;
+};
 
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
@@ -83,7 +107,7 @@ std::string render_count(const SearchResults& results) {
 
 /// The <details> list of `hit`'s alternates; the one that matched the query best (query-time
 /// collapse) is marked.
-std::string render_alternates(const SearchHit& hit) {
+std::string render_alternates(const SearchHit& hit, const Links& links) {
   const std::vector<Alternate>& alternates = hit.alternates;
   if (alternates.empty()) return "";
   std::string out = "<details class=\"alternates\"><summary>" +
@@ -92,9 +116,9 @@ std::string render_alternates(const SearchHit& hit) {
   for (const Alternate& alt : alternates) {
     const double similarity = std::isfinite(alt.similarity) ? alt.similarity : 0.0;
     const long percent = std::clamp(std::lround(similarity * 100.0), 0L, 100L);
-    out += "<li>" + link_or_text(alt.url, alt.title.empty() ? alt.url : alt.title) +
+    out += "<li>" + links.link_or_text(alt.url, alt.title.empty() ? links.shown(alt.url) : alt.title) +
            "<div class=\"meta\">";
-    if (!alt.title.empty()) out += "<span class=\"url\">" + escape_html(alt.url) + "</span> · ";
+    if (!alt.title.empty()) out += "<span class=\"url\">" + escape_html(links.shown(alt.url)) + "</span> · ";
     out += "<span class=\"similarity\">" + std::to_string(percent) + "% similar";
     if (!hit.matched_url.empty() && alt.url == hit.matched_url) out += ", best match";
     out += "</span></div></li>\n";
@@ -102,19 +126,19 @@ std::string render_alternates(const SearchHit& hit) {
   return out + "</ul>\n</details>\n";
 }
 
-std::string render_hit(const SearchHit& hit) {
+std::string render_hit(const SearchHit& hit, const Links& links) {
   std::string out = "<li class=\"result\">\n<h2>" +
-                    link_or_text(hit.url, hit.title.empty() ? hit.url : hit.title) + "</h2>\n";
+                    links.link_or_text(hit.url, hit.title.empty() ? links.shown(hit.url) : hit.title) + "</h2>\n";
   if (!hit.place.empty()) {
     // Where the page is in its site: what tells pages of one name apart (two classes Timer).
     out += "<nav class=\"place\" aria-label=\"Place in the site\"><ol>";
     for (const std::string& crumb : hit.place) out += "<li>" + escape_html(crumb) + "</li>";
     out += "</ol></nav>\n";
   }
-  out += "<div class=\"url\">" + escape_html(hit.url) + "</div>\n";
+  out += "<div class=\"url\">" + escape_html(links.shown(hit.url)) + "</div>\n";
   if (!hit.snippet.empty())
     out += "<p class=\"snippet\">" + highlight_snippet(hit.snippet) + "</p>\n";
-  out += render_alternates(hit);
+  out += render_alternates(hit, links);
   return out + "</li>\n";
 }
 
@@ -168,7 +192,8 @@ std::string render_body(const SearchPage& page) {
   }
   std::string out = missing + render_count(results);
   out += "<ol class=\"results\" start=\"" + std::to_string(results.hits.front().rank) + "\">\n";
-  for (const SearchHit& hit : results.hits) out += render_hit(hit);
+  const Links links(page.local_base_url);
+  for (const SearchHit& hit : results.hits) out += render_hit(hit, links);
   out += "</ol>\n";
   return out + render_pager(page);
 }

@@ -54,6 +54,9 @@ struct SearchPage {
   std::string error;
   /// Documents in the index, shown on the start page when not zero.
   std::size_t document_count = 0;
+  /// URLs under this prefix are pages this server serves (`canon serve` of an index built
+  /// without --base-url): they link to the path after it, on this server. "" for none.
+  std::string local_base_url;
 };
 
 /// The whole HTML document (UTF-8): a GET form to /search, then either the error, the start

@@ -168,8 +168,10 @@ HttpAnswer json_error(int status, const std::string& message) {
   return json_answer(status, nlohmann::json{{"error", message}});
 }
 
-HttpAnswer search_page(SearcherPool& pool, const Parameters& parameters) {
+/// The search page; results under `local_base` link to this server's copy of the site.
+HttpAnswer search_page(SearcherPool& pool, const Parameters& parameters, const std::string& local_base) {
   SearchPage page;
+  page.local_base_url = local_base;
   if (const std::string* query = parameters.find("q"); query != nullptr) {
     if (Status ok = check_query(*query); !ok.ok()) {
       page.error = ok.message();
@@ -231,12 +233,15 @@ HttpAnswer plain_answer(int status, std::string_view message) {
 }
 
 struct SearchRoutes::Rep {
-  Rep(std::filesystem::path index_dir, ShardOptions shards) : pool(std::move(index_dir), shards) {}
+  Rep(std::filesystem::path index_dir, ShardOptions shards, ServedSite served)
+      : pool(std::move(index_dir), shards), site(std::move(served)), files(site.dir) {}
   SearcherPool pool;
+  const ServedSite site;
+  const SiteFiles files;
 };
 
-SearchRoutes::SearchRoutes(std::filesystem::path index_dir, ShardOptions shards)
-    : rep_(std::make_unique<Rep>(std::move(index_dir), shards)) {}
+SearchRoutes::SearchRoutes(std::filesystem::path index_dir, ShardOptions shards, ServedSite site)
+    : rep_(std::make_unique<Rep>(std::move(index_dir), shards, std::move(site))) {}
 
 SearchRoutes::~SearchRoutes() = default;
 
@@ -253,9 +258,15 @@ HttpAnswer SearchRoutes::answer(std::string_view target) {
     const std::string_view path = target.substr(0, question);
     const Parameters parameters(question == std::string_view::npos ? std::string_view()
                                                                    : target.substr(question + 1));
-    if (path == "/" || path == "/search") return search_page(rep_->pool, parameters);
+    const bool site_served = !rep_->site.dir.empty();
+    const std::string local_base = site_served ? rep_->site.base_url : std::string();
+    if (path == "/search" || (path == "/" && !site_served)) return search_page(rep_->pool, parameters, local_base);
     if (path == "/api/search") return search_api(rep_->pool, parameters);
-    return plain_answer(404, "Not found.");
+    if (!site_served) return plain_answer(404, "Not found.");
+    // The site's root is its home page; the search is at /search.
+    HttpAnswer file = rep_->files.answer(path);
+    if (path == "/" && file.status == 404) return search_page(rep_->pool, parameters, local_base);
+    return file;
   } catch (const std::exception&) {  // e.g. out of memory rendering a page
     return plain_answer(500, "Internal error.");
   }

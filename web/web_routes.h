@@ -4,9 +4,10 @@
 /// the answers over HTTP).
 ///
 /// Routes (docs/design.md, "Web front end"):
-///   GET /, GET /search?q=&offset=   the HTML search page (web_page.h), 10 results a page
+///   GET /search?q=&offset=          the HTML search page (web_page.h), 10 results a page; also
+///                                   GET / unless the site is served and has an index page
 ///   GET /api/search?q=&limit=&offset=   query::to_json(results); {"error": "..."} with 400
-///   anything else                   404
+///   anything else                   a file of the site (site_files.h) when it is served; else 404
 /// Bad input is answered with 400 and a message: a missing or empty q (API), a q that is not
 /// valid UTF-8, holds control characters or is longer than kMaxQueryBytes, a limit outside
 /// 1..100 or an offset outside 0..10000 (digits only), a malformed query. The first of
@@ -21,6 +22,7 @@
 
 #include "common/status.h"
 #include "query/shard_set.h"
+#include "web/site_files.h"
 
 namespace canon::query {
 
@@ -33,10 +35,19 @@ inline constexpr std::size_t kMaxOffset = 10000;
 
 /// An answer before it is sent: the server adds the other headers.
 struct HttpAnswer {
+  HttpAnswer() = default;
+  HttpAnswer(int code, std::string type, std::string text)
+      : status(code), content_type(std::move(type)), body(std::move(text)) {}
+
   int status = 200;
   /// The Content-Type header.
   std::string content_type;
   std::string body;
+  /// The Location header of a redirect ("" for none).
+  std::string location;
+  /// A file of the site (site_files.h), sent as a static file server sends it: without the
+  /// search page's Content-Security-Policy, which allows no script.
+  bool site_page = false;
 };
 
 /// A short text/plain answer (`message` and a newline): errors of the server itself.
@@ -48,7 +59,9 @@ HttpAnswer plain_answer(int status, std::string_view message);
 /// INDEX_DIR), later searches use the new one.
 class SearchRoutes {
 public:
-  explicit SearchRoutes(std::filesystem::path index_dir, ShardOptions shards = {});
+  /// Searches `index_dir`; serves `site`'s files at every other path when site.dir is set, and
+  /// links results under site.base_url to them.
+  explicit SearchRoutes(std::filesystem::path index_dir, ShardOptions shards = {}, ServedSite site = {});
   ~SearchRoutes();
   SearchRoutes(const SearchRoutes&) = delete;
   SearchRoutes& operator=(const SearchRoutes&) = delete;

@@ -95,7 +95,7 @@ void raise_open_file_limit(std::size_t wanted) {
 /// The server's state: the limits and counts, the routes, the event loop and the search pool.
 struct ServerCore {
   explicit ServerCore(const WebServerOptions& opts)
-      : options(opts), routes(opts.index_dir, opts.shards), searches(search_threads(opts)) {}
+      : options(opts), routes(opts.index_dir, opts.shards, opts.site), searches(search_threads(opts)) {}
   ~ServerCore() {
     // Searches not started are dropped, the running ones finish; their answers are then
     // dropped with the event loop's queue.
@@ -204,7 +204,8 @@ private:
     response_.version(version_);
     response_.result(static_cast<unsigned>(result.status));
     response_.set(http::field::content_type, result.content_type);
-    response_.set("Content-Security-Policy", kContentSecurityPolicy);
+    if (!result.site_page) response_.set("Content-Security-Policy", kContentSecurityPolicy);
+    if (!result.location.empty()) response_.set(http::field::location, result.location);
     response_.set("X-Content-Type-Options", "nosniff");
     response_.set("Referrer-Policy", "no-referrer");
     if (result.status == 405) response_.set(http::field::allow, "GET, HEAD");

@@ -61,6 +61,8 @@ struct WebServerOptions {
   /// Searches run at once; 0: one per core (at least 2), or kSearchesPerCoreOverNetwork per core
   /// when the index lists a remote shard.
   unsigned search_threads = 0;
+  /// The site's own pages, served beside the search (find_served_site); none by default.
+  ServedSite site;
 };
 
 /// Searches at once per core on an index with remote shards (WebServerOptions::search_threads).

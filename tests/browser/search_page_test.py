@@ -165,8 +165,8 @@ def check_nothing_ran(driver, expected_title):
 
 
 def run(driver, base_url, screenshot):
-    # The start page.
-    driver.go(base_url)
+    # The start page (the site's own home page is at /: `canon serve` serves the site).
+    driver.go(base_url + "search")
     check(driver.title() == "canon search", "start page title is %r" % driver.title())
 
     # Type a query and submit the form (GET /search?q=...).
@@ -211,12 +211,24 @@ def run(driver, base_url, screenshot):
     wait_for(lambda: driver.displayed(alternates), "the alternates to open")
     listed = driver.text(alternates)
     check(ALTERNATE_PAYLOAD in listed, "payload alternate title not shown as text: %r" % listed)
-    check("http://localhost/print/install.html" in listed, "alternate URL missing: %r" % listed)
+    # The index was built without --base-url: `canon serve` serves the site's pages itself, and
+    # results link to them on this server.
+    check("/print/install.html" in listed, "alternate URL missing: %r" % listed)
     link = driver.find("a", alternates)
     href = driver.script("return arguments[0].getAttribute('href');", {ELEMENT: link})
-    check(href == "http://localhost/print/install.html", "alternate link is %r" % href)
+    check(href == "/print/install.html", "alternate link is %r" % href)
     check_nothing_ran(driver, "larder — canon search")
     driver.screenshot(screenshot)
+
+    # A click on the first result opens the page, served by `canon serve` from the site.
+    first = driver.find("li.result h2 a")
+    first_title = driver.text(first)
+    driver.click(first)
+    wait_for(lambda: "/search" not in driver.url(), "the result's page to open")
+    check(driver.title() == first_title,
+          "the result's page is titled %r, its result %r" % (driver.title(), first_title))
+    status = driver.script("return performance.getEntriesByType('navigation')[0].responseStatus;")
+    check(status == 200, "the result's page was answered %r" % status)
 
     # A payload in the query itself: shown in the box and the page, never run.
     driver.go(base_url + "search?q=" + urllib.parse.quote(QUERY_PAYLOAD, safe=""))
