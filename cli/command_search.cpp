@@ -35,6 +35,9 @@ void add_search_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
   search->add_option("--offset", args->request.offset, "Results to skip")->capture_default_str();
+  search->add_flag_callback(
+      "--no-correct", [args] { args->request.correct_spelling = false; },
+      "Search the query as typed: no \"did you mean\" correction of words the index does not hold");
   search
       ->add_option("--static-weight", args->request.static_weight,
                    "Most that the static score (cluster PageRank) adds to BM25; 0 for BM25 alone")

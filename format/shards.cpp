@@ -112,6 +112,12 @@ Status split_index(const fs::path& index_dir, unsigned parts, const fs::path& ou
       const std::string value = db.get_metadata(*key);
       for (Xapian::WritableDatabase& shard : shards) shard.set_metadata(*key, value);
     }
+    // The whole spelling table in every shard, as the metadata: over remote shards Xapian reads
+    // spelling from one database only, so each holds every word (over local shards it sums the
+    // frequencies: every word's scaled alike, the same suggestions).
+    for (auto word = db.spellings_begin(); word != db.spellings_end(); ++word) {
+      for (Xapian::WritableDatabase& shard : shards) shard.add_spelling(*word, word.get_termfreq());
+    }
     for (auto post = db.postlist_begin(""); post != db.postlist_end(""); ++post) {
       const Xapian::docid id = *post;
       shards[(id - 1) % parts].replace_document((id - 1) / parts + 1, db.get_document(id));

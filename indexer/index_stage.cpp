@@ -344,6 +344,7 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, H
   }
   if (plan.documents_written) plan.documents_written();
   if (Status merged = merge_databases(group_paths, xapian_dir.string()); !merged.ok()) return merged;
+  if (Status spelled = sync_spelling(xapian_dir.string()); !spelled.ok()) return spelled;
   fs::remove_all(group_dir, ec);
   return Status::ok_status();
 }
@@ -443,6 +444,8 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoreRead
   progress.finish();
   index.set_static_score_bound(plan.static_score_bound);
   if (Status finished = index.finish(); !finished.ok()) return finished;
+  writer.value().reset();  // closes the database for sync_spelling's writer
+  if (Status spelled = sync_spelling(xapian_dir.string()); !spelled.ok()) return spelled;
   return updates;
 }
 

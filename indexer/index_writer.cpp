@@ -470,4 +470,44 @@ Status merge_databases(std::span<const std::string> sources, const std::string& 
   }
 }
 
+namespace {
+
+/// Whether term `t` is a word to suggest (sync_spelling).
+bool is_spelling_word(const std::string& t) {
+  if (t.size() < 2 || t.size() > kMaxSpellingBytes) return false;
+  const auto first = static_cast<unsigned char>(t[0]);
+  if (first >= 'A' && first <= 'Z') return false;  // a prefixed term (Omega's prefixes are capitals)
+  if (first >= 0xE2) return false;                  // CJK and other symbols from U+2000: n-grams, not words
+  return std::any_of(t.begin(), t.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
+  });
+}
+
+}  // namespace
+
+Status sync_spelling(const std::string& path) {
+  try {
+    Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
+    // Both lists are in byte order: walk them side by side, each word's frequency brought to
+    // its document frequency (0 for a word no longer a term, or not a word).
+    Xapian::TermIterator have = db.spellings_begin();
+    Xapian::TermIterator want = db.allterms_begin();
+    while (have != db.spellings_end() || want != db.allterms_end()) {
+      const bool from_have = want == db.allterms_end() || (have != db.spellings_end() && *have <= *want);
+      const bool from_want = have == db.spellings_end() || (want != db.allterms_end() && *want <= *have);
+      const std::string word = from_have ? *have : *want;
+      const Xapian::termcount had = from_have ? have.get_termfreq() : 0;
+      const Xapian::termcount wanted = from_want && is_spelling_word(word) ? want.get_termfreq() : 0;
+      if (wanted > had) db.add_spelling(word, wanted - had);
+      if (wanted < had) db.remove_spelling(word, had - wanted);
+      if (from_have) ++have;
+      if (from_want) ++want;
+    }
+    db.commit();
+    return Status::ok_status();
+  } catch (const Xapian::Error& e) {
+    return Status::io_error("cannot write the spelling table of '" + path + "': " + e.get_description());
+  }
+}
+
 }  // namespace canon::indexer

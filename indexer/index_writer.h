@@ -197,4 +197,16 @@ private:
 /// `canon index` writes one database per chunk of the site on its parse threads, then merges.
 Status merge_databases(std::span<const std::string> sources, const std::string& destination);
 
+/// Makes the spelling table of the database at `path` hold its words, each with the number of
+/// documents that have it: what QueryParser's spelling correction suggests from ("Did you
+/// mean", query/searcher.h). A word is a term without a prefix, of 2 to kMaxSpellingBytes bytes,
+/// holding a letter, not CJK (indexed as n-grams). On a re-used database the table is brought
+/// in line: words no document has any more are removed. Xapian's TermGenerator fills the table
+/// itself as it indexes (FLAG_SPELLING), but canon prepares documents on the parse threads
+/// without a database; one pass over the term list does it instead.
+Status sync_spelling(const std::string& path);
+
+/// Longest word put in a spelling table (sync_spelling).
+inline constexpr std::size_t kMaxSpellingBytes = 32;
+
 }  // namespace canon::indexer

@@ -25,6 +25,10 @@ std::string render_text(const SearchResults& results) {
   std::string out;
   char line[256];
   if (!results.missing_shards.empty()) out += missing_shards_notice(results) + "\n";
+  if (!results.corrected_query.empty()) {
+    out += "Showing results for \"" + results.corrected_query + "\"; search instead for \"" + results.query +
+           "\" with --no-correct.\n";
+  }
   if (results.hits.empty()) {
     return out + "No results for \"" + results.query + "\".\n";
   }
@@ -71,6 +75,7 @@ nlohmann::json to_json(const SearchResults& results) {
           {"estimated_matches", results.estimated_matches},
           {"matches_exact", results.matches_exact()},
           {"missing_shards", results.missing_shards},
+          {"corrected_query", results.corrected_query.empty() ? nlohmann::json() : nlohmann::json(results.corrected_query)},
           {"offset", results.offset},
           {"collapse", results.collapse},
           {"results", hits}};

@@ -474,6 +474,9 @@ struct Searcher::Rep {
   /// `request` on the current database (search() checks the request first). Throws
   /// Xapian::Error.
   Result<SearchResults> run(const SearchRequest& request);
+  /// `results` of `request`, or those of its spelling correction when it has more matches
+  /// (SearchRequest::correct_spelling).
+  Result<SearchResults> with_correction(const SearchRequest& request, SearchResults results);
 };
 
 Status Searcher::Rep::configure() {
@@ -608,6 +611,26 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   return results;
 }
 
+Result<SearchResults> Searcher::Rep::with_correction(const SearchRequest& request, SearchResults results) {
+  if (results.estimated_matches >= kFewMatches) return results;
+  std::string corrected;
+  try {
+    // Xapian suggests a word for each word of the query that is not a term of the index.
+    parser.parse_query(request.query, Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
+    corrected = parser.get_corrected_query_string();
+  } catch (const Xapian::Error&) {
+    return results;  // no correction to offer (a remote shard keeps its spelling table to itself)
+  }
+  if (corrected.empty() || corrected == request.query) return results;
+  SearchRequest again = request;
+  again.query = corrected;
+  auto better = run(again);
+  if (!better.ok() || better->estimated_matches <= results.estimated_matches) return results;
+  better->query = request.query;
+  better->corrected_query = corrected;
+  return better;
+}
+
 Result<SearchResults> Searcher::search(const SearchRequest& request) {
   if (!std::isfinite(request.static_weight) || request.static_weight < 0) {
     return Status::error("the static weight must be a number >= 0");
@@ -634,6 +657,7 @@ Result<SearchResults> Searcher::search(const SearchRequest& request) {
         return rep_->run(request);
       }
     }();
+    if (results.ok() && request.correct_spelling) results = rep_->with_correction(request, std::move(results).value());
     if (results.ok()) results.value().missing_shards = shards.missing();
     return results;
   } catch (const Xapian::QueryParserError& e) {

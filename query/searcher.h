@@ -56,6 +56,9 @@ struct SearchResults {
   /// Shards of a sharded index that did not answer (ShardAddress::name): the results are those
   /// of the other shards. Empty when every shard answered, and for an index in one database.
   std::vector<std::string> missing_shards;
+  /// The query these are the results of when search() corrected the spelling of `query`
+  /// (SearchRequest::correct_spelling); empty when they are `query`'s own.
+  std::string corrected_query;
 
   /// True when the number of matches is known exactly, not an estimate.
   bool matches_exact() const {
@@ -111,7 +114,15 @@ struct SearchRequest {
   /// for benchmarks and callers that do not show them).
   bool with_snippets = true;
   bool with_alternates = true;
+  /// "Did you mean": when the query has fewer than kFewMatches matches and has words the index
+  /// does not hold, each is replaced by the index's nearest word (Xapian's spelling table, which
+  /// `canon index` fills from the indexed pages' words); when that query has more matches, its
+  /// results are returned instead, with SearchResults::corrected_query set.
+  bool correct_spelling = true;
 };
+
+/// Fewer matches than this, and search() tries a spelling correction (SearchRequest::correct_spelling).
+inline constexpr std::size_t kFewMatches = 10;
 
 /// An open canon index. Not thread-safe: use one Searcher per thread.
 class Searcher {

@@ -739,3 +739,79 @@ TEST_CASE("snippets come from where the query's words are, however deep in the p
   CHECK(snippet.ends_with("..."));
   CHECK(snippet.size() < 300);
 }
+
+TEST_CASE("did you mean: a word the index does not hold is corrected when the correction finds more") {
+  canon::testing::TempDir dir;
+  build_index(dir.path());
+  REQUIRE(canon::indexer::sync_spelling((dir.path() / "xapian").string()).ok());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  Searcher& s = *searcher.value();
+
+  struct Row {
+    const char* comment;
+    const char* query;
+    const char* corrected;  // "" for none
+    std::size_t hits;
+  };
+  const Row rows[] = {
+      {"a letter dropped", "snapshts", "snapshots", 1},
+      {"two letters swapped, beside a right word", "debian pakcages", "debian packages", 1},
+      {"a letter changed", "schedulor", "scheduler", 1},
+      {"a word the index holds is never corrected", "backups", "", 2},
+      {"nothing near enough: no correction, no results", "xylophone", "", 0},
+  };
+  for (const Row& row : rows) {
+    INFO(row.comment);
+    const canon::query::SearchResults results = must_search(s, row.query);
+    CHECK(results.query == row.query);
+    CHECK(results.corrected_query == row.corrected);
+    CHECK(results.hits.size() == row.hits);
+  }
+  // As typed: no correction.
+  SearchRequest as_typed;
+  as_typed.query = "snapshts";
+  as_typed.correct_spelling = false;
+  auto typed = s.search(as_typed);
+  REQUIRE(typed.ok());
+  CHECK(typed->corrected_query.empty());
+  CHECK(typed->hits.empty());
+}
+
+namespace {
+
+/// The frequency the spelling table of `db` holds for `word` (0 when it has none).
+Xapian::termcount spelling_frequency(const Xapian::Database& db, const std::string& word) {
+  for (auto it = db.spellings_begin(); it != db.spellings_end(); ++it) {
+    if (*it == word) return it.get_termfreq();
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("sync_spelling: the table holds the index's words, and loses those no document has any more") {
+  canon::testing::TempDir dir;
+  build_index(dir.path());
+  const std::string path = (dir.path() / "xapian").string();
+  REQUIRE(canon::indexer::sync_spelling(path).ok());
+  {
+    Xapian::Database db(path);
+    CHECK(spelling_frequency(db, "snapshots") == 1);
+    CHECK(spelling_frequency(db, "backups") == 2);  // in two documents
+    CHECK(spelling_frequency(db, "tern") == 2);  // the guide and the news
+    CHECK(spelling_frequency(db, "2.0") == 0);  // not a word: no letter
+    CHECK(spelling_frequency(db, "Stern") == 0);  // prefixed terms are not words
+  }
+  {
+    Xapian::WritableDatabase db(path, Xapian::DB_OPEN);
+    db.delete_document(2);  // "Scheduling backups"
+    db.commit();
+  }
+  REQUIRE(canon::indexer::sync_spelling(path).ok());
+  Xapian::Database db(path);
+  CHECK(spelling_frequency(db, "snapshots") == 0);
+  CHECK(spelling_frequency(db, "scheduler") == 0);
+  CHECK(spelling_frequency(db, "backups") == 1);
+  CHECK(spelling_frequency(db, "tern") == 2);  // the guide and the news
+}

@@ -314,3 +314,26 @@ TEST_CASE("start page: a GET form to /search, the document count, no script") {
   CHECK_FALSE(contains(html, "<script"));
   CHECK_FALSE(contains(html, "class=\"error\""));
 }
+
+TEST_CASE("did you mean: the corrected query's results, and a link to the query as typed (escaped)") {
+  SearchResults results = results_of({hit(1, "http://localhost/a.html", "Gathering tasks")}, 1);
+  results.query = "gathr <b>";
+  results.corrected_query = "gather <b>";
+  const std::string html = page_for(results, /*has_next=*/true, "gathr <b>");
+  CHECK(contains(html, "Showing results for <strong>gather &lt;b&gt;</strong>."));
+  CHECK(contains(html, "Search instead for <a href=\"/search?q=gathr%20%3Cb%3E&amp;correct=0\">gathr &lt;b&gt;</a>."));
+  // Without a correction, no such line.
+  CHECK_FALSE(contains(page_for(results_of({hit(1, "http://localhost/a.html", "A")}, 1)), "Showing results for"));
+  // A page searched as typed keeps it so in its pager.
+  SearchPage page;
+  page.query = "gathr";
+  page.results = &results;
+  page.has_next = true;
+  page.as_typed = true;
+  CHECK(contains(canon::query::render_search_page(page), "href=\"/search?q=gathr&amp;offset=1&amp;correct=0\""));
+}
+
+TEST_CASE("search_page_url: correct=0 for the query as typed") {
+  CHECK(canon::query::search_page_url("gathr", 0, true) == "/search?q=gathr&correct=0");
+  CHECK(canon::query::search_page_url("gathr", 10, true) == "/search?q=gathr&offset=10&correct=0");
+}

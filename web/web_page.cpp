@@ -149,14 +149,14 @@ std::string render_pager(const SearchPage& page) {
   std::string out = "<nav class=\"pager\" aria-label=\"Result pages\">\n";
   if (has_previous) {
     const std::size_t previous = results.offset > kPageSize ? results.offset - kPageSize : 0;
-    out += "<a rel=\"prev\" href=\"" + escape_html(search_page_url(page.query, previous)) +
+    out += "<a rel=\"prev\" href=\"" + escape_html(search_page_url(page.query, previous, page.as_typed)) +
            "\">← Previous</a>\n";
   } else {
     out += "<span></span>\n";  // keeps Next on the right
   }
   if (page.has_next) {
     out += "<a rel=\"next\" href=\"" +
-           escape_html(search_page_url(page.query, results.offset + results.hits.size())) +
+           escape_html(search_page_url(page.query, results.offset + results.hits.size(), page.as_typed)) +
            "\">Next →</a>\n";
   }
   return out + "</nav>\n";
@@ -190,7 +190,14 @@ std::string render_body(const SearchPage& page) {
            "</strong>.</p>\n<p><a href=\"" + escape_html(search_page_url(page.query, 0)) +
            "\">Back to the first results</a></p>\n";
   }
-  std::string out = missing + render_count(results);
+  std::string out = missing;
+  if (!results.corrected_query.empty()) {
+    // "Did you mean": the corrected query's results, and a way back to the query as typed.
+    out += "<p class=\"corrected\" role=\"status\">Showing results for <strong>" + escape_html(results.corrected_query) +
+           "</strong>. Search instead for <a href=\"" + escape_html(search_page_url(results.query, 0, true)) + "\">" +
+           escape_html(results.query) + "</a>.</p>\n";
+  }
+  out += render_count(results);
   out += "<ol class=\"results\" start=\"" + std::to_string(results.hits.front().rank) + "\">\n";
   const Links links(page.local_base_url);
   for (const SearchHit& hit : results.hits) out += render_hit(hit, links);
@@ -243,9 +250,10 @@ std::string highlight_snippet(std::string_view snippet) {
   return out;
 }
 
-std::string search_page_url(std::string_view query, std::size_t offset) {
+std::string search_page_url(std::string_view query, std::size_t offset, bool as_typed) {
   std::string url = "/search?q=" + percent_encode(query, KeepInUrl::kUnreserved);
   if (offset > 0) url += "&offset=" + std::to_string(offset);
+  if (as_typed) url += "&correct=0";
   return url;
 }
 

@@ -37,9 +37,10 @@ bool is_http_url(std::string_view url);
 /// and a mark still open at the end is closed.
 std::string highlight_snippet(std::string_view snippet);
 
-/// The relative URL of a result page: `/search?q=QUERY` plus `&offset=N` when N > 0. Not
+/// The relative URL of a result page: `/search?q=QUERY` plus `&offset=N` when N > 0 and
+/// `&correct=0` when the query is to be searched as typed (no spelling correction). Not
 /// HTML-escaped (escape_html() it for an attribute).
-std::string search_page_url(std::string_view query, std::size_t offset);
+std::string search_page_url(std::string_view query, std::size_t offset, bool as_typed = false);
 
 /// What the search page shows.
 struct SearchPage {
@@ -57,6 +58,8 @@ struct SearchPage {
   /// URLs under this prefix are pages this server serves (`canon serve` of an index built
   /// without --base-url): they link to the path after it, on this server. "" for none.
   std::string local_base_url;
+  /// The query is searched as typed (`correct=0`): the pager's links keep it so.
+  bool as_typed = false;
 };
 
 /// The whole HTML document (UTF-8): a GET form to /search, then either the error, the start

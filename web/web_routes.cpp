@@ -180,13 +180,16 @@ HttpAnswer search_page(SearcherPool& pool, const Parameters& parameters, const s
     if (!is_blank(*query)) page.query = *query;
   }
   const auto offset = parameters.count("offset", 0, 0, kMaxOffset);
-  if (!offset.ok()) {
-    page.error = offset.status().message();
+  const auto correct = parameters.count("correct", 1, 0, 1);
+  if (!offset.ok() || !correct.ok()) {
+    page.error = (offset.ok() ? correct : offset).status().message();
     return html_answer(400, render_search_page(page));
   }
+  page.as_typed = correct.value() == 0;
 
   SearchRequest search;
   search.query = page.query;
+  search.correct_spelling = !page.as_typed;
   search.offset = offset.value();
   search.limit = kPageSize + 1;  // one more tells whether there is a next page
   search.highlight_start = std::string(kHighlightStart);
@@ -216,8 +219,11 @@ HttpAnswer search_api(SearcherPool& pool, const Parameters& parameters) {
   if (!limit.ok()) return json_error(400, limit.status().message());
   const auto offset = parameters.count("offset", 0, 0, kMaxOffset);
   if (!offset.ok()) return json_error(400, offset.status().message());
+  const auto correct = parameters.count("correct", 1, 0, 1);
+  if (!correct.ok()) return json_error(400, correct.status().message());
 
   SearchRequest search;
+  search.correct_spelling = correct.value() == 1;
   search.query = *query;
   search.limit = limit.value();
   search.offset = offset.value();

@@ -7,6 +7,7 @@
 ///   GET /search?q=&offset=          the HTML search page (web_page.h), 10 results a page; also
 ///                                   GET / unless the site is served and has an index page
 ///   GET /api/search?q=&limit=&offset=   query::to_json(results); {"error": "..."} with 400
+///   (both searches take correct=0: the query as typed, without a spelling correction)
 ///   anything else                   a file of the site (site_files.h) when it is served; else 404
 /// Bad input is answered with 400 and a message: a missing or empty q (API), a q that is not
 /// valid UTF-8, holds control characters or is longer than kMaxQueryBytes, a limit outside
