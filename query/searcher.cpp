@@ -2,6 +2,8 @@
 /// @brief Xapian search over a canon index.
 #include "query/searcher.h"
 
+#include "query/stopwords.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -447,6 +449,8 @@ struct Searcher::Rep {
   std::filesystem::path index_dir;
   Xapian::Stem stemmer{fmt::kStemLanguage};
   Xapian::QueryParser parser;
+  /// Set on `parser` only while the query is parsed again for its highlights (highlight_query).
+  std::unique_ptr<Xapian::SimpleStopper> stopper = english_stopper();
   bool query_time_collapse = false;
   /// Upper bounds of the static score slots, for scaling them to SearchRequest::static_weight.
   double log_pagerank_bound = 0.0;
@@ -477,6 +481,21 @@ struct Searcher::Rep {
   /// `results` of `request`, or those of its spelling correction when it has more matches
   /// (SearchRequest::correct_spelling).
   Result<SearchResults> with_correction(const SearchRequest& request, SearchResults results);
+  /// What a snippet highlights of `request`'s `query` (parsed with `flags`): the query without
+  /// its stopwords (Xapian's QueryParser keeps them in phrases), or the whole query when it is
+  /// nothing but stopwords. Throws Xapian::Error.
+  Xapian::Query highlight_query(const SearchRequest& request, unsigned flags, const Xapian::Query& query) {
+    parser.set_stopper(stopper.get());
+    Xapian::Query without;
+    try {
+      without = parser.parse_query(rewrite_wildcards(request.query), flags);
+    } catch (...) {
+      parser.set_stopper(nullptr);
+      throw;
+    }
+    parser.set_stopper(nullptr);
+    return without.empty() ? query : without;
+  }
 };
 
 Status Searcher::Rep::configure() {
@@ -538,12 +557,13 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   Xapian::Query query = parser.parse_query(rewrite_wildcards(request.query), flags);
   if (query.empty())
     return Status::error("the query has no searchable words: '" + request.query + "'");
+  const Xapian::Query highlighted = request.with_snippets ? highlight_query(request, flags, query) : Xapian::Query();
   const std::vector<std::string> needles =
-      request.with_snippets ? snippet_needles(query, parser) : std::vector<std::string>();
+      request.with_snippets ? snippet_needles(highlighted, parser) : std::vector<std::string>();
   Xapian::MSet snippet_set;
   if (request.with_snippets) {
     Xapian::Enquire snippet_enquire(snippet_terms);
-    snippet_enquire.set_query(query);
+    snippet_enquire.set_query(highlighted);
     snippet_set = snippet_enquire.get_mset(0, 0);
   }
 

@@ -815,3 +815,40 @@ TEST_CASE("sync_spelling: the table holds the index's words, and loses those no 
   CHECK(spelling_frequency(db, "backups") == 1);
   CHECK(spelling_frequency(db, "tern") == 2);  // the guide and the news
 }
+
+TEST_CASE("snippets highlight the query's stopwords only in a phrase or when the query is nothing else") {
+  canon::testing::TempDir dir;
+  build_index(dir.path());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  const auto snippet_of = [&](const std::string& query) {
+    SearchRequest request;
+    request.query = query;
+    request.highlight_start = "[";
+    request.highlight_end = "]";
+    auto results = searcher.value()->search(request);
+    REQUIRE(results.ok());
+    REQUIRE_FALSE(results->hits.empty());
+    return results->hits.front().snippet;
+  };
+  struct Row {
+    const char* query;
+    const char* marked;    // in the snippet
+    const char* unmarked;  // in it without marks
+  };
+  const Row rows[] = {
+      {"the installer", "[installer]", "the"},
+      {"answer its questions", "[questions]", "its"},
+      {"\"answer its questions\"", "[answer its questions]", ""},  // a phrase is marked whole
+      {"its", "[its]", ""},
+  };
+  for (const Row& row : rows) {
+    const std::string snippet = snippet_of(row.query);
+    INFO(std::string(row.query) << " -> " << snippet);
+    CHECK(snippet.find(row.marked) != std::string::npos);
+    if (*row.unmarked != '\0') {
+      CHECK(snippet.find(std::string("[") + row.unmarked + "]") == std::string::npos);
+      CHECK(snippet.find(std::string(" ") + row.unmarked + " ") != std::string::npos);
+    }
+  }
+}
