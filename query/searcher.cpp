@@ -2,6 +2,7 @@
 /// @brief Xapian search over a canon index.
 #include "query/searcher.h"
 
+#include "query/spelling.h"
 #include "query/stopwords.h"
 
 #include <algorithm>
@@ -635,13 +636,11 @@ Result<SearchResults> Searcher::Rep::with_correction(const SearchRequest& reques
   if (results.estimated_matches >= kFewMatches) return results;
   std::string corrected;
   try {
-    // Xapian suggests a word for each word of the query that is not a term of the index.
-    parser.parse_query(request.query, Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_SPELLING_CORRECTION);
-    corrected = parser.get_corrected_query_string();
+    corrected = corrected_query_string(db(), stemmer, request.query);
   } catch (const Xapian::Error&) {
-    return results;  // no correction to offer (a remote shard keeps its spelling table to itself)
+    return results;  // no correction to offer (Xapian's remote backend reads no spelling table)
   }
-  if (corrected.empty() || corrected == request.query) return results;
+  if (corrected.empty()) return results;
   SearchRequest again = request;
   again.query = corrected;
   auto better = run(again);

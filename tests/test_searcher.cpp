@@ -9,6 +9,7 @@
 
 #include "indexer/index_writer.h"
 #include "query/searcher.h"
+#include "query/spelling.h"
 #include "support/temp_dir.h"
 
 using canon::indexer::IndexedPage;
@@ -759,6 +760,7 @@ TEST_CASE("did you mean: a word the index does not hold is corrected when the co
       {"two letters swapped, beside a right word", "debian pakcages", "debian packages", 1},
       {"a letter changed", "schedulor", "scheduler", 1},
       {"a word the index holds is never corrected", "backups", "", 2},
+      {"only the word the index lacks changes", "nigth snapshots", "night snapshots", 1},
       {"nothing near enough: no correction, no results", "xylophone", "", 0},
   };
   for (const Row& row : rows) {
@@ -850,5 +852,35 @@ TEST_CASE("snippets highlight the query's stopwords only in a phrase or when the
       CHECK(snippet.find(std::string("[") + row.unmarked + "]") == std::string::npos);
       CHECK(snippet.find(std::string(" ") + row.unmarked + " ") != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("corrected_query_string: the words the index lacks, one by one; the rest as typed (table)") {
+  canon::testing::TempDir dir;
+  build_index(dir.path());
+  const std::string path = (dir.path() / "xapian").string();
+  REQUIRE(canon::indexer::sync_spelling(path).ok());
+  const Xapian::Database db(path);
+  struct Row {
+    const char* comment;
+    const char* query;
+    const char* corrected;  // "" for none
+  };
+  const Row rows[] = {
+      {"a word corrected", "snapshts", "snapshots"},
+      {"case does not matter; the suggestion is the index's word", "Snapshts", "snapshots"},
+      {"words the index holds stay, as written or as their stem", "backup snapshts", "backup snapshots"},
+      {"quotes, parentheses and trailing punctuation kept", "(\"daily snapshts\"),", "(\"daily snapshots\"),"},
+      {"numbers are never corrected", "2.1 snapshts", "2.1 snapshots"},
+      {"a word inside a name joined by punctuation", "std::snapshts", "std::snapshots"},
+      {"a run touching a digit is a code, left as typed", "snapshts2 x86", ""},
+      {"a field's name is left as typed, its word corrected", "snapshts AND titl:snapshts", "snapshots AND titl:snapshots"},
+      {"nothing to correct", "daily snapshots", ""},
+      {"nothing near enough", "xylophone", ""},
+      {"white space as typed", "  nigth   snapshts ", "  night   snapshots "},
+  };
+  for (const Row& row : rows) {
+    INFO(row.comment);
+    CHECK(canon::query::corrected_query_string(db, Xapian::Stem(canon::index_format::kStemLanguage), row.query) == row.corrected);
   }
 }

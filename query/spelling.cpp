@@ -1,0 +1,58 @@
+/// @file spelling.cpp
+/// @brief Correcting a query's words one by one against the index's spelling table.
+#include "query/spelling.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
+namespace canon::query {
+
+namespace {
+
+bool is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || static_cast<unsigned char>(c) >= 0x80;
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// Whether the run of letters query[begin, end) is a word to correct: 3 bytes or more, not
+/// touching a digit (a code: x86, u8, mm512), not a field's name (a single ':' after it:
+/// title:), not an operator (AND, OR, NOT, XOR, NEAR, ADJ).
+bool is_correctable_run(const std::string& query, std::size_t begin, std::size_t end) {
+  if (end - begin < 3) return false;
+  if ((begin > 0 && is_digit(query[begin - 1])) || (end < query.size() && is_digit(query[end]))) return false;
+  if (end < query.size() && query[end] == ':' && (end + 1 == query.size() || query[end + 1] != ':')) return false;
+  const std::string_view run(query.data() + begin, end - begin);
+  return run != "AND" && run != "OR" && run != "NOT" && run != "XOR" && run != "NEAR" && run != "ADJ";
+}
+
+}  // namespace
+
+std::string corrected_query_string(const Xapian::Database& db, const Xapian::Stem& stemmer, const std::string& query) {
+  std::string out;
+  bool changed = false;
+  std::size_t at = 0;  // query[0, at) is in `out`
+  for (std::size_t begin = 0; begin < query.size();) {
+    if (!is_letter(query[begin])) {
+      ++begin;
+      continue;
+    }
+    std::size_t end = begin;
+    while (end < query.size() && is_letter(query[end])) ++end;
+    if (is_correctable_run(query, begin, end)) {
+      std::string word = query.substr(begin, end - begin);
+      for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const bool held = db.get_termfreq(word) > 0 || db.get_termfreq("Z" + stemmer(word)) > 0;
+      const std::string suggestion = held ? std::string() : db.get_spelling_suggestion(word, 2);
+      if (!suggestion.empty()) {
+        out.append(query, at, begin - at).append(suggestion);
+        at = end;
+        changed = true;
+      }
+    }
+    begin = end;
+  }
+  return changed ? out.append(query, at, std::string::npos) : std::string();
+}
+
+}  // namespace canon::query
