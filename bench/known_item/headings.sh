@@ -34,32 +34,9 @@ canon=$(cd "$(dirname "$canon")" && pwd)/$(basename "$canon")
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
-declare -A default_dir=(
-  [javadoc]=/usr/share/doc/openjdk-17-jre-headless/api
-  [cppreference]=/usr/share/cppreference/doc/html
-  [python]=/usr/share/doc/python3.11/html
-  [rust]=/usr/share/doc/rust-doc/html
-  [libstdcxx]=/usr/share/doc/gcc-12-base/libstdc++
-  [postgres]=/usr/share/doc/postgresql-doc-15/html)
-sites=()
-for s in ${SITES:-python postgres cppreference rust}; do
-  name=${s%%=*}
-  if [ "$s" = "$name" ]; then
-    [ -n "${default_dir[$name]:-}" ] || { echo "unknown site $name (give NAME=DIR)" >&2; exit 1; }
-    s="$name=${default_dir[$name]}"
-  fi
-  dir=${s#*=}
-  [ -d "$dir" ] || { echo "$name: no directory $dir" >&2; exit 1; }
-  sites+=("$name=$(cd "$dir" && pwd)")
-done
-
-# seconds LOG CMD...: runs CMD (output to LOG), prints its wall time in seconds.
-seconds() {
-  local log=$1 start=$SECONDS
-  shift
-  "$@" >"$log" 2>&1 || { echo "failed: $* (see $log)" >&2; tail -5 "$log" >&2; exit 1; }
-  echo $((SECONDS - start))
-}
+# shellcheck source=site_args.sh
+. "$here/site_args.sh"
+select_sites python postgres cppreference rust
 
 times=()
 for s in "${sites[@]}"; do
