@@ -344,7 +344,6 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, H
   }
   if (plan.documents_written) plan.documents_written();
   if (Status merged = merge_databases(group_paths, xapian_dir.string()); !merged.ok()) return merged;
-  if (Status spelled = sync_spelling(xapian_dir.string()); !spelled.ok()) return spelled;
   fs::remove_all(group_dir, ec);
   return Status::ok_status();
 }
@@ -444,8 +443,6 @@ Result<IndexUpdates> update_index(const PreviousBuild& previous, const StoreRead
   progress.finish();
   index.set_static_score_bound(plan.static_score_bound);
   if (Status finished = index.finish(); !finished.ok()) return finished;
-  writer.value().reset();  // closes the database for sync_spelling's writer
-  if (Status spelled = sync_spelling(xapian_dir.string()); !spelled.ok()) return spelled;
   return updates;
 }
 
@@ -467,14 +464,19 @@ Status write_database(const PreviousBuild* previous, const ChunkLayout& chunks, 
       reindex.documents_updated = updates->updated;
       reindex.documents_removed = updates->removed;
       reindex.documents_kept = updates->kept;
-      return Status::ok_status();
+      return sync_spelling(xapian_dir.string());  // update_index closed its writer on return
     }
     if (updates.status().code() != StatusCode::kFailedPrecondition) return updates.status();
     reindex.index_rewritten_because = updates.status().message();
     std::error_code ec;
     fs::remove_all(xapian_dir, ec);
   }
-  return write_index(chunks, store_reader, records, parts, index_plan, threads, layout, processes, to_merge, progress);
+  if (Status written = write_index(chunks, store_reader, records, parts, index_plan, threads, layout, processes, to_merge,
+                                   progress);
+      !written.ok()) {
+    return written;
+  }
+  return sync_spelling((processes.size() > 1 ? layout.shard(processes.rank() + 1) : xapian_dir).string());
 }
 
 /// The shards of a partitioned build (write_index) made one index: merged into one database

@@ -54,6 +54,37 @@ PageLine page_line(const PageRecord& r, std::string_view authoritative_url, bool
 
 }  // namespace
 
+/// summary.json's `parameters`: what the run was told, and the site's directory (where `canon
+/// serve` finds the pages).
+nlohmann::json parameters_json(const IndexSummary& s, const IndexOptions& o) {
+  nlohmann::json parameters = {
+      {"base_url", s.base_url.empty() ? o.base_url : s.base_url},
+      {"detector", o.detector},
+      {"shingle_size", o.dedup.shingle_size},
+      {"num_hashes", o.dedup.num_hashes},
+      {"threshold", o.dedup.threshold},
+      {"title_rule", o.dedup.title_rule},
+      {"related_title_threshold", o.dedup.related_title_threshold},
+      {"renamed_threshold", o.dedup.renamed_threshold},
+      {"moved_threshold", o.dedup.moved_threshold},
+      {"copy_threshold", o.dedup.copy_threshold},
+      {"parallel_threshold", o.dedup.parallel_threshold},
+      {"discount_boilerplate", o.dedup.discount_boilerplate},
+      {"split_chains", o.split_chains},
+      {"seed", o.dedup.seed},
+      {"damping", o.pagerank.damping},
+      {"tolerance", o.pagerank.tolerance},
+      {"max_iterations", o.pagerank.max_iterations},
+      {"honour_canonical", o.honour_canonical},
+      {"collapse", index_format::to_string(o.collapse)},
+      {"url_rules_digest", o.url_rules_digest}};
+  if (o.archives.empty()) {
+    std::error_code ec;
+    parameters["site_dir"] = std::filesystem::weakly_canonical(std::filesystem::absolute(o.site_dir, ec), ec).string();
+  }
+  return parameters;
+}
+
 nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   nlohmann::json stages = nlohmann::json::object();
   for (const auto& [stage, seconds] : s.stage_seconds) stages[stage] = seconds;
@@ -83,27 +114,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"split_for_definitions", s.split_for_definitions},
       {"pagerank", {{"iterations", s.pagerank_iterations}, {"converged", s.pagerank_converged}}},
       {"url_rules", {{"rules", s.url_rules}, {"pages_not_parsed", s.url_rule_duplicates}}},
-      {"parameters",
-       {{"base_url", s.base_url.empty() ? o.base_url : s.base_url},
-        {"detector", o.detector},
-        {"shingle_size", o.dedup.shingle_size},
-        {"num_hashes", o.dedup.num_hashes},
-        {"threshold", o.dedup.threshold},
-        {"title_rule", o.dedup.title_rule},
-        {"related_title_threshold", o.dedup.related_title_threshold},
-        {"renamed_threshold", o.dedup.renamed_threshold},
-        {"moved_threshold", o.dedup.moved_threshold},
-        {"copy_threshold", o.dedup.copy_threshold},
-        {"parallel_threshold", o.dedup.parallel_threshold},
-        {"discount_boilerplate", o.dedup.discount_boilerplate},
-        {"split_chains", o.split_chains},
-        {"seed", o.dedup.seed},
-        {"damping", o.pagerank.damping},
-        {"tolerance", o.pagerank.tolerance},
-        {"max_iterations", o.pagerank.max_iterations},
-        {"honour_canonical", o.honour_canonical},
-        {"collapse", index_format::to_string(o.collapse)},
-        {"url_rules_digest", o.url_rules_digest}}},
+      {"parameters", parameters_json(s, o)},
       {"reindex",
        {{"full_because", s.reindex.full_because},
         {"files", {{"new", s.reindex.added}, {"changed", s.reindex.changed}, {"deleted", s.reindex.deleted}, {"retried", s.reindex.retried},
@@ -120,11 +131,6 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"memory", memory},
       {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
   };
-  if (o.archives.empty()) {
-    std::error_code ec;
-    const std::filesystem::path site = std::filesystem::weakly_canonical(std::filesystem::absolute(o.site_dir, ec), ec);
-    summary["parameters"]["site_dir"] = site.string();  // where `canon serve` finds the pages
-  }
   if (s.archives) {
     const ArchiveCounts& a = *s.archives;
     summary["archives"] = {{"files", a.archives},

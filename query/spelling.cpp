@@ -15,13 +15,25 @@ bool is_letter(char c) {
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/// Whether the piece of `query` between white space around [begin, end) holds a field
+/// (title:, path:/docs/, site:example.org): letters then one ':' (std::vector's '::' is not one).
+bool in_field(const std::string& query, std::size_t begin, std::size_t end) {
+  const std::size_t first = query.find_last_of(" \t", begin) == std::string::npos ? 0 : query.find_last_of(" \t", begin) + 1;
+  const std::size_t last = std::min(query.find_first_of(" \t", end), query.size());
+  for (std::size_t colon = query.find(':', first); colon < last; colon = query.find(':', colon + 1)) {
+    const bool single = (colon + 1 == query.size() || query[colon + 1] != ':') && (colon == 0 || query[colon - 1] != ':');
+    if (single && colon > first && is_letter(query[colon - 1])) return true;
+  }
+  return false;
+}
+
 /// Whether the run of letters query[begin, end) is a word to correct: 3 bytes or more, not
-/// touching a digit (a code: x86, u8, mm512), not a field's name (a single ':' after it:
-/// title:), not an operator (AND, OR, NOT, XOR, NEAR, ADJ).
+/// touching a digit (a code: x86, u8, mm512), not in a field (in_field: a filter's value is a
+/// path or a host, not words), not an operator (AND, OR, NOT, XOR, NEAR, ADJ).
 bool is_correctable_run(const std::string& query, std::size_t begin, std::size_t end) {
   if (end - begin < 3) return false;
   if ((begin > 0 && is_digit(query[begin - 1])) || (end < query.size() && is_digit(query[end]))) return false;
-  if (end < query.size() && query[end] == ':' && (end + 1 == query.size() || query[end + 1] != ':')) return false;
+  if (in_field(query, begin, end)) return false;
   const std::string_view run(query.data() + begin, end - begin);
   return run != "AND" && run != "OR" && run != "NOT" && run != "XOR" && run != "NEAR" && run != "ADJ";
 }

@@ -13,7 +13,8 @@ namespace canon::query {
 /// `stemmer`, with Omega's Z prefix) replaced by the nearest word of the index's spelling table
 /// (Database::get_spelling_suggestion, at most 2 edits); everything else as typed. A word is a
 /// run of letters of 3 bytes or more (std::wcscll holds two, std and wcscll); one touching a
-/// digit (x86, u8), a field's name (title:) and an operator are never changed, nor are words
+/// digit (x86, u8), one in a field (title:gathr, path:/docs/) and an operator are never
+/// changed, nor are words
 /// the index holds (Xapian's own FLAG_SPELLING_CORRECTION also moves those to more frequent
 /// neighbours, and rewrites numbers). "" when no word changes. Throws Xapian::Error (a remote
 /// database has no spelling table).
