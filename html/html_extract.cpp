@@ -42,19 +42,6 @@ std::string collapsed(std::string_view text) {
   return trimmed(std::move(out));
 }
 
-int heading_level(const GumboNode* node) {
-  if (node->type != GUMBO_NODE_ELEMENT) return 0;
-  switch (node->v.element.tag) {
-    case GUMBO_TAG_H1: return 1;
-    case GUMBO_TAG_H2: return 2;
-    case GUMBO_TAG_H3: return 3;
-    case GUMBO_TAG_H4: return 4;
-    case GUMBO_TAG_H5: return 5;
-    case GUMBO_TAG_H6: return 6;
-    default: return 0;
-  }
-}
-
 /// All text below `node`, chrome included (for titles, headings and anchor texts).
 void append_all_text(const GumboNode* root, std::string& out) {
   const auto separates = [](const GumboNode* node) { return node->type == GUMBO_NODE_ELEMENT && !is_inline(node); };

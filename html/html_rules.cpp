@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <optional>
 #include <unordered_map>
 #include <string_view>
 
@@ -66,8 +65,7 @@ bool id_names_own_heading(const GumboNode* node, std::string_view id) {
       node,
       [&](const GumboNode* n) {
         if (heading != nullptr || ++looked > kMaxLook || n->type != GUMBO_NODE_ELEMENT) return false;
-        const GumboTag tag = n->v.element.tag;
-        if (tag >= GUMBO_TAG_H1 && tag <= GUMBO_TAG_H6) heading = n;
+        if (heading_level(n) > 0) heading = n;
         return heading == nullptr;
       },
       [](const GumboNode*) {});
@@ -191,6 +189,19 @@ bool is_chrome(const GumboNode* node, bool inside_main_content) {
   return false;
 }
 
+int heading_level(const GumboNode* node) {
+  if (node->type != GUMBO_NODE_ELEMENT) return 0;
+  switch (node->v.element.tag) {
+    case GUMBO_TAG_H1: return 1;
+    case GUMBO_TAG_H2: return 2;
+    case GUMBO_TAG_H3: return 3;
+    case GUMBO_TAG_H4: return 4;
+    case GUMBO_TAG_H5: return 5;
+    case GUMBO_TAG_H6: return 6;
+    default: return 0;
+  }
+}
+
 /// Inline elements do not separate words; everything else does.
 bool is_inline(const GumboNode* node) {
   switch (node->v.element.tag) {
@@ -233,13 +244,6 @@ namespace {
 
 bool separates_words(const GumboNode* node) { return node->type == GUMBO_NODE_ELEMENT && !is_inline(node); }
 
-bool is_heading(const GumboNode* node) {
-  if (node->type != GUMBO_NODE_ELEMENT) return false;
-  const GumboTag tag = node->v.element.tag;
-  return tag == GUMBO_TAG_H1 || tag == GUMBO_TAG_H2 || tag == GUMBO_TAG_H3 || tag == GUMBO_TAG_H4 ||
-         tag == GUMBO_TAG_H5 || tag == GUMBO_TAG_H6;
-}
-
 /// Measures prose: the text a reader reads as sentences, not as labels. Text is cut into runs
 /// at the edges of block elements (inline elements and links do not end a run); a run counts
 /// with its bytes outside links (white space not counted) when it has at least kMinRunWords
@@ -247,7 +251,7 @@ bool is_heading(const GumboNode* node) {
 /// two each; a paragraph, a list item that says something, a code sample are prose.
 class ProseMeter {
 public:
-  /// Measures below `root`; `chrome_of` says which elements to remember the prose of.
+  /// Measures below `root`; `is_chrome_element` says which elements to remember the prose of.
   template <class IsChrome>
   std::size_t measure(const GumboNode* root, const IsChrome& is_chrome_element) {
     std::vector<Prose> open;  // one per entered element or document, innermost last
@@ -261,7 +265,7 @@ public:
       if (is_never_text(node)) return false;
       if (is_element(node, GUMBO_TAG_A)) ++link_depth_;
       if (!open.empty() && separates_words(node)) end_run(open.back());
-      open.push_back(Prose{0, is_heading(node)});
+      open.push_back(Prose{0, heading_level(node) > 0});
       return true;
     };
     const auto leave = [&](const GumboNode* node) {
@@ -312,34 +316,21 @@ private:
 };
 
 /// The prose of the content roots and of each chrome element below them, measured in one walk
-/// when first asked (most pages have chrome), so that a page costs linear time however deeply
-/// its chrome nests.
+/// before the main text's, so that a page costs linear time however deeply its chrome nests.
 class ChromeProse {
 public:
-  explicit ChromeProse(const MainContent& content) : content_(content) {}
+  explicit ChromeProse(const MainContent& content) {
+    const auto chrome = [&](const GumboNode* node) { return is_chrome(node, content.inside_main_content); };
+    for (const GumboNode* root : content.roots) page_bytes_ += meter_.measure(root, chrome);
+  }
 
   /// The prose of every root together.
-  std::size_t page_bytes() {
-    measure();
-    return page_bytes_;
-  }
+  std::size_t page_bytes() const { return page_bytes_; }
 
   /// The prose below chrome element `node`.
-  Prose of(const GumboNode* node) {
-    measure();
-    return meter_.of(node);
-  }
+  Prose of(const GumboNode* node) const { return meter_.of(node); }
 
 private:
-  void measure() {
-    if (measured_) return;
-    measured_ = true;
-    const auto chrome = [this](const GumboNode* node) { return is_chrome(node, content_.inside_main_content); };
-    for (const GumboNode* root : content_.roots) page_bytes_ += meter_.measure(root, chrome);
-  }
-
-  const MainContent& content_;
-  bool measured_ = false;
   std::size_t page_bytes_ = 0;
   ProseMeter meter_;
 };
@@ -349,7 +340,7 @@ private:
 /// that text in the page's flow, so it is walked, its own chrome judged again. Navigation and
 /// banners hold links and labels; content is prose (ProseMeter). It holds the content when it
 /// has at least kMinProseBytes of prose and half the page's, or a quarter of it and a heading.
-bool holds_page_content(const GumboNode* node, ChromeProse& page) {
+bool holds_page_content(const GumboNode* node, const ChromeProse& page) {
   constexpr std::size_t kMinProseBytes = 200;
   const Prose prose = page.of(node);
   if (prose.bytes < kMinProseBytes) return false;
@@ -358,7 +349,8 @@ bool holds_page_content(const GumboNode* node, ChromeProse& page) {
 }
 
 /// Walks one root; returns the prose of the chrome it left out.
-std::size_t walk_below(const GumboNode* root, bool inside_main_content, ChromeProse& page, MainTextVisitor& visitor) {
+std::size_t walk_below(const GumboNode* root, bool inside_main_content, const ChromeProse& page,
+                       MainTextVisitor& visitor) {
   std::size_t left_out = 0;
   const auto enter = [&](const GumboNode* node) {
     if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE || node->type == GUMBO_NODE_CDATA) {
@@ -391,11 +383,8 @@ MainTextProse walk_main_text(const GumboNode* root, MainTextVisitor& visitor) {
   for (const GumboNode* node : content.roots) left_out += walk_below(node, content.inside_main_content, page, visitor);
   MainTextProse prose;
   prose.main = page.page_bytes() - left_out;
-  prose.shown = prose.main + left_out;
-  if (content.inside_main_content) {
-    ProseMeter whole;
-    prose.shown = whole.measure(root, [](const GumboNode*) { return false; });
-  }
+  prose.shown = page.page_bytes();  // the roots are the whole page, unless <main> or <article> chose some
+  if (content.inside_main_content) prose.shown = ProseMeter().measure(root, [](const GumboNode*) { return false; });
   return prose;
 }
 

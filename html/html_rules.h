@@ -48,6 +48,9 @@ bool is_never_text(const GumboNode* node);
 /// "footer"). <html>, <body>, <main> and <article> are never chrome.
 bool is_chrome(const GumboNode* node, bool inside_main_content);
 
+/// 1 to 6 for the headings h1-h6, 0 for any other node.
+int heading_level(const GumboNode* node);
+
 /// True for inline elements, which do not separate words. REQUIRES: node is an element.
 bool is_inline(const GumboNode* node);
 
@@ -131,8 +134,9 @@ struct MainTextProse {
 /// below them, comments and processing nodes ignored. A chrome element that holds the page's
 /// content (at least 200 bytes of Prose and half the roots' prose, or a quarter and a heading:
 /// a banner or footer left unclosed around the page, as browsers forgive) is walked as content,
-/// the chrome inside it judged again, so that a template's mistake never hides the page's text. Inline elements do not end a word, other
-/// elements do (a break before and after their children); nothing else separates the roots.
+/// the chrome inside it judged again, so that a template's mistake never hides the page's text.
+/// Inline elements do not end a word, other elements do (a break before and after their
+/// children); nothing else separates the roots. Returns the page's prose and its main text's.
 MainTextProse walk_main_text(const GumboNode* root, MainTextVisitor& visitor);
 
 }  // namespace canon::html
