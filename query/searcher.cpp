@@ -486,6 +486,11 @@ struct Searcher::Rep {
   /// its stopwords (Xapian's QueryParser keeps them in phrases), or the whole query when it is
   /// nothing but stopwords. Throws Xapian::Error.
   Xapian::Query highlight_query(const SearchRequest& request, unsigned flags, const Xapian::Query& query) {
+    // A word of the query is its term, or its stem with Omega's Z prefix (STEM_SOME).
+    const auto is_stopword = [this](const std::string& term) {
+      return (*stopper)(term) || (term.starts_with('Z') && (*stopper)(term.substr(1)));
+    };
+    if (std::none_of(query.get_unique_terms_begin(), query.get_unique_terms_end(), is_stopword)) return query;
     parser.set_stopper(stopper.get());
     Xapian::Query without;
     try {

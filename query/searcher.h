@@ -124,7 +124,6 @@ struct SearchRequest {
 /// Fewer matches than this, and search() tries a spelling correction (SearchRequest::correct_spelling).
 inline constexpr std::size_t kFewMatches = 10;
 
-
 /// An open canon index. Not thread-safe: use one Searcher per thread.
 class Searcher {
 public:

@@ -18,7 +18,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 /// Whether the piece of `query` between white space around [begin, end) holds a field
 /// (title:, path:/docs/, site:example.org): letters then one ':' (std::vector's '::' is not one).
 bool in_field(const std::string& query, std::size_t begin, std::size_t end) {
-  const std::size_t first = query.find_last_of(" \t", begin) == std::string::npos ? 0 : query.find_last_of(" \t", begin) + 1;
+  const std::size_t space_before = query.find_last_of(" \t", begin);
+  const std::size_t first = space_before == std::string::npos ? 0 : space_before + 1;
   const std::size_t last = std::min(query.find_first_of(" \t", end), query.size());
   for (std::size_t colon = query.find(':', first); colon < last; colon = query.find(':', colon + 1)) {
     const bool single = (colon + 1 == query.size() || query[colon + 1] != ':') && (colon == 0 || query[colon - 1] != ':');

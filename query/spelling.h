@@ -14,9 +14,8 @@ namespace canon::query {
 /// (Database::get_spelling_suggestion, at most 2 edits); everything else as typed. A word is a
 /// run of letters of 3 bytes or more (std::wcscll holds two, std and wcscll); one touching a
 /// digit (x86, u8), one in a field (title:gathr, path:/docs/) and an operator are never
-/// changed, nor are words
-/// the index holds (Xapian's own FLAG_SPELLING_CORRECTION also moves those to more frequent
-/// neighbours, and rewrites numbers). "" when no word changes. Throws Xapian::Error (a remote
+/// changed, nor are words the index holds (Xapian's own FLAG_SPELLING_CORRECTION also moves
+/// those to more frequent neighbours, and rewrites numbers). "" when no word changes. Throws Xapian::Error (a remote
 /// database has no spelling table).
 std::string corrected_query_string(const Xapian::Database& db, const Xapian::Stem& stemmer, const std::string& query);
 

@@ -3,7 +3,6 @@
 #include "web/site_files.h"
 
 #include <algorithm>
-#include <fstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
