@@ -35,6 +35,11 @@ void add_search_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
   search->add_option("--offset", args->request.offset, "Results to skip")->capture_default_str();
+  search
+      ->add_option("--sections", args->request.sections,
+                   "Sections holding the query's words shown under each result (PAGE#ID); 0 for none")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100));
   search->add_flag_callback(
       "--no-correct", [args] { args->request.correct_spelling = false; },
       "Search the query as typed: no \"did you mean\" correction of words the index does not hold");

@@ -183,6 +183,8 @@ std::string anchor_count_term(std::string_view anchor_term, unsigned level) {
 
 std::string place_name_term(std::string_view text) { return exact_term(kPlaceNamePrefix, text); }
 
+std::string exact_heading_term(std::string_view text) { return exact_term(kExactHeadingPrefix, text); }
+
 std::string cased_anchor_term(std::string_view text) { return exact_term(kCasedAnchorPrefix, text, false); }
 
 std::vector<std::string> path_terms(std::string_view url_path) {

@@ -105,6 +105,9 @@ inline constexpr std::string_view kCasedAnchorPrefix = "XC";
 /// The text of a link to a place in the page (place_name_term): the names of its members and
 /// sections ("XPpush" on Rust's `Vec` page).
 inline constexpr std::string_view kPlaceNamePrefix = "XP";
+/// The whole text of one of the page's headings (or defined terms), normalised as titles are
+/// (exact_heading_term): the page holding the section a query names.
+inline constexpr std::string_view kExactHeadingPrefix = "XH";
 
 /// Document data keys (Omega's `key=value` lines; canon's own keys start with "canon_").
 inline constexpr std::string_view kDataUrl = "url";
@@ -194,6 +197,10 @@ std::string exact_anchor_term(std::string_view text);
 /// (ClusterFields::places): "XP" + exact_words(text), hashed like U past 240 bytes; "" when
 /// `text` has no word.
 std::string place_name_term(std::string_view text);
+
+/// The exact-heading term of a heading's text (or of a query): "XH" + exact_words(text), hashed
+/// like U past 240 bytes; "" when `text` has no word.
+std::string exact_heading_term(std::string_view text);
 
 /// How many pages linking with one text the count terms tell apart: 2, 4, ... 2^kAnchorCountLevels.
 inline constexpr unsigned kAnchorCountLevels = 8;

@@ -304,9 +304,15 @@ class ContentCollector : public html::MainTextVisitor {
 public:
   explicit ContentCollector(ExtractedPage& page) : page_(page) {}
 
-  void text(const GumboNode* node) override { append_collapsed(text_, node->v.text.text); }
+  void text(const GumboNode* node) override {
+    append_collapsed(text_, node->v.text.text);
+    sections_.text(node);
+  }
+
+  void end_element(const GumboNode* node) override { sections_.end_element(node, text_); }
 
   void element(const GumboNode* node) override {
+    sections_.element(node, text_.size());
     if (const int level = heading_level(node); level > 0) {
       std::string heading = all_text(node);
       if (level == 1 && first_h1_.empty()) first_h1_ = heading;
@@ -325,6 +331,7 @@ public:
   void word_break() override { append_collapsed(text_, " "); }
 
   std::string take_text() { return trimmed(std::move(text_)); }
+  std::vector<PageSection> take_sections() { return sections_.take(); }
   /// The main content's first <h1> ("" when none).
   const std::string& first_h1() const { return first_h1_; }
 
@@ -332,6 +339,7 @@ private:
   ExtractedPage& page_;
   std::string text_;
   std::string first_h1_;
+  SectionFinder sections_;
 };
 
 /// A warning in `page.warnings` when its main text holds far less of its prose than a browser
@@ -447,6 +455,12 @@ void apply_limits(ExtractedPage& page, const PageLimits& limits) {
   std::size_t headings = cut_text(page.main_heading, limits.max_title_bytes) ? 1 : 0;
   for (std::string& heading : page.headings) headings += cut_text(heading, limits.max_title_bytes) ? 1 : 0;
   for (std::string& crumb : page.breadcrumbs) headings += cut_text(crumb, limits.max_title_bytes) ? 1 : 0;
+  // A section's heading is one of `headings` (counted there) or a defined term; an anchor too
+  // long to be an attribute canon reads is none.
+  for (PageSection& section : page.sections) {
+    cut_text(section.heading, limits.max_title_bytes);
+    if (section.anchor.size() > limits.max_attribute_bytes) section.anchor.clear();
+  }
   if (headings > 0) note("headings: " + std::to_string(headings) + " cut to " + title_bytes + " bytes");
   std::size_t meta = cut_text(page.meta_description, limits.max_attribute_bytes) ? 1 : 0;
   meta += cut_text(page.meta_keywords, limits.max_attribute_bytes) ? 1 : 0;
@@ -521,6 +535,7 @@ ExtractedPage extract_page(std::string_view html, std::string_view page_url, con
   ContentCollector collector(page);
   const MainTextProse prose = html::walk_main_text(output->root, collector);
   page.main_text = collector.take_text();
+  page.sections = collector.take_sections();
   warn_of_hidden_text(prose, page);
   for (const std::string* candidate : {&collector.first_h1(), &scanner.first_h1(), &scanner.first_marked_title()}) {
     if (page.main_heading.empty()) page.main_heading = *candidate;

@@ -10,6 +10,7 @@
 
 #include "common/status.h"
 #include "html/html_nesting.h"
+#include "html/page_sections.h"
 
 namespace canon::html {
 
@@ -57,6 +58,9 @@ struct ExtractedPage {
   bool robots_nofollow = false;
   /// h1–h6 of the main content, in document order.
   std::vector<std::string> headings;
+  /// The main content's sections (its headings and defined terms), with their anchors and
+  /// where they are in main_text, in document order.
+  std::vector<PageSection> sections;
   /// The heading a reader sees as the page's name, in this order: the main content's first
   /// <h1>; else the first <h1> outside navigation; else the first element outside navigation
   /// marked as a title (role="heading" aria-level="1", or a class "title" or "…-title", as

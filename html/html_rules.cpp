@@ -369,6 +369,7 @@ std::size_t walk_below(const GumboNode* root, bool inside_main_content, const Ch
   };
   const auto leave = [&](const GumboNode* node) {
     if (separates_words(node)) visitor.word_break();
+    if (node->type == GUMBO_NODE_ELEMENT) visitor.end_element(node);
   };
   walk_tree(root, enter, leave);
   return left_out;

@@ -110,6 +110,8 @@ public:
   virtual void text(const GumboNode* node) = 0;
   /// An element of the main text, before its children (headings, <dt> ids).
   virtual void element(const GumboNode* /*node*/) {}
+  /// The end of an element element() reported, after its children.
+  virtual void end_element(const GumboNode* /*node*/) {}
   /// A word boundary: an element that is not inline starts or ends here.
   virtual void word_break() = 0;
 };

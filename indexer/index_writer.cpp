@@ -14,6 +14,7 @@
 #include "common/utf8.h"
 #include "format/index_format.h"
 #include "format/page_place.h"
+#include "format/section_places.h"
 #include "urls/url.h"
 
 namespace canon::indexer {
@@ -92,6 +93,40 @@ Xapian::TermGenerator& term_generator() {
 /// Where the alternates' titles are indexed in a document: after anything its own fields use.
 constexpr Xapian::termpos kAlternateTitlesPosition = 10'000'000;
 
+/// Sections a document records at most (a generated reference's page of a type with thousands
+/// of members keeps its first ones; the last recorded runs to the end of the text).
+constexpr std::size_t kMaxSections = 4096;
+
+/// Indexes `text` at the generator's next positions, as one index_text() call would (it is cut
+/// only where a section's heading starts or ends, between words), and returns where the words
+/// of each of `sections` (offsets into `text`) are, then where the text ends; none when no
+/// section has an anchor.
+std::vector<fmt::SectionPlace> index_text_by_section(Xapian::TermGenerator& terms, std::string_view text,
+                                                     std::span<const html::PageSection> sections) {
+  std::vector<fmt::SectionPlace> places;
+  std::size_t done = 0;
+  const auto index_up_to = [&](std::size_t end) {
+    end = std::clamp(end, done, text.size());
+    terms.index_text(Xapian::Utf8Iterator(text.data() + done, end - done));
+    done = end;
+  };
+  bool anchored = false;
+  for (const html::PageSection& section : sections.first(std::min(sections.size(), kMaxSections))) {
+    index_up_to(section.text_begin);
+    fmt::SectionPlace place{section.anchor, section.anchor.empty() ? "" : section.heading, terms.get_termpos() + 1, 0};
+    index_up_to(section.text_end);
+    place.body_start = terms.get_termpos() + 1;
+    anchored = anchored || !place.anchor.empty();
+    places.push_back(std::move(place));
+  }
+  index_up_to(text.size());
+  if (!anchored) return {};
+  // The end of the text, as a section without anchor: the last section ends there, before the
+  // alternates' titles.
+  places.push_back({"", "", terms.get_termpos() + 1, terms.get_termpos() + 1});
+  return places;
+}
+
 }  // namespace
 
 std::string IndexWriter::prepare(const PageContent& page) {
@@ -128,7 +163,10 @@ std::string IndexWriter::prepare(const PageContent& page) {
     terms.index_text(page.main_heading, 1, std::string(fmt::kTitlePrefix));
   }
   terms.increase_termpos(100);
-  terms.index_text(page.main_text);
+  const std::vector<fmt::SectionPlace> sections = index_text_by_section(terms, page.main_text, page.sections);
+  for (const html::PageSection& section : std::span(page.sections).first(std::min(page.sections.size(), kMaxSections))) {
+    if (std::string term = fmt::exact_heading_term(section.heading); !term.empty()) doc.add_boolean_term(term);
+  }
 
   doc.add_boolean_term(fmt::url_term(page.url));
   doc.add_boolean_term(fmt::hash_long_term(std::string(fmt::kHostPrefix) + urls::url_host(page.url)));
@@ -151,6 +189,7 @@ std::string IndexWriter::prepare(const PageContent& page) {
     fmt::add_data_line(data, fmt::kDataSize, std::to_string(page.file->size));
   }
   if (!page.place.empty()) fmt::add_data_line(data, fmt::kDataPlace, fmt::encode_place(page.place));
+  if (!sections.empty()) fmt::add_data_line(data, fmt::kDataSections, fmt::encode_sections(sections));
   // The text MSet::snippet() picks the best passage from; capped to keep documents small.
   fmt::add_data_line(data, fmt::kDataText, utf8_prefix(page.main_text, 16 * 1024));
   doc.set_data(data);

@@ -18,6 +18,7 @@
 #include "common/status.h"
 #include "format/alternates.h"
 #include "format/index_format.h"
+#include "html/page_sections.h"
 
 namespace canon::indexer {
 
@@ -42,6 +43,9 @@ struct PageContent {
   std::optional<FileStamp> file;
   /// Its breadcrumb trail (html::ExtractedPage::breadcrumbs), stored as `canon_place` when not empty.
   std::vector<std::string> place;
+  /// The sections of main_text (html::ExtractedPage::sections): where their words are is stored
+  /// as `canon_sections` (index_format::SectionPlace) when one has an anchor.
+  std::vector<html::PageSection> sections;
 };
 
 /// A text other pages link to a page with (its words as written), and how many do.

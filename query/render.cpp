@@ -37,10 +37,11 @@ std::string render_text(const SearchResults& results) {
                 results.hits.back().rank);
   out += line;
   for (const SearchHit& hit : results.hits) {
-    out += std::to_string(hit.rank) + ". " + (hit.title.empty() ? hit.url : hit.title) + "\n";
+    out += std::to_string(hit.rank) + ". " + (hit.short_title.empty() ? hit.url : hit.short_title) + "\n";
     if (hit.place_from_breadcrumbs) out += "   in " + join_place(hit.place) + "\n";
     out += "   " + hit.url + "\n";
     if (!hit.snippet.empty()) out += "   " + hit.snippet + "\n";
+    for (const SectionHit& section : hit.sections) out += "   § " + section.heading + "\n     " + section.url + "\n";
     for (const Alternate& alt : hit.alternates) {
       const bool matched = !hit.matched_url.empty() && alt.url == hit.matched_url;
       std::snprintf(line, sizeof line, " (%.2f%s)", alt.similarity, matched ? ", best match" : "");
@@ -59,13 +60,17 @@ nlohmann::json to_json(const SearchResults& results) {
       alternates.push_back(
           {{"url", alt.url}, {"title", alt.title}, {"similarity", alt.similarity}});
     }
+    nlohmann::json sections = nlohmann::json::array();
+    for (const SectionHit& section : hit.sections) sections.push_back({{"url", section.url}, {"heading", section.heading}});
     hits.push_back({{"rank", hit.rank},
                     {"url", hit.url},
                     {"title", hit.title},
+                    {"short_title", hit.short_title},
                     {"snippet", hit.snippet},
                     {"weight", hit.weight},
                     {"percent", hit.percent},
                     {"pagerank", hit.pagerank},
+                    {"sections", sections},
                     {"alternates", alternates},
                     {"matched_url", hit.matched_url},
                     {"place", hit.place},

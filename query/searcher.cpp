@@ -4,6 +4,7 @@
 
 #include "query/spelling.h"
 #include "query/stopwords.h"
+#include "query/title_suffix.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,6 +18,7 @@
 #include "common/utf8.h"
 #include "format/index_format.h"
 #include "format/page_place.h"
+#include "format/section_places.h"
 #include "query/wildcards.h"
 #include "urls/url.h"
 
@@ -242,9 +244,10 @@ double slot_upper_bound(const Xapian::Database& db, Xapian::valueno slot, std::s
 }
 
 /// A hit's document fields as the reader sees them.
-void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& doc) {
+void fill_hit(SearchHit& hit, const std::string& data, const Xapian::Document& doc, std::string_view title_suffix) {
   hit.url = fmt::data_field(data, fmt::kDataUrl);
   hit.title = fmt::data_field(data, fmt::kDataCaption);
+  hit.short_title = without_suffix(hit.title, title_suffix);
   const std::string score = doc.get_value(fmt::kStaticScoreSlot);
   hit.pagerank = score.empty() ? 0.0 : Xapian::sortable_unserialise(score);
   hit.place = fmt::decode_place(fmt::data_field(data, fmt::kDataPlace));
@@ -308,8 +311,9 @@ private:
 /// its words (a title pasted with a word added), gets the weight BM25 gives that term in a page
 /// of average length, whatever the page's length: large where few pages have that title, small
 /// where many share it (a FixedWeightPostingSource filtered by the term, as anchors are: a long
-/// page, such as a type with hundreds of methods, is not a worse match for its own name).
-/// `exact` are title_match_terms(request); their frequencies are read through `frequency`.
+/// page, such as a type with hundreds of methods, is not a worse match for its own name). So
+/// does a page one of whose headings is the whole query (index_format::exact_heading_term): the
+/// page holding the section the query names. `exact` are title_match_terms(request); their frequencies are read through `frequency`.
 Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parser, const SearchRequest& request,
                                  unsigned flags, const std::vector<std::string>& exact,
                                  const TermFrequencies& frequency, double documents) {
@@ -338,10 +342,13 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
   return query;
 }
 
-/// The exact-title terms with_title_matches looks for (none when title_weight is 0).
+/// The exact-title and exact-heading terms with_title_matches looks for (none when title_weight
+/// is 0).
 std::vector<std::string> title_match_terms(const SearchRequest& request) {
   if (request.title_weight <= 0) return {};
-  return fmt::exact_title_terms_within(request.query);
+  std::vector<std::string> terms = fmt::exact_title_terms_within(request.query);
+  if (std::string heading = fmt::exact_heading_term(request.query); !heading.empty()) terms.push_back(std::move(heading));
+  return terms;
 }
 
 /// One thing the anchor part of a query looks for (with_anchor_matches): the pages named
@@ -471,6 +478,22 @@ struct Searcher::Rep {
     remote_frequencies.frequency.clear();
     return configure();
   }
+  /// The suffix the site repeats on its titles (title_suffix.h), learnt from kTitleSample
+  /// documents spread over the database. Throws Xapian::Error.
+  std::string learn_title_suffix() const {
+    constexpr Xapian::docid kTitleSample = 64;
+    const Xapian::docid last = db().get_lastdocid();
+    std::vector<Xapian::docid> ids;
+    Xapian::PostingIterator post = db().postlist_begin("");
+    for (Xapian::docid i = 0; i < kTitleSample && post != db().postlist_end(""); ++i) {
+      post.skip_to(1 + static_cast<Xapian::docid>(static_cast<std::uint64_t>(last) * i / kTitleSample));
+      if (post != db().postlist_end("") && (ids.empty() || ids.back() != *post)) ids.push_back(*post);
+    }
+    std::vector<std::string> titles;
+    for (const Xapian::Document& doc : shards.documents(ids)) titles.push_back(fmt::data_field(doc.get_data(), fmt::kDataCaption));
+    return repeated_title_suffix(titles);
+  }
+  std::string title_suffix;
   /// Reads the index's metadata (the collapse mode, the static scores' bounds); configures the
   /// parser for the database. Throws Xapian::Error.
   Status configure();
@@ -485,6 +508,18 @@ struct Searcher::Rep {
   /// What a snippet highlights of `request`'s `query` (parsed with `flags`): the query without
   /// its stopwords (Xapian's QueryParser keeps them in phrases), or the whole query when it is
   /// nothing but stopwords. Throws Xapian::Error.
+  /// What every hit of a search is given besides its page's data: the snippet's needles and the
+  /// MSet that weighs them (make_snippet), and the words sections are matched on.
+  struct HitExtras {
+    Xapian::MSet snippet_set;
+    std::vector<std::string> needles;
+    SectionQuery section_query;
+  };
+  /// The extras `request` asks for, from its parsed `query`.
+  HitExtras hit_extras(const SearchRequest& request, unsigned flags, const Xapian::Query& query);
+  /// The hits of `mset`, each with its page's fields, snippet, alternates and sections.
+  std::vector<SearchHit> hits_of(const Xapian::MSet& mset, const SearchRequest& request, const HitExtras& extras);
+
   Xapian::Query highlight_query(const SearchRequest& request, unsigned flags, const Xapian::Query& query) {
     // A word of the query is its term, or its stem with Omega's Z prefix (STEM_SOME).
     const auto is_stopword = [this](const std::string& term) {
@@ -514,6 +549,7 @@ Status Searcher::Rep::configure() {
   }
   query_time_collapse = *mode == fmt::CollapseMode::kQueryTime;
   log_pagerank_bound = slot_upper_bound(db(), fmt::kStaticWeightSlot, fmt::kStaticWeightBoundKey);
+  title_suffix = learn_title_suffix();
   pagerank_bound = slot_upper_bound(db(), fmt::kStaticScoreSlot, fmt::kStaticScoreBoundKey);
   configure_parser();
   return Status::ok_status();
@@ -563,15 +599,7 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   Xapian::Query query = parser.parse_query(rewrite_wildcards(request.query), flags);
   if (query.empty())
     return Status::error("the query has no searchable words: '" + request.query + "'");
-  const Xapian::Query highlighted = request.with_snippets ? highlight_query(request, flags, query) : Xapian::Query();
-  const std::vector<std::string> needles =
-      request.with_snippets ? snippet_needles(highlighted, parser) : std::vector<std::string>();
-  Xapian::MSet snippet_set;
-  if (request.with_snippets) {
-    Xapian::Enquire snippet_enquire(snippet_terms);
-    snippet_enquire.set_query(highlighted);
-    snippet_set = snippet_enquire.get_mset(0, 0);
-  }
+  const HitExtras extras = hit_extras(request, flags, query);
 
   const std::vector<AnchorAsk> asks = anchor_asks(request);
   const std::vector<std::string> exact_titles = title_match_terms(request);
@@ -604,12 +632,34 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   results.estimated_matches = mset.get_matches_estimated();
   results.matches_lower_bound = mset.get_matches_lower_bound();
   results.matches_upper_bound = mset.get_matches_upper_bound();
+  results.hits = hits_of(mset, request, extras);
+  return results;
+}
+
+Searcher::Rep::HitExtras Searcher::Rep::hit_extras(const SearchRequest& request, unsigned flags,
+                                                    const Xapian::Query& query) {
+  HitExtras extras;
+  if (!request.with_snippets && request.sections == 0) return extras;
+  const Xapian::Query highlighted = highlight_query(request, flags, query);
+  if (request.sections > 0) extras.section_query = section_query(db(), request.query, highlighted, parser, stemmer);
+  if (!request.with_snippets) return extras;
+  extras.needles = snippet_needles(highlighted, parser);
+  Xapian::Enquire snippet_enquire(snippet_terms);
+  snippet_enquire.set_query(highlighted);
+  extras.snippet_set = snippet_enquire.get_mset(0, 0);
+  return extras;
+}
+
+std::vector<SearchHit> Searcher::Rep::hits_of(const Xapian::MSet& mset, const SearchRequest& request,
+                                              const HitExtras& extras) {
   std::vector<Xapian::docid> ids;
   for (auto it = mset.begin(); it != mset.end(); ++it) ids.push_back(*it);
   const std::vector<Xapian::Document> documents = shards.documents(ids);
+  std::vector<SearchHit> hits;
   std::size_t index = 0;
   for (auto it = mset.begin(); it != mset.end(); ++it, ++index) {
     Xapian::Document doc = documents[index];
+    Xapian::docid shown = *it;
     std::string data = doc.get_data();
     SearchHit hit;
     hit.rank = it.get_rank() + 1;  // get_rank() already counts the offset
@@ -621,20 +671,26 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
       const std::string term = fmt::url_term(authoritative);
       if (auto post = db().postlist_begin(term); post != db().postlist_end(term)) {
         hit.matched_url = fmt::data_field(data, fmt::kDataUrl);
-        doc = db().get_document(*post);
+        shown = *post;
+        doc = db().get_document(shown);
         data = doc.get_data();
       }
     }
-    fill_hit(hit, data, doc);
+    fill_hit(hit, data, doc, title_suffix);
     if (request.with_snippets) {
       hit.snippet =
-          make_snippet(snippet_set, fmt::data_field(data, fmt::kDataText), needles, stemmer, request);
+          make_snippet(extras.snippet_set, fmt::data_field(data, fmt::kDataText), extras.needles, stemmer, request);
     }
     if (request.with_alternates)
       hit.alternates = fmt::decode_alternates(fmt::data_field(data, fmt::kDataAlternates));
-    results.hits.push_back(std::move(hit));
+    if (request.sections > 0) {
+      hit.sections = matching_sections(db(), shown, hit.url, hit.title,
+                                       fmt::decode_sections(fmt::data_field(data, fmt::kDataSections)), extras.section_query,
+                                       request.sections);
+    }
+    hits.push_back(std::move(hit));
   }
-  return results;
+  return hits;
 }
 
 Result<SearchResults> Searcher::Rep::with_correction(const SearchRequest& request, SearchResults results) {

@@ -9,6 +9,7 @@
 
 #include "common/status.h"
 #include "format/alternates.h"
+#include "query/sections.h"
 #include "query/shard_set.h"
 
 namespace canon::query {
@@ -22,6 +23,9 @@ struct SearchHit {
   std::size_t rank = 0;
   std::string url;
   std::string title;
+  /// The title without the suffix the site repeats on its pages' titles (" — Python 3.11.2
+  /// documentation"; query/title_suffix.h): what a result shows. The title itself otherwise.
+  std::string short_title;
   /// The best passage for the query; matches are wrapped in the highlight markers.
   std::string snippet;
   /// Xapian's relevance weight and percentage.
@@ -36,6 +40,9 @@ struct SearchHit {
   /// True when `place` is the page's breadcrumb trail, false when it comes from its URL.
   bool place_from_breadcrumbs = false;
   std::vector<Alternate> alternates;
+  /// The page's sections holding the query's words, best first (at most
+  /// SearchRequest::sections; query/sections.h): where in the page to go.
+  std::vector<SectionHit> sections;
   /// Query-time collapse only: when the cluster's best-matching page is one of its duplicates,
   /// that page's URL (the hit itself always shows the cluster's authoritative page, whose
   /// alternates include it). Empty otherwise.
@@ -85,6 +92,10 @@ inline constexpr double kDefaultTitleWeight = 0.1;
 /// docs/ranking.md ("Anchor text").
 inline constexpr double kDefaultAnchorWeight = 1.0;
 
+/// Default of SearchRequest::sections: a result shows its three best sections, as Pagefind's
+/// sub-results do.
+inline constexpr std::size_t kDefaultSections = 3;
+
 /// What search() is asked for.
 struct SearchRequest {
   std::string query;
@@ -114,6 +125,8 @@ struct SearchRequest {
   /// for benchmarks and callers that do not show them).
   bool with_snippets = true;
   bool with_alternates = true;
+  /// Sections shown under each hit at most (0: none; matching_sections in query/sections.h).
+  std::size_t sections = kDefaultSections;
   /// "Did you mean": when the query has fewer than kFewMatches matches and has words the index
   /// does not hold, each is replaced by the index's nearest word (Xapian's spelling table, which
   /// `canon index` fills from the indexed pages' words); when that query has more matches, its

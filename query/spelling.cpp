@@ -14,6 +14,8 @@ bool is_letter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || static_cast<unsigned char>(c) >= 0x80;
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+/// A character of a word as Xapian cuts them: a letter, a digit or '_'.
+bool is_word_char(char c) { return is_letter(c) || is_digit(c) || c == '_'; }
 
 /// Whether the piece of `query` between white space around [begin, end) holds a field
 /// (title:, path:/docs/, site:example.org): letters then one ':' (std::vector's '::' is not one).
@@ -28,12 +30,13 @@ bool in_field(const std::string& query, std::size_t begin, std::size_t end) {
   return false;
 }
 
-/// Whether the run of letters query[begin, end) is a word to correct: 3 bytes or more, not
-/// touching a digit (a code: x86, u8, mm512), not in a field (in_field: a filter's value is a
-/// path or a host, not words), not an operator (AND, OR, NOT, XOR, NEAR, ADJ).
+/// Whether the word query[begin, end) (a run of word characters) is one to correct: 3 bytes or
+/// more, all letters (a code or an identifier is not a misspelt word: x86, u8, atomic_xchg,
+/// _mm256_mask_cmpge_epi8_mask), not in a field (in_field: a filter's value is a path or a
+/// host, not words), not an operator (AND, OR, NOT, XOR, NEAR, ADJ).
 bool is_correctable_run(const std::string& query, std::size_t begin, std::size_t end) {
   if (end - begin < 3) return false;
-  if ((begin > 0 && is_digit(query[begin - 1])) || (end < query.size() && is_digit(query[end]))) return false;
+  if (!std::all_of(query.begin() + static_cast<long>(begin), query.begin() + static_cast<long>(end), is_letter)) return false;
   if (in_field(query, begin, end)) return false;
   const std::string_view run(query.data() + begin, end - begin);
   return run != "AND" && run != "OR" && run != "NOT" && run != "XOR" && run != "NEAR" && run != "ADJ";
@@ -46,12 +49,12 @@ std::string corrected_query_string(const Xapian::Database& db, const Xapian::Ste
   bool changed = false;
   std::size_t at = 0;  // query[0, at) is in `out`
   for (std::size_t begin = 0; begin < query.size();) {
-    if (!is_letter(query[begin])) {
+    if (!is_word_char(query[begin])) {
       ++begin;
       continue;
     }
     std::size_t end = begin;
-    while (end < query.size() && is_letter(query[end])) ++end;
+    while (end < query.size() && is_word_char(query[end])) ++end;
     if (is_correctable_run(query, begin, end)) {
       std::string word = query.substr(begin, end - begin);
       for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

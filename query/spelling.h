@@ -12,9 +12,10 @@ namespace canon::query {
 /// `query` with each word the index `db` does not hold (neither as written nor as its stem by
 /// `stemmer`, with Omega's Z prefix) replaced by the nearest word of the index's spelling table
 /// (Database::get_spelling_suggestion, at most 2 edits); everything else as typed. A word is a
-/// run of letters of 3 bytes or more (std::wcscll holds two, std and wcscll); one touching a
-/// digit (x86, u8), one in a field (title:gathr, path:/docs/) and an operator are never
-/// changed, nor are words the index holds (Xapian's own FLAG_SPELLING_CORRECTION also moves
+/// run of word characters as Xapian cuts them (letters, digits, '_'; std::wcscll holds two, std
+/// and wcscll); only one of 3 bytes or more that is all letters is corrected (x86, u8 and
+/// atomic_xchg are codes and names), never one in a field (title:gathr, path:/docs/), an
+/// operator, or a word the index holds (Xapian's own FLAG_SPELLING_CORRECTION also moves
 /// those to more frequent neighbours, and rewrites numbers). "" when no word changes. Throws Xapian::Error (a remote
 /// database has no spelling table).
 std::string corrected_query_string(const Xapian::Database& db, const Xapian::Stem& stemmer, const std::string& query);

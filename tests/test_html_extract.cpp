@@ -298,6 +298,58 @@ TEST_CASE("definition ids: the id of each <dt> of the main content, in document 
   }
 }
 
+TEST_CASE("sections: each heading's anchor, text and place in the main text (table)") {
+  struct Case {
+    std::string comment;
+    std::string html;
+    /// "anchor|heading" per section, in order.
+    std::vector<std::string> expected;
+  };
+  const Case cases[] = {
+      {"the heading's own id", "<h2 id=\"intro\">Intro</h2><p>text</p>", {"intro|Intro"}},
+      {"an id inside the heading (MediaWiki)",
+       "<h2><span class=\"mw-headline\" id=\"Member_functions\">Member functions</span></h2><p>x</p>",
+       {"Member_functions|Member functions"}},
+      {"the enclosing section's, with Sphinx's permalink sign left out of the text",
+       "<section id=\"reading-and-writing-files\"><h2>Reading and Writing Files"
+       "<a class=\"headerlink\" href=\"#reading-and-writing-files\">\xC2\xB6</a></h2><p>x</p></section>",
+       {"reading-and-writing-files|Reading and Writing Files"}},
+      {"an enclosing element holding an earlier heading is not the second one's anchor",
+       "<div id=\"content\"><h1>Page</h1><p>x</p><h2>Later</h2><p>y</p></div>", {"content|Page", "|Later"}},
+      {"nested sections: each heading the first in its own",
+       "<section id=\"a\"><h1>A</h1><p>x</p><section id=\"b\"><h2>B</h2><p>y</p></section></section>",
+       {"a|A", "b|B"}},
+      {"rustdoc's member section, a source link before the heading",
+       "<main><section id=\"method.push\" class=\"method\"><a class=\"src\" href=\"../src/x.rs\">source</a>"
+       "<h4 class=\"code-header\">pub fn <a href=\"#method.push\" class=\"fn\">push</a>(&amp;mut self, value: T)</h4>"
+       "</section></main>",
+       {"method.push|pub fn push(&mut self, value: T)"}},
+      {"an anchor right before the heading (Doxygen)",
+       "<p>before</p><a id=\"a3f2\"></a><h2 class=\"memtitle\">push_back()</h2><p>x</p>", {"a3f2|push_back()"}},
+      {"text between the anchor and the heading: not its anchor",
+       "<a name=\"old\"></a><p>words</p><h2>Next</h2>", {"|Next"}},
+      {"a defined term with an id (Sphinx's API entries)",
+       "<dl><dt id=\"os.makedirs\">os.makedirs(name)\xC2\xB6</dt><dd>Make dirs.</dd></dl>",
+       {"os.makedirs|os.makedirs(name)"}},
+      {"a <dt> without id is no section", "<dl><dt>Parameters</dt><dd>x</dd></dl>", {}},
+      {"headings in navigation are not the main text's", "<nav><h2 id=\"menu\">Menu</h2></nav><h2 id=\"x\">X</h2>",
+       {"x|X"}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.comment);
+    const ExtractedPage page = extract_page("<body>" + c.html + "</body>", kPageUrl);
+    std::vector<std::string> found;
+    for (const canon::html::PageSection& section : page.sections) {
+      found.push_back(section.anchor + "|" + section.heading);
+      // The offsets locate the heading's text in the main text.
+      CHECK(section.text_begin <= section.text_end);
+      CHECK(section.text_end <= page.main_text.size() + 1);
+      CHECK(page.main_text.substr(section.text_begin).find(section.heading) <= 1);
+    }
+    CHECK(found == c.expected);
+  }
+}
+
 TEST_CASE("main text: content root, chrome and hidden text, word boundaries") {
   const TextCase cases[] = {
       // Choosing the content root.

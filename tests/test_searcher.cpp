@@ -874,6 +874,8 @@ TEST_CASE("corrected_query_string: the words the index lacks, one by one; the re
       {"numbers are never corrected", "2.1 snapshts", "2.1 snapshots"},
       {"a word inside a name joined by punctuation", "std::snapshts", "std::snapshots"},
       {"a run touching a digit is a code, left as typed", "snapshts2 x86", ""},
+      {"a name joined by '_' is one word, not misspelt", "snapshts_nigth _nigth std::atomic_xchg", ""},
+      {"a misspelt word beside such a name is corrected", "snapshts atomic_xchg", "snapshots atomic_xchg"},
       {"a field is left as typed (a filter's value is a path or a host)", "snapshts AND titl:snapshts path:/snapshts/",
        "snapshots AND titl:snapshts path:/snapshts/"},
       {"nothing to correct", "daily snapshots", ""},

@@ -46,6 +46,8 @@ a { color: var(--link); }
 .place li + li::before { content: " › "; }
 .snippet { margin: .25rem 0; overflow-wrap: anywhere; }
 mark { background: var(--mark); color: inherit; padding: 0 .1em; border-radius: .2em; }
+.sections { list-style: none; margin: .25rem 0 .5rem; padding: 0 0 0 .75rem; border-left: 2px solid var(--line); }
+.sections li { margin: .15rem 0; overflow-wrap: anywhere; }
 .alternates { font-size: .9rem; color: var(--muted); }
 .alternates summary { cursor: pointer; width: fit-content; }
 .alternates ul { margin: .25rem 0 0; padding-left: 1.25rem; }
@@ -126,9 +128,19 @@ std::string render_alternates(const SearchHit& hit, const Links& links) {
   return out + "</ul>\n</details>\n";
 }
 
+/// The list of `hit`'s sections that hold the query's words, each linking to its place.
+std::string render_sections(const SearchHit& hit, const Links& links) {
+  if (hit.sections.empty()) return "";
+  std::string out = "<ul class=\"sections\" aria-label=\"Sections\">\n";
+  for (const SectionHit& section : hit.sections) {
+    out += "<li>" + links.link_or_text(section.url, section.heading.empty() ? section.url : section.heading) + "</li>\n";
+  }
+  return out + "</ul>\n";
+}
+
 std::string render_hit(const SearchHit& hit, const Links& links) {
   std::string out = "<li class=\"result\">\n<h2>" +
-                    links.link_or_text(hit.url, hit.title.empty() ? links.shown(hit.url) : hit.title) + "</h2>\n";
+                    links.link_or_text(hit.url, hit.short_title.empty() ? links.shown(hit.url) : hit.short_title) + "</h2>\n";
   if (!hit.place.empty()) {
     // Where the page is in its site: what tells pages of one name apart (two classes Timer).
     out += "<nav class=\"place\" aria-label=\"Place in the site\"><ol>";
@@ -138,6 +150,7 @@ std::string render_hit(const SearchHit& hit, const Links& links) {
   out += "<div class=\"url\">" + escape_html(links.shown(hit.url)) + "</div>\n";
   if (!hit.snippet.empty())
     out += "<p class=\"snippet\">" + highlight_snippet(hit.snippet) + "</p>\n";
+  out += render_sections(hit, links);
   out += render_alternates(hit, links);
   return out + "</li>\n";
 }
