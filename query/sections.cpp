@@ -23,6 +23,7 @@ bool is_prefix_char(char c) { return c >= 'A' && c <= 'Z'; }
 struct SectionScore {
   std::size_t index = 0;
   bool heading_is_query = false;
+  unsigned anchor_words = 0;
   unsigned heading_words_not_in_title = 0;
   unsigned heading_words = 0;
   unsigned section_words = 0;
@@ -37,7 +38,7 @@ struct SectionScore {
   }
 
   auto key() const {
-    return std::make_tuple(heading_is_query, heading_words_not_in_title, heading_words, section_words,
+    return std::make_tuple(heading_is_query, anchor_words, heading_words_not_in_title, heading_words, section_words,
                            -other_heading_words(),
                            occurrences, -static_cast<long>(index));
   }
@@ -75,10 +76,10 @@ SectionQuery section_query(const Xapian::Database& db, std::string_view typed, c
 
 namespace {
 
-/// The words of `title` as the index cuts them, lowercased.
-std::set<std::string> title_words(std::string_view title) {
+/// The words of `text` as the index cuts them, lowercased.
+std::set<std::string> words_of(std::string_view text) {
   std::set<std::string> out;
-  const std::string words = fmt::exact_words(title);
+  const std::string words = fmt::exact_words(text);
   for (std::size_t start = 0; start < words.size();) {
     std::size_t end = words.find(' ', start);
     if (end == std::string::npos) end = words.size();
@@ -88,15 +89,22 @@ std::set<std::string> title_words(std::string_view title) {
   return out;
 }
 
-/// Whether `word` is one of `title`'s words (title_words()).
-bool in_title(const std::set<std::string>& title, const QueryWord& word) {
-  return std::any_of(word.forms.begin(), word.forms.end(), [&](const std::string& f) { return title.contains(f); });
+/// Whether `word` (one of its forms) is among `words`.
+bool is_among(const std::set<std::string>& words, const QueryWord& word) {
+  return std::any_of(word.forms.begin(), word.forms.end(), [&](const std::string& f) { return words.contains(f); });
+}
+
+/// How many of `words` are among the words of `anchor` ("asyncio.Queue.maxsize" holds asyncio,
+/// queue and maxsize; "method.push" holds push): a generator names a member's anchor after it.
+unsigned count_words_in(std::string_view anchor, const std::vector<QueryWord>& words) {
+  const std::set<std::string> in = words_of(anchor);
+  return static_cast<unsigned>(std::count_if(words.begin(), words.end(), [&](const QueryWord& w) { return is_among(in, w); }));
 }
 
 /// How many of `words` the title does not hold.
 unsigned count_not_in_title(std::string_view title, const std::vector<QueryWord>& words) {
-  const std::set<std::string> in = title_words(title);
-  return static_cast<unsigned>(std::count_if(words.begin(), words.end(), [&](const QueryWord& w) { return !in_title(in, w); }));
+  const std::set<std::string> in = words_of(title);
+  return static_cast<unsigned>(std::count_if(words.begin(), words.end(), [&](const QueryWord& w) { return !is_among(in, w); }));
 }
 
 /// Each section's score for `words`, from the words' positions in document `doc`.
@@ -110,9 +118,9 @@ std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::doc
     scores[i].index = i;
     scores[i].heading_length = sections[i].body_start - std::min(sections[i].body_start, sections[i].heading_start);
   }
-  const std::set<std::string> title_set = title_words(title);
+  const std::set<std::string> title_set = words_of(title);
   for (const QueryWord& word : words) {
-    const bool title_word = in_title(title_set, word);
+    const bool title_word = is_among(title_set, word);
     std::vector<char> in_heading(sections.size(), 0), in_section(sections.size(), 0);
     for (const std::string& form : word.forms) {
       for (auto p = db.positionlist_begin(doc, form); p != db.positionlist_end(doc, form); ++p) {
@@ -147,7 +155,9 @@ std::vector<SectionHit> matching_sections(const Xapian::Database& db, Xapian::do
   std::vector<SectionScore> scores = score_sections(db, doc, title, sections, words);
   std::erase_if(scores, [&](const SectionScore& s) { return sections[s.index].anchor.empty(); });
   for (SectionScore& score : scores) {
-    score.heading_is_query = !query.text.empty() && fmt::exact_words(sections[score.index].heading) == query.text;
+    const fmt::SectionPlace& section = sections[score.index];
+    score.heading_is_query = !query.text.empty() && fmt::exact_words(section.heading) == query.text;
+    score.anchor_words = count_words_in(section.anchor, words);
   }
   // Sections whose heading holds a word the title does not are where the query points; failing
   // those, sections holding every such word; when the title holds every word, sections whose

@@ -45,7 +45,9 @@ SectionQuery section_query(const Xapian::Database& db, std::string_view typed, c
 inline constexpr std::size_t kMaxSectionWords = 8;
 
 /// Up to `most` sections of document `doc` (of `db`, at `page_url`, titled `title`) that hold
-/// the words of `query`, best first: a section whose heading is the query's text, then those whose heading holds the most words that are not in the page's
+/// the words of `query`, best first: a section whose heading is the query's text, then those
+/// whose anchor holds the most of the words (a generator names a member's anchor after it:
+/// asyncio.Queue.maxsize, method.push), then those whose heading holds the most words that are not in the page's
 /// title (for "Vec push" the section about push on the page named Vec), then the most words in
 /// the heading, then the most words anywhere in the section, then the fewest other words in the
 /// heading (the heading that is the query), then the most occurrences, then page order. Shown:
