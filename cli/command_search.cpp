@@ -11,6 +11,20 @@
 #include "query/searcher.h"
 
 namespace canon::cli {
+namespace {
+
+/// Checks a --filter value: FACET=VALUE with a facet canon knows.
+CLI::Validator filter_check() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        return query::parse_facet_filter(value) ? "" : "a filter is section=VALUE, release=VALUE or language=VALUE: not '" + value + "'";
+      },
+      "FACET=VALUE");
+}
+
+query::FacetFilter parse_filter(const std::string& text) { return *query::parse_facet_filter(text); }
+
+}  // namespace
 
 void add_search_command(CLI::App& app) {
   struct Args {
@@ -40,6 +54,17 @@ void add_search_command(CLI::App& app) {
                    "Sections holding the query's words shown under each result (PAGE#ID); 0 for none")
       ->capture_default_str()
       ->check(CLI::Range(0, 100));
+  search
+      ->add_option_function<std::vector<std::string>>(
+          "--filter",
+          [args](const std::vector<std::string>& filters) {
+            for (const std::string& filter : filters) args->request.filters.push_back(parse_filter(filter));
+          },
+          "Only pages whose facet has this value: section=DIR, release=VERSION or language=CODE; repeat to "
+          "narrow further")
+      ->check(filter_check());
+  search->add_flag("--facets", args->request.count_facets,
+                   "Count the matches' facet values (section, release, language): the filters a reader can pick");
   search->add_flag_callback(
       "--no-correct", [args] { args->request.correct_spelling = false; },
       "Search the query as typed: no \"did you mean\" correction of words the index does not hold");

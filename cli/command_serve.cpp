@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/option_groups.h"
+#include "common/file_io.h"
 #include "web/web_server.h"
 
 namespace canon::cli {
@@ -27,6 +28,30 @@ sigset_t block_stop_signals() {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   return signals;
+}
+
+/// Checks an --allow-origin value: "*", or an origin as browsers send it (http or https, a
+/// host, an optional port; no path).
+CLI::Validator origin_check() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        if (value == "*") return "";
+        const std::size_t scheme = value.find("://");
+        const std::string_view name = scheme == std::string::npos ? "" : std::string_view(value).substr(0, scheme);
+        const bool ok = (name == "http" || name == "https") && value.size() > scheme + 3 &&
+                        value.find('/', scheme + 3) == std::string::npos;
+        return ok ? "" : "an origin is scheme://host[:port] (http or https, no path), or *: not '" + value + "'";
+      },
+      "ORIGIN");
+}
+
+/// The page template in `path`; exits with a message when it cannot be read or is not one.
+std::shared_ptr<const query::PageTemplate> read_template(const std::string& path) {
+  auto text = read_file(path);
+  if (!text.ok()) fail(Status::io_error("cannot read the template " + path + ": " + text.status().message()));
+  auto parsed = query::PageTemplate::parse(text.value());
+  if (!parsed.ok()) fail(Status::error(path + ": " + parsed.status().message()));
+  return std::make_shared<const query::PageTemplate>(std::move(parsed).value());
 }
 
 }  // namespace
@@ -67,10 +92,20 @@ void add_serve_command(CLI::App& app) {
       "--site", [site_dir](const std::filesystem::path& dir) { *site_dir = dir; },
       "The site's directory, whose pages are served beside the search (default: where the index was built "
       "from, when it used the default base URL)");
+  serve
+      ->add_option("--allow-origin", options->front_end.allowed_origins,
+                   "A site (scheme://host[:port]) whose pages may use the search from a browser: the "
+                   "embeddable box of /embed/canon-search.js; repeat for several, * for any")
+      ->check(origin_check());
+  auto template_file = std::make_shared<std::string>();
+  serve->add_option("--template", *template_file,
+                    "HTML file laying out the search page, with slots {{title}} {{query}} {{style}} {{form}} "
+                    "{{results}} (default: canon's own page)");
   add_shard_options(*serve, options->shards);
   serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
 
-  serve->callback([options, site_dir] {
+  serve->callback([options, site_dir, template_file] {
+    if (!template_file->empty()) options->front_end.page_template = read_template(*template_file);
     std::string site_note;
     auto site = query::find_served_site(options->index_dir, *site_dir, site_note);
     if (!site.ok()) fail(site.status());

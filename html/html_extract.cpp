@@ -465,6 +465,7 @@ void apply_limits(ExtractedPage& page, const PageLimits& limits) {
   std::size_t meta = cut_text(page.meta_description, limits.max_attribute_bytes) ? 1 : 0;
   meta += cut_text(page.meta_keywords, limits.max_attribute_bytes) ? 1 : 0;
   if (meta > 0) note("meta: " + std::to_string(meta) + " cut to " + attribute_bytes + " bytes");
+  if (page.language.size() > 64) page.language.clear();  // not a language tag
 
   const auto too_long = [&](const std::string& value) { return value.size() > limits.max_attribute_bytes; };
   std::size_t long_urls = std::erase_if(page.links, [&](const PageLink& link) { return too_long(link.url); });
@@ -531,6 +532,9 @@ ExtractedPage extract_page(std::string_view html, std::string_view page_url, con
 
   PageScanner scanner(page, std::string(page_url));
   scanner.scan(output->document);
+  if (const char* lang = output->root->type == GUMBO_NODE_ELEMENT ? attribute(output->root, "lang") : nullptr) {
+    page.language = collapsed(lang);
+  }
 
   ContentCollector collector(page);
   const MainTextProse prose = html::walk_main_text(output->root, collector);

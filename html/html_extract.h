@@ -52,6 +52,8 @@ struct ExtractedPage {
   std::string title;
   std::string meta_description;
   std::string meta_keywords;
+  /// The lang attribute of <html> ("en", "de-CH"), as written; "" when it has none.
+  std::string language;
   /// <meta name="robots"> says noindex (or none): not indexed, still part of the link graph.
   bool robots_noindex = false;
   /// <meta name="robots"> says nofollow (or none): the page's links are not followed.

@@ -13,6 +13,7 @@
 
 #include "common/utf8.h"
 #include "format/index_format.h"
+#include "format/facets.h"
 #include "format/page_place.h"
 #include "format/section_places.h"
 #include "urls/url.h"
@@ -173,6 +174,11 @@ std::string IndexWriter::prepare(const PageContent& page) {
   for (const std::string& term : fmt::path_terms(urls::url_path(page.url))) doc.add_boolean_term(term);
   doc.add_boolean_term(std::string(fmt::kMimeTypePrefix) + "text/html");
   doc.add_value(fmt::kUrlSlot, page.url);
+  const fmt::PageFacets facets = fmt::page_facets(urls::url_path(page.url), page.language);
+  for (const auto& [slot, value] : {std::pair{fmt::kSectionSlot, &facets.section}, std::pair{fmt::kReleaseSlot, &facets.release},
+                                    std::pair{fmt::kLanguageSlot, &facets.language}}) {
+    if (!value->empty()) doc.add_value(slot, *value);
+  }
 
   if (page.file) {
     doc.add_value(fmt::kLastModifiedSlot, fmt::last_modified_value(static_cast<time_t>(page.file->mtime_seconds())));

@@ -43,6 +43,9 @@ struct PageContent {
   std::optional<FileStamp> file;
   /// Its breadcrumb trail (html::ExtractedPage::breadcrumbs), stored as `canon_place` when not empty.
   std::vector<std::string> place;
+  /// The page's language (html::ExtractedPage::language): with the URL, its facets
+  /// (index_format::page_facets), stored in their value slots.
+  std::string language;
   /// The sections of main_text (html::ExtractedPage::sections): where their words are is stored
   /// as `canon_sections` (index_format::SectionPlace) when one has an anchor.
   std::vector<html::PageSection> sections;

@@ -91,7 +91,7 @@ namespace {
 store::StoredPage stored_page(html::ExtractedPage&& page, const std::string& url, const FileStamp& stamp) {
   PageContent content{url, std::move(page.title), std::move(page.meta_description), std::move(page.meta_keywords),
                       std::move(page.headings), std::move(page.main_heading), std::move(page.main_text), stamp,
-                      std::move(page.breadcrumbs), std::move(page.sections)};
+                      std::move(page.breadcrumbs), std::move(page.language), std::move(page.sections)};
   store::StoredPage stored;
   stored.document = IndexWriter::prepare(content);
   stored.title = std::move(content.title);

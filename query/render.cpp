@@ -36,8 +36,14 @@ std::string render_text(const SearchResults& results) {
                 results.estimated_matches, results.estimated_matches == 1 ? "" : "s", results.hits.front().rank,
                 results.hits.back().rank);
   out += line;
+  for (const FacetCounts& facet : results.facets) {
+    out += "Filter by " + std::string(index_format::facet_name(facet.facet)) + ":";
+    for (const FacetCount& value : facet.values) out += " " + value.value + " (" + std::to_string(value.count) + ")";
+    out += "\n";
+  }
+  if (!results.facets.empty()) out += "\n";
   for (const SearchHit& hit : results.hits) {
-    out += std::to_string(hit.rank) + ". " + (hit.short_title.empty() ? hit.url : hit.short_title) + "\n";
+    out += std::to_string(hit.rank) + ". " + (!hit.short_title.empty() ? hit.short_title : hit.title.empty() ? hit.url : hit.title) + "\n";
     if (hit.place_from_breadcrumbs) out += "   in " + join_place(hit.place) + "\n";
     out += "   " + hit.url + "\n";
     if (!hit.snippet.empty()) out += "   " + hit.snippet + "\n";
@@ -76,7 +82,14 @@ nlohmann::json to_json(const SearchResults& results) {
                     {"place", hit.place},
                     {"place_from", hit.place_from_breadcrumbs ? "breadcrumbs" : "url"}});
   }
+  nlohmann::json filters = nlohmann::json::object();
+  for (const FacetCounts& facet : results.facets) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const FacetCount& value : facet.values) values.push_back({{"value", value.value}, {"count", value.count}});
+    filters[std::string(index_format::facet_name(facet.facet))] = std::move(values);
+  }
   return {{"query", results.query},
+          {"filters", filters},
           {"estimated_matches", results.estimated_matches},
           {"matches_exact", results.matches_exact()},
           {"missing_shards", results.missing_shards},

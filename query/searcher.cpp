@@ -447,6 +447,45 @@ Xapian::Query with_static_score(Xapian::Query query, const SearchRequest& reques
   return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, static_part);
 }
 
+/// `query` narrowed to the pages with every facet value of `filters` (OP_VALUE_RANGE on the
+/// facet's slot, which remote shards know too).
+Xapian::Query with_filters(Xapian::Query query, const std::vector<FacetFilter>& filters) {
+  for (const FacetFilter& filter : filters) {
+    query = Xapian::Query(Xapian::Query::OP_FILTER, query,
+                          Xapian::Query(Xapian::Query::OP_VALUE_RANGE, fmt::facet_slot(filter.facet), filter.value,
+                                        filter.value));
+  }
+  return query;
+}
+
+/// A match spy per facet, counting its values over the matches of one Enquire.
+class FacetSpies {
+public:
+  explicit FacetSpies(Xapian::Enquire& enquire) {
+    for (fmt::Facet facet : fmt::kFacets) {
+      spies_.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(fmt::facet_slot(facet)));
+      enquire.add_matchspy(spies_.back().get());
+    }
+  }
+
+  /// The facets with two values or more, or filtered by `filters`, most matches first.
+  std::vector<FacetCounts> counts(const std::vector<FacetFilter>& filters) const {
+    std::vector<FacetCounts> out;
+    for (std::size_t i = 0; i < fmt::kFacets.size(); ++i) {
+      FacetCounts counts{fmt::kFacets[i], {}};
+      for (auto it = spies_[i]->top_values_begin(kMostFacetValues); it != spies_[i]->top_values_end(kMostFacetValues); ++it) {
+        counts.values.push_back({*it, it.get_termfreq()});
+      }
+      const bool filtered = std::any_of(filters.begin(), filters.end(), [&](const FacetFilter& f) { return f.facet == counts.facet; });
+      if (counts.values.size() >= 2 || (filtered && !counts.values.empty())) out.push_back(std::move(counts));
+    }
+    return out;
+  }
+
+private:
+  std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies_;
+};
+
 }  // namespace
 
 struct Searcher::Rep {
@@ -610,9 +649,12 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   query = with_anchor_matches(query, db(), request, asks, frequencies);
   const bool log_score = request.static_score == StaticScore::kLogPageRank;
   query = with_static_score(query, request, log_score ? log_pagerank_bound : pagerank_bound);
+  query = with_filters(query, request.filters);
 
   Xapian::Enquire enquire(db());
   enquire.set_query(query);
+  std::optional<FacetSpies> spies;
+  if (request.count_facets) spies.emplace(enquire);
   if (query_time_collapse) enquire.set_collapse_key(fmt::kClusterSlot);
   // Equal weights are ordered by URL, not by document id (which differ between an index
   // re-used by `canon index` and one built afresh); indexes without the slot keep id order.
@@ -621,7 +663,8 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   // of documents that cannot reach the page (operators decaying as the page fills) leaves out,
   // over several databases, documents one database keeps (docs/serving.md, measured there).
   // Weighing all of them gives the one database's results, and exact match counts.
-  const Xapian::doccount check_at_least = shards.sharded() ? db().get_doccount() : 0;
+  // Facets are counted over every match, so they too need every match weighed.
+  const Xapian::doccount check_at_least = shards.sharded() || request.count_facets ? db().get_doccount() : 0;
   const Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(request.offset),
                                              static_cast<Xapian::doccount>(request.limit), check_at_least);
   SearchResults results;
@@ -633,6 +676,7 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   results.matches_lower_bound = mset.get_matches_lower_bound();
   results.matches_upper_bound = mset.get_matches_upper_bound();
   results.hits = hits_of(mset, request, extras);
+  if (spies) results.facets = spies->counts(request.filters);
   return results;
 }
 
@@ -709,6 +753,14 @@ Result<SearchResults> Searcher::Rep::with_correction(const SearchRequest& reques
   better->query = request.query;
   better->corrected_query = corrected;
   return better;
+}
+
+std::optional<FacetFilter> parse_facet_filter(std::string_view text) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string_view::npos || equals + 1 == text.size()) return std::nullopt;
+  const std::optional<fmt::Facet> facet = fmt::parse_facet(text.substr(0, equals));
+  if (!facet) return std::nullopt;
+  return FacetFilter{*facet, std::string(text.substr(equals + 1))};
 }
 
 Result<SearchResults> Searcher::search(const SearchRequest& request) {

@@ -4,11 +4,14 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
 #include "format/alternates.h"
+#include "format/facets.h"
 #include "query/sections.h"
 #include "query/shard_set.h"
 
@@ -49,6 +52,31 @@ struct SearchHit {
   std::string matched_url;
 };
 
+/// A facet's value and the number of matches that have it.
+struct FacetCount {
+  std::string value;
+  std::size_t count = 0;
+};
+
+/// The values of one facet among a search's matches, most matches first (at most
+/// kMostFacetValues).
+struct FacetCounts {
+  index_format::Facet facet = index_format::Facet::kSection;
+  std::vector<FacetCount> values;
+};
+
+inline constexpr std::size_t kMostFacetValues = 20;
+
+/// A filter on a facet: only pages whose `facet` is `value`.
+struct FacetFilter {
+  index_format::Facet facet = index_format::Facet::kSection;
+  std::string value;
+};
+
+/// The filter written `FACET=VALUE` ("section=library", "release=0.50"), or nothing when `text`
+/// names no facet or has no value.
+std::optional<FacetFilter> parse_facet_filter(std::string_view text);
+
 /// A page of results.
 struct SearchResults {
   std::string query;
@@ -63,6 +91,9 @@ struct SearchResults {
   /// Shards of a sharded index that did not answer (ShardAddress::name): the results are those
   /// of the other shards. Empty when every shard answered, and for an index in one database.
   std::vector<std::string> missing_shards;
+  /// With SearchRequest::count_facets: each facet whose values among all the matches are two or
+  /// more, or that a filter of the request narrows, in index_format::kFacets' order.
+  std::vector<FacetCounts> facets;
   /// The query these are the results of when search() corrected the spelling of `query`
   /// (SearchRequest::correct_spelling); empty when they are `query`'s own.
   std::string corrected_query;
@@ -125,6 +156,11 @@ struct SearchRequest {
   /// for benchmarks and callers that do not show them).
   bool with_snippets = true;
   bool with_alternates = true;
+  /// Only pages with every one of these facet values (a reader's clicked filters).
+  std::vector<FacetFilter> filters;
+  /// Count the facets' values over every match (SearchResults::facets, with Xapian's match
+  /// spies): every match is then weighed, not only those that can reach this page of results.
+  bool count_facets = false;
   /// Sections shown under each hit at most (0: none; matching_sections in query/sections.h).
   std::size_t sections = kDefaultSections;
   /// "Did you mean": when the query has fewer than kFewMatches matches and has words the index

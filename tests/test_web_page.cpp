@@ -337,3 +337,67 @@ TEST_CASE("search_page_url: correct=0 for the query as typed") {
   CHECK(canon::query::search_page_url("gathr", 0, true) == "/search?q=gathr&correct=0");
   CHECK(canon::query::search_page_url("gathr", 10, true) == "/search?q=gathr&offset=10&correct=0");
 }
+
+TEST_CASE("PageTemplate: slots named {{title}} {{query}} {{style}} {{form}} {{results}}; others refused (table)") {
+  struct Row {
+    const char* text;
+    const char* error;  // "" when it parses
+  };
+  const Row rows[] = {
+      {"{{results}}", ""},
+      {"<title>{{title}}</title><style>{{style}}</style>{{form}}<p>{{query}}</p>{{results}}{{results}}", ""},
+      {"<p>no results slot</p>", "no {{results}} slot"},
+      {"{{results}}{{resluts}}", "unknown slot {{resluts}}"},
+      {"{{results}} {{title", "'{{' without '}}'"},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.text);
+    const auto parsed = canon::query::PageTemplate::parse(row.text);
+    if (std::string(row.error).empty()) {
+      CHECK(parsed.ok());
+    } else {
+      REQUIRE_FALSE(parsed.ok());
+      CHECK(contains(parsed.status().message(), row.error));
+    }
+  }
+  canon::query::PageSlots slots;
+  slots.title = "T";
+  slots.query = "Q";
+  slots.results = "R";
+  CHECK(canon::query::PageTemplate::parse("a{{title}}b{{query}}c{{results}}d{{style}}").value().render(slots) == "aTbQcRd");
+}
+
+TEST_CASE("a result shows its short title and its sections, each linking to its place (escaped)") {
+  SearchResults results;
+  results.query = "open file";
+  results.estimated_matches = 1;
+  SearchHit h = hit(1, "http://localhost/tutorial/io.html", "Input and Output — Python 3.11 documentation");
+  h.short_title = "Input and Output";
+  h.sections = {{"http://localhost/tutorial/io.html#reading-and-writing-files", "Reading and Writing <Files>"},
+                {"javascript:alert(1)#x", "Not a link"}};
+  results.hits = {h};
+  const std::string html = page_for(results);
+  CHECK(contains(html, ">Input and Output</a></h2>"));
+  CHECK_FALSE(contains(html, "Python 3.11 documentation</a>"));
+  CHECK(contains(html, "<a href=\"http://localhost/tutorial/io.html#reading-and-writing-files\">Reading and Writing &lt;Files&gt;</a>"));
+  CHECK_FALSE(contains(html, "href=\"javascript:"));
+  CHECK(contains(html, "Not a link"));
+}
+
+TEST_CASE("filters: each facet value a link narrowing the search, a picked one with a link dropping it") {
+  SearchResults results;
+  results.query = "open";
+  results.estimated_matches = 3;
+  results.hits = {hit(1, "http://localhost/library/os.html", "os")};
+  results.facets = {{canon::index_format::Facet::kSection, {{"library", 2}, {"tutorial", 1}}},
+                    {canon::index_format::Facet::kRelease, {{"3.11", 3}, {"<3.12>", 1}}}};
+  SearchPage page;
+  page.query = "open";
+  page.results = &results;
+  page.filters = {{canon::index_format::Facet::kRelease, "3.11"}};
+  const std::string html = canon::query::render_search_page(page);
+  CHECK(contains(html, "<a href=\"/search?q=open&amp;release=3.11&amp;section=library\">library</a> <span class=\"n\">2</span>"));
+  CHECK(contains(html, "<strong>3.11</strong> <a class=\"drop\" href=\"/search?q=open\""));
+  CHECK(contains(html, "&lt;3.12&gt;</a>"));  // values are escaped
+  CHECK(canon::query::search_page_url("x", 10, false, page.filters) == "/search?q=x&offset=10&release=3.11");
+}

@@ -650,3 +650,57 @@ TEST_CASE("searches at once: one per core, more when the index lists remote shar
   options.search_threads = 3;
   CHECK(canon::query::search_threads(options) == 3);
 }
+
+TEST_CASE("SearchRoutes: the API answers pages of listed origins, refuses other sites', serves the box") {
+  canon::query::FrontEnd front_end;
+  front_end.allowed_origins = {"http://docs.example:8000"};
+  canon::query::SearchRoutes routes(test_index(), {}, {}, front_end);
+  struct Row {
+    const char* comment;
+    std::string origin;
+    int status;
+    std::string allow_origin;
+  };
+  const Row rows[] = {
+      {"no Origin (a same-origin GET, curl): answered, no CORS header", "", 200, ""},
+      {"the server's own origin: answered as same-origin", "http://search.example:8080", 200, ""},
+      {"a listed origin: answered, and told it may read", "http://docs.example:8000", 200, "http://docs.example:8000"},
+      {"another port of the listed host is another origin", "http://docs.example:8001", 403, ""},
+      {"an origin not listed: refused", "https://evil.example", 403, ""},
+  };
+  for (const Row& row : rows) {
+    INFO(row.comment);
+    const canon::query::HttpAnswer answer = routes.answer("/api/search?q=kestrel", row.origin, "search.example:8080");
+    CHECK(answer.status == row.status);
+    CHECK(answer.allow_origin == row.allow_origin);
+    if (row.status == 403) CHECK(contains(answer.body, "--allow-origin"));
+  }
+  canon::query::FrontEnd any;
+  any.allowed_origins = {"*"};
+  canon::query::SearchRoutes open_routes(test_index(), {}, {}, any);
+  CHECK(open_routes.answer("/api/search?q=kestrel", "https://anyone.example", "h").allow_origin == "https://anyone.example");
+
+  const canon::query::HttpAnswer script = routes.answer("/embed/canon-search.js");
+  CHECK(script.status == 200);
+  CHECK(script.content_type.starts_with("text/javascript"));
+  CHECK(contains(script.body, "data-canon-search"));
+  const canon::query::HttpAnswer style = routes.answer("/embed/canon-search.css");
+  CHECK(style.status == 200);
+  CHECK(style.content_type.starts_with("text/css"));
+}
+
+TEST_CASE("SearchRoutes: the search page laid out by the operator's template") {
+  auto layout = canon::query::PageTemplate::parse(
+      "<html><head><title>{{title}}</title></head><body><div class=\"site\">{{form}}<h1>Docs: {{query}}</h1>"
+      "{{results}}</div></body></html>");
+  REQUIRE(layout.ok());
+  canon::query::FrontEnd front_end;
+  front_end.page_template = std::make_shared<const canon::query::PageTemplate>(std::move(layout).value());
+  canon::query::SearchRoutes routes(test_index(), {}, {}, front_end);
+  const canon::query::HttpAnswer answer = routes.answer("/search?q=kestrel+%3Cb%3E");
+  CHECK(answer.status == 200);
+  CHECK(answer.body.starts_with("<html><head><title>kestrel &lt;b&gt; — canon search</title>"));
+  CHECK(contains(answer.body, "<h1>Docs: kestrel &lt;b&gt;</h1>"));  // the query escaped
+  CHECK(contains(routes.answer("/search?q=kestrel").body, "class=\"results\""));
+  CHECK(contains(answer.body, "<form class=\"search\""));
+}

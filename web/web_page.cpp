@@ -46,6 +46,11 @@ a { color: var(--link); }
 .place li + li::before { content: " › "; }
 .snippet { margin: .25rem 0; overflow-wrap: anywhere; }
 mark { background: var(--mark); color: inherit; padding: 0 .1em; border-radius: .2em; }
+.filters { font-size: .9rem; margin: 0 0 1rem; }
+.facet { margin: .2rem 0; overflow-wrap: anywhere; }
+.facet-name { color: var(--muted); text-transform: capitalize; margin-right: .25rem; }
+.facet .n { color: var(--muted); font-size: .8rem; }
+.facet .drop { text-decoration: none; }
 .sections { list-style: none; margin: .25rem 0 .5rem; padding: 0 0 0 .75rem; border-left: 2px solid var(--line); }
 .sections li { margin: .15rem 0; overflow-wrap: anywhere; }
 .alternates { font-size: .9rem; color: var(--muted); }
@@ -128,6 +133,9 @@ std::string render_alternates(const SearchHit& hit, const Links& links) {
   return out + "</ul>\n</details>\n";
 }
 
+/// The title a result shows: the site's repeated suffix left out when it was learnt.
+const std::string& shown_title(const SearchHit& hit) { return hit.short_title.empty() ? hit.title : hit.short_title; }
+
 /// The list of `hit`'s sections that hold the query's words, each linking to its place.
 std::string render_sections(const SearchHit& hit, const Links& links) {
   if (hit.sections.empty()) return "";
@@ -140,7 +148,7 @@ std::string render_sections(const SearchHit& hit, const Links& links) {
 
 std::string render_hit(const SearchHit& hit, const Links& links) {
   std::string out = "<li class=\"result\">\n<h2>" +
-                    links.link_or_text(hit.url, hit.short_title.empty() ? links.shown(hit.url) : hit.short_title) + "</h2>\n";
+                    links.link_or_text(hit.url, shown_title(hit).empty() ? links.shown(hit.url) : shown_title(hit)) + "</h2>\n";
   if (!hit.place.empty()) {
     // Where the page is in its site: what tells pages of one name apart (two classes Timer).
     out += "<nav class=\"place\" aria-label=\"Place in the site\"><ol>";
@@ -162,15 +170,53 @@ std::string render_pager(const SearchPage& page) {
   std::string out = "<nav class=\"pager\" aria-label=\"Result pages\">\n";
   if (has_previous) {
     const std::size_t previous = results.offset > kPageSize ? results.offset - kPageSize : 0;
-    out += "<a rel=\"prev\" href=\"" + escape_html(search_page_url(page.query, previous, page.as_typed)) +
+    out += "<a rel=\"prev\" href=\"" + escape_html(search_page_url(page.query, previous, page.as_typed, page.filters)) +
            "\">← Previous</a>\n";
   } else {
     out += "<span></span>\n";  // keeps Next on the right
   }
   if (page.has_next) {
     out += "<a rel=\"next\" href=\"" +
-           escape_html(search_page_url(page.query, results.offset + results.hits.size(), page.as_typed)) +
+           escape_html(search_page_url(page.query, results.offset + results.hits.size(), page.as_typed, page.filters)) +
            "\">Next →</a>\n";
+  }
+  return out + "</nav>\n";
+}
+
+/// One value of a facet: a link adding it to the page's filters (with its count), or, when it
+/// is one of them, the value with a link dropping it.
+std::string render_filter_value(const SearchPage& page, index_format::Facet facet, const FacetCount& value) {
+  const std::string name(index_format::facet_name(facet));
+  std::vector<FacetFilter> others;
+  bool picked = false;
+  for (const FacetFilter& filter : page.filters) {
+    if (filter.facet == facet) {
+      picked = picked || filter.value == value.value;
+    } else {
+      others.push_back(filter);
+    }
+  }
+  if (picked) {
+    return " <strong>" + escape_html(value.value) + "</strong> <a class=\"drop\" href=\"" +
+           escape_html(search_page_url(page.query, 0, page.as_typed, others)) + "\" aria-label=\"Remove filter " + name +
+           " " + escape_html(value.value) + "\">×</a>";
+  }
+  others.push_back({facet, value.value});
+  return " <a href=\"" + escape_html(search_page_url(page.query, 0, page.as_typed, others)) + "\">" +
+         escape_html(value.value) + "</a> <span class=\"n\">" + std::to_string(value.count) + "</span>";
+}
+
+/// The facets of the results as filters: each value a link narrowing the search to it, with
+/// its count; a picked one shown with a link dropping it.
+std::string render_filters(const SearchPage& page) {
+  const SearchResults& results = *page.results;
+  if (results.facets.empty()) return "";
+  std::string out = "<nav class=\"filters\" aria-label=\"Filters\">\n";
+  for (const FacetCounts& facet : results.facets) {
+    const std::string name(index_format::facet_name(facet.facet));
+    out += "<div class=\"facet\"><span class=\"facet-name\">" + name + "</span>";
+    for (const FacetCount& value : facet.values) out += render_filter_value(page, facet.facet, value);
+    out += "</div>\n";
   }
   return out + "</nav>\n";
 }
@@ -211,6 +257,7 @@ std::string render_body(const SearchPage& page) {
            escape_html(results.query) + "</a>.</p>\n";
   }
   out += render_count(results);
+  out += render_filters(page);
   out += "<ol class=\"results\" start=\"" + std::to_string(results.hits.front().rank) + "\">\n";
   const Links links(page.local_base_url);
   for (const SearchHit& hit : results.hits) out += render_hit(hit, links);
@@ -263,30 +310,31 @@ std::string highlight_snippet(std::string_view snippet) {
   return out;
 }
 
-std::string search_page_url(std::string_view query, std::size_t offset, bool as_typed) {
+std::string search_page_url(std::string_view query, std::size_t offset, bool as_typed,
+                            const std::vector<FacetFilter>& filters) {
   std::string url = "/search?q=" + percent_encode(query, KeepInUrl::kUnreserved);
   if (offset > 0) url += "&offset=" + std::to_string(offset);
   if (as_typed) url += "&correct=0";
+  for (const FacetFilter& filter : filters) {
+    url += "&" + std::string(index_format::facet_name(filter.facet)) + "=" + percent_encode(filter.value, KeepInUrl::kUnreserved);
+  }
   return url;
 }
 
-std::string render_search_page(const SearchPage& page) {
-  const std::string title =
-      page.query.empty() ? "canon search" : escape_html(page.query) + " — canon search";
-  std::string out =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>" +
-      title + "</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
-  out +=
-      "<header>\n<form class=\"search\" method=\"get\" action=\"/search\" role=\"search\">\n"
+std::string render_search_page(const SearchPage& page, const PageTemplate& page_template) {
+  PageSlots slots;
+  slots.title = page.query.empty() ? "canon search" : escape_html(page.query) + " — canon search";
+  slots.query = escape_html(page.query);
+  slots.style = std::string(kStyle);
+  slots.form =
+      "<form class=\"search\" method=\"get\" action=\"/search\" role=\"search\">\n"
       "<a class=\"brand\" href=\"/\">canon</a>\n"
       "<input type=\"search\" name=\"q\" value=\"" +
-      escape_html(page.query) +
+      slots.query +
       "\" aria-label=\"Search query\" placeholder=\"Search the site\" required>\n"
-      "<button type=\"submit\">Search</button>\n</form>\n</header>\n";
-  out += "<main>\n" + render_body(page) + "</main>\n</body>\n</html>\n";
-  return out;
+      "<button type=\"submit\">Search</button>\n</form>\n";
+  slots.results = render_body(page);
+  return page_template.render(slots);
 }
 
 }  // namespace canon::query

@@ -11,9 +11,11 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/html_escape.h"
 #include "query/searcher.h"
+#include "web/page_template.h"
 
 namespace canon::query {
 
@@ -40,7 +42,9 @@ std::string highlight_snippet(std::string_view snippet);
 /// The relative URL of a result page: `/search?q=QUERY` plus `&offset=N` when N > 0 and
 /// `&correct=0` when the query is to be searched as typed (no spelling correction). Not
 /// HTML-escaped (escape_html() it for an attribute).
-std::string search_page_url(std::string_view query, std::size_t offset, bool as_typed = false);
+/// With `filters`, each as `&FACET=VALUE` (section=, release=, language=).
+std::string search_page_url(std::string_view query, std::size_t offset, bool as_typed = false,
+                            const std::vector<FacetFilter>& filters = {});
 
 /// What the search page shows.
 struct SearchPage {
@@ -60,13 +64,17 @@ struct SearchPage {
   std::string local_base_url;
   /// The query is searched as typed (`correct=0`): the pager's links keep it so.
   bool as_typed = false;
+  /// The facet filters the reader picked: the pager's links keep them, the filter bar shows them.
+  std::vector<FacetFilter> filters;
 };
 
 /// The whole HTML document (UTF-8): a GET form to /search, then either the error, the start
 /// page, "No results" or the numbered results (title as a link, its place in the site as a list
-/// of crumbs, URL, highlighted snippet and a <details> list of the collapsed alternates), the
+/// of crumbs, URL, highlighted snippet, its sections, a <details> list of the collapsed
+/// alternates), the facets' values with counts as filters to pick or drop, the
 /// estimated number of matches and Previous/Next links (offset steps of kPageSize). Inline CSS,
-/// no script.
-std::string render_search_page(const SearchPage& page);
+/// no script. Laid out by `page_template` (canon's own by default).
+std::string render_search_page(const SearchPage& page,
+                               const PageTemplate& page_template = PageTemplate::standard());
 
 }  // namespace canon::query

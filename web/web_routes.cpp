@@ -14,6 +14,7 @@
 #include "common/utf8.h"
 #include "query/render.h"
 #include "query/searcher.h"
+#include "web/embed_assets.h"
 #include "web/web_page.h"
 
 namespace canon::query {
@@ -168,14 +169,26 @@ HttpAnswer json_error(int status, const std::string& message) {
   return json_answer(status, nlohmann::json{{"error", message}});
 }
 
-/// The search page; results under `local_base` link to this server's copy of the site.
-HttpAnswer search_page(SearcherPool& pool, const Parameters& parameters, const std::string& local_base) {
+/// The facet filters the request names: `section=`, `release=`, `language=` (the first of each;
+/// an empty value is none).
+std::vector<FacetFilter> facet_filters(const Parameters& parameters) {
+  std::vector<FacetFilter> filters;
+  for (index_format::Facet facet : index_format::kFacets) {
+    const std::string* value = parameters.find(index_format::facet_name(facet));
+    if (value != nullptr && !value->empty()) filters.push_back({facet, *value});
+  }
+  return filters;
+}
+
+/// The search page, laid out by `layout`; results under `local_base` link to this server's copy of the site.
+HttpAnswer search_page(SearcherPool& pool, const Parameters& parameters, const std::string& local_base,
+                       const PageTemplate& layout) {
   SearchPage page;
   page.local_base_url = local_base;
   if (const std::string* query = parameters.find("q"); query != nullptr) {
     if (Status ok = check_query(*query); !ok.ok()) {
       page.error = ok.message();
-      return html_answer(400, render_search_page(page));
+      return html_answer(400, render_search_page(page, layout));
     }
     if (!is_blank(*query)) page.query = *query;
   }
@@ -183,11 +196,14 @@ HttpAnswer search_page(SearcherPool& pool, const Parameters& parameters, const s
   const auto correct = parameters.count("correct", 1, 0, 1);
   if (!offset.ok() || !correct.ok()) {
     page.error = (offset.ok() ? correct : offset).status().message();
-    return html_answer(400, render_search_page(page));
+    return html_answer(400, render_search_page(page, layout));
   }
   page.as_typed = correct.value() == 0;
+  page.filters = facet_filters(parameters);
 
   SearchRequest search;
+  search.filters = page.filters;
+  search.count_facets = true;
   search.query = page.query;
   search.correct_spelling = !page.as_typed;
   search.offset = offset.value();
@@ -197,7 +213,7 @@ HttpAnswer search_page(SearcherPool& pool, const Parameters& parameters, const s
   Outcome outcome = run_search(pool, search);
   if (outcome.status != 200) {
     page.error = outcome.error;
-    return html_answer(outcome.status, render_search_page(page));
+    return html_answer(outcome.status, render_search_page(page, layout));
   }
   page.document_count = outcome.document_count;
   if (!page.query.empty()) {
@@ -206,7 +222,7 @@ HttpAnswer search_page(SearcherPool& pool, const Parameters& parameters, const s
     if (results.hits.size() > kPageSize) results.hits.resize(kPageSize);
     page.results = &results;
   }
-  return html_answer(200, render_search_page(page));
+  return html_answer(200, render_search_page(page, layout));
 }
 
 HttpAnswer search_api(SearcherPool& pool, const Parameters& parameters) {
@@ -221,9 +237,13 @@ HttpAnswer search_api(SearcherPool& pool, const Parameters& parameters) {
   if (!offset.ok()) return json_error(400, offset.status().message());
   const auto correct = parameters.count("correct", 1, 0, 1);
   if (!correct.ok()) return json_error(400, correct.status().message());
+  const auto facets = parameters.count("facets", 0, 0, 1);
+  if (!facets.ok()) return json_error(400, facets.status().message());
 
   SearchRequest search;
   search.correct_spelling = correct.value() == 1;
+  search.filters = facet_filters(parameters);
+  search.count_facets = facets.value() == 1;
   search.query = *query;
   search.limit = limit.value();
   search.offset = offset.value();
@@ -239,15 +259,20 @@ HttpAnswer plain_answer(int status, std::string_view message) {
 }
 
 struct SearchRoutes::Rep {
-  Rep(std::filesystem::path index_dir, ShardOptions shards, ServedSite served)
-      : pool(std::move(index_dir), shards), site(std::move(served)), files(site.dir) {}
+  Rep(std::filesystem::path index_dir, ShardOptions shards, ServedSite served, FrontEnd front)
+      : pool(std::move(index_dir), shards), site(std::move(served)), files(site.dir), front_end(std::move(front)) {}
   SearcherPool pool;
   const ServedSite site;
   const SiteFiles files;
+  const FrontEnd front_end;
+
+  const PageTemplate& layout() const {
+    return front_end.page_template ? *front_end.page_template : PageTemplate::standard();
+  }
 };
 
-SearchRoutes::SearchRoutes(std::filesystem::path index_dir, ShardOptions shards, ServedSite site)
-    : rep_(std::make_unique<Rep>(std::move(index_dir), shards, std::move(site))) {}
+SearchRoutes::SearchRoutes(std::filesystem::path index_dir, ShardOptions shards, ServedSite site, FrontEnd front_end)
+    : rep_(std::make_unique<Rep>(std::move(index_dir), shards, std::move(site), std::move(front_end))) {}
 
 SearchRoutes::~SearchRoutes() = default;
 
@@ -258,7 +283,25 @@ Status SearchRoutes::check_index() {
   return Status::ok_status();
 }
 
-HttpAnswer SearchRoutes::answer(std::string_view target) {
+/// The API's answer to a browser page at `origin` (the request's Origin header; "" when it
+/// sent none, as a same-origin GET and a non-browser client do), on a server reached as `host`:
+/// searched, with Access-Control-Allow-Origin when `origin` is listed; refused (403) when it
+/// is another site's that is not.
+HttpAnswer api_answer(SearcherPool& pool, const Parameters& parameters, const FrontEnd& front_end,
+                      std::string_view origin, std::string_view host) {
+  const bool same_origin = origin.empty() || origin == "http://" + std::string(host);
+  const bool listed = std::any_of(front_end.allowed_origins.begin(), front_end.allowed_origins.end(),
+                                  [&](const std::string& allowed) { return allowed == "*" || allowed == origin; });
+  if (!same_origin && !listed) {
+    return json_error(403, "pages at " + std::string(origin) +
+                               " may not use this search (canon serve --allow-origin lists the sites that may)");
+  }
+  HttpAnswer answer = search_api(pool, parameters);
+  if (!same_origin) answer.allow_origin = std::string(origin);
+  return answer;
+}
+
+HttpAnswer SearchRoutes::answer(std::string_view target, std::string_view origin, std::string_view host) {
   try {
     const std::size_t question = target.find('?');
     const std::string_view path = target.substr(0, question);
@@ -266,12 +309,16 @@ HttpAnswer SearchRoutes::answer(std::string_view target) {
                                                                    : target.substr(question + 1));
     const bool site_served = !rep_->site.dir.empty();
     const std::string local_base = site_served ? rep_->site.base_url : std::string();
-    if (path == "/search" || (path == "/" && !site_served)) return search_page(rep_->pool, parameters, local_base);
-    if (path == "/api/search") return search_api(rep_->pool, parameters);
+    if (path == "/search" || (path == "/" && !site_served)) {
+      return search_page(rep_->pool, parameters, local_base, rep_->layout());
+    }
+    if (path == "/api/search") return api_answer(rep_->pool, parameters, rep_->front_end, origin, host);
+    if (path == "/embed/canon-search.js") return {200, "text/javascript; charset=utf-8", std::string(embed_script())};
+    if (path == "/embed/canon-search.css") return {200, "text/css; charset=utf-8", std::string(embed_stylesheet())};
     if (!site_served) return plain_answer(404, "Not found.");
     // The site's root is its home page; the search is at /search.
     HttpAnswer file = rep_->files.answer(path);
-    if (path == "/" && file.status == 404) return search_page(rep_->pool, parameters, local_base);
+    if (path == "/" && file.status == 404) return search_page(rep_->pool, parameters, local_base, rep_->layout());
     return file;
   } catch (const std::exception&) {  // e.g. out of memory rendering a page
     return plain_answer(500, "Internal error.");

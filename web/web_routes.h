@@ -20,9 +20,11 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "query/shard_set.h"
+#include "web/page_template.h"
 #include "web/site_files.h"
 
 namespace canon::query {
@@ -49,6 +51,18 @@ struct HttpAnswer {
   /// A file of the site (site_files.h), sent as a static file server sends it: without the
   /// search page's Content-Security-Policy, which allows no script.
   bool site_page = false;
+  /// The Access-Control-Allow-Origin header (with Vary: Origin): the other site's origin whose
+  /// page may read this answer ("" for none).
+  std::string allow_origin;
+};
+
+/// How the routes present the search to readers and to other sites.
+struct FrontEnd {
+  /// Origins (scheme://host[:port], as browsers send them in Origin) whose pages may call
+  /// /api/search from a browser (the embeddable box, web/embed/); "*" for any. Others get 403.
+  std::vector<std::string> allowed_origins;
+  /// The search page's layout; null for canon's own (PageTemplate::standard()).
+  std::shared_ptr<const PageTemplate> page_template;
 };
 
 /// A short text/plain answer (`message` and a newline): errors of the server itself.
@@ -62,7 +76,8 @@ class SearchRoutes {
 public:
   /// Searches `index_dir`; serves `site`'s files at every other path when site.dir is set, and
   /// links results under site.base_url to them.
-  explicit SearchRoutes(std::filesystem::path index_dir, ShardOptions shards = {}, ServedSite site = {});
+  explicit SearchRoutes(std::filesystem::path index_dir, ShardOptions shards = {}, ServedSite site = {},
+                        FrontEnd front_end = {});
   ~SearchRoutes();
   SearchRoutes(const SearchRoutes&) = delete;
   SearchRoutes& operator=(const SearchRoutes&) = delete;
@@ -71,8 +86,10 @@ public:
   Status check_index();
 
   /// The answer to a GET of `target`, the request line's path and query string as sent
-  /// ("/search?q=kestrel"). Never throws; a failed search is a 500 or 503 answer.
-  HttpAnswer answer(std::string_view target);
+  /// ("/search?q=kestrel"), from a page at `origin` (the Origin header, "" when none was sent)
+  /// to the server named `host` (the Host header). Never throws; a failed search is a 500 or
+  /// 503 answer.
+  HttpAnswer answer(std::string_view target, std::string_view origin = {}, std::string_view host = {});
 
 private:
   struct Rep;

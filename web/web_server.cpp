@@ -95,7 +95,7 @@ void raise_open_file_limit(std::size_t wanted) {
 /// The server's state: the limits and counts, the routes, the event loop and the search pool.
 struct ServerCore {
   explicit ServerCore(const WebServerOptions& opts)
-      : options(opts), routes(opts.index_dir, opts.shards, opts.site), searches(search_threads(opts)) {}
+      : options(opts), routes(opts.index_dir, opts.shards, opts.site, opts.front_end), searches(search_threads(opts)) {}
   ~ServerCore() {
     // Searches not started are dropped, the running ones finish; their answers are then
     // dropped with the event loop's queue.
@@ -181,12 +181,14 @@ private:
     }
     const bool keep_alive = request.keep_alive();
     std::string target(request.target());
+    std::string origin(request[http::field::origin]);
+    std::string host(request[http::field::host]);
     version_ = request.version();
     // Searches are CPU work: on the pool, one per core in arrival order, so that the event
     // loop keeps reading and writing meanwhile.
-    asio::post(server_.searches, [self = shared_from_this(), target = std::move(target), head,
-                                  keep_alive]() mutable {
-      HttpAnswer result = self->server_.routes.answer(target);
+    asio::post(server_.searches, [self = shared_from_this(), target = std::move(target), origin = std::move(origin),
+                                  host = std::move(host), head, keep_alive]() mutable {
+      HttpAnswer result = self->server_.routes.answer(target, origin, host);
       asio::post(self->stream_.get_executor(),
                  [self, result = std::move(result), target = std::move(target), head,
                   keep_alive]() mutable {
@@ -206,6 +208,10 @@ private:
     response_.set(http::field::content_type, result.content_type);
     if (!result.site_page) response_.set("Content-Security-Policy", kContentSecurityPolicy);
     if (!result.location.empty()) response_.set(http::field::location, result.location);
+    if (!result.allow_origin.empty()) {
+      response_.set(http::field::access_control_allow_origin, result.allow_origin);
+      response_.set(http::field::vary, "Origin");
+    }
     response_.set("X-Content-Type-Options", "nosniff");
     response_.set("Referrer-Policy", "no-referrer");
     if (result.status == 405) response_.set(http::field::allow, "GET, HEAD");

@@ -63,6 +63,8 @@ struct WebServerOptions {
   unsigned search_threads = 0;
   /// The site's own pages, served beside the search (find_served_site); none by default.
   ServedSite site;
+  /// The origins the embeddable box may be used from, and the page's template.
+  FrontEnd front_end;
 };
 
 /// Searches at once per core on an index with remote shards (WebServerOptions::search_threads).
