@@ -24,6 +24,27 @@ CLI::Validator filter_check() {
 
 query::FacetFilter parse_filter(const std::string& text) { return *query::parse_facet_filter(text); }
 
+/// The options that weigh the ranking's parts: --static-weight, --title-weight, --anchor-weight
+/// and --static-score (read into `static_score`).
+void add_weight_options(CLI::App& search, query::SearchRequest& request, std::string& static_score) {
+  search.add_option("--static-weight", request.static_weight,
+                    "Most that the static score (cluster PageRank) adds to BM25; 0 for BM25 alone")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  search.add_option("--title-weight", request.title_weight,
+                    "How much a match in a page's title adds to its BM25 weight; 0 for none")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  search.add_option("--anchor-weight", request.anchor_weight,
+                    "How much being linked to with the query as the link's text adds; 0 for none")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  search.add_option("--static-score", static_score,
+                    "Static score: log (ln(1 + N * PageRank)) or pagerank")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"log", "pagerank"}));
+}
+
 }  // namespace
 
 void add_search_command(CLI::App& app) {
@@ -68,26 +89,7 @@ void add_search_command(CLI::App& app) {
   search->add_flag_callback(
       "--no-correct", [args] { args->request.correct_spelling = false; },
       "Search the query as typed: no \"did you mean\" correction of words the index does not hold");
-  search
-      ->add_option("--static-weight", args->request.static_weight,
-                   "Most that the static score (cluster PageRank) adds to BM25; 0 for BM25 alone")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1000.0));
-  search
-      ->add_option("--title-weight", args->request.title_weight,
-                   "How much a match in a page's title adds to its BM25 weight; 0 for none")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1000.0));
-  search
-      ->add_option("--anchor-weight", args->request.anchor_weight,
-                   "How much being linked to with the query as the link's text adds; 0 for none")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1000.0));
-  search
-      ->add_option("--static-score", args->static_score,
-                   "Static score: log (ln(1 + N * PageRank)) or pagerank")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"log", "pagerank"}));
+  add_weight_options(*search, args->request, args->static_score);
   add_shard_options(*search, args->shards);
   add_json_flag(*search, args->json, "Print results as JSON");
 
