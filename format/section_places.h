@@ -28,12 +28,24 @@ struct SectionPlace {
   Xapian::termpos body_start = 0;
 };
 
-/// The JSON array written as `canon_sections`: per section the array
-/// [heading_start, body_start, anchor, heading], anchor and heading left out when empty.
+/// A section as decode_sections() reads it: its positions, and its anchor and heading as views
+/// into the data line.
+struct SectionView {
+  Xapian::termpos heading_start = 0;
+  Xapian::termpos body_start = 0;
+  std::string_view anchor;
+  std::string_view heading;
+};
+
+/// The text written as `canon_sections`: per section `HEADING_START BODY_START`, then, when it
+/// has an anchor, U+001F ANCHOR U+001F HEADING; sections joined by U+001E. Those two separators
+/// and newlines in an anchor or heading are written as spaces. Not JSON: search reads the
+/// positions of every section of every hit (hundreds on a reference page), and this form is
+/// read without allocating a string per section.
 std::string encode_sections(std::span<const SectionPlace> sections);
 
-/// The sections in `json` (encode_sections' form). Text that is not a JSON array gives none, and
-/// items of another shape are skipped, so a damaged line never fails a search.
-std::vector<SectionPlace> decode_sections(std::string_view json);
+/// The sections in `line` (encode_sections' form), viewing into it. Entries of another shape are
+/// skipped, so a damaged line never fails a search.
+std::vector<SectionView> decode_sections(std::string_view line);
 
 }  // namespace canon::index_format

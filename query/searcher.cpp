@@ -728,9 +728,9 @@ std::vector<SearchHit> Searcher::Rep::hits_of(const Xapian::MSet& mset, const Se
     if (request.with_alternates)
       hit.alternates = fmt::decode_alternates(fmt::data_field(data, fmt::kDataAlternates));
     if (request.sections > 0) {
-      hit.sections = matching_sections(db(), shown, hit.url, hit.title,
-                                       fmt::decode_sections(fmt::data_field(data, fmt::kDataSections)), extras.section_query,
-                                       request.sections);
+      const std::string line = fmt::data_field(data, fmt::kDataSections);  // the sections view into it
+      hit.sections = matching_sections(db(), shown, hit.url, hit.title, fmt::decode_sections(line),
+                                       extras.section_query, request.sections);
     }
     hits.push_back(std::move(hit));
   }

@@ -109,10 +109,10 @@ unsigned count_not_in_title(std::string_view title, const std::vector<QueryWord>
 
 /// Each section's score for `words`, from the words' positions in document `doc`.
 std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::docid doc, std::string_view title,
-                                         const std::vector<fmt::SectionPlace>& sections,
+                                         const std::vector<fmt::SectionView>& sections,
                                          const std::vector<QueryWord>& words) {
   std::vector<Xapian::termpos> starts;
-  for (const fmt::SectionPlace& section : sections) starts.push_back(section.heading_start);
+  for (const fmt::SectionView& section : sections) starts.push_back(section.heading_start);
   std::vector<SectionScore> scores(sections.size());
   for (std::size_t i = 0; i < sections.size(); ++i) {
     scores[i].index = i;
@@ -123,10 +123,14 @@ std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::doc
     const bool title_word = is_among(title_set, word);
     std::vector<char> in_heading(sections.size(), 0), in_section(sections.size(), 0);
     for (const std::string& form : word.forms) {
-      for (auto p = db.positionlist_begin(doc, form); p != db.positionlist_end(doc, form); ++p) {
-        const auto after = std::upper_bound(starts.begin(), starts.end(), *p);
-        if (after == starts.begin()) continue;  // before the first section: title, headings list, text
-        const std::size_t k = static_cast<std::size_t>(after - starts.begin()) - 1;
+      // Positions ascend, as the sections do: one walk over both. Positions before the first
+      // section (the title, the headings list, text before any heading) are skipped.
+      std::size_t k = 0;
+      const Xapian::PositionIterator end = db.positionlist_end(doc, form);
+      Xapian::PositionIterator p = db.positionlist_begin(doc, form);
+      if (p != end) p.skip_to(starts.front());
+      for (; p != end; ++p) {
+        while (k + 1 < starts.size() && starts[k + 1] <= *p) ++k;
         in_section[k] = 1;
         ++scores[k].occurrences;
         if (*p < sections[k].body_start) in_heading[k] = 1;
@@ -147,18 +151,13 @@ std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::doc
 }  // namespace
 
 std::vector<SectionHit> matching_sections(const Xapian::Database& db, Xapian::docid doc, std::string_view page_url,
-                                          std::string_view title, const std::vector<fmt::SectionPlace>& sections,
+                                          std::string_view title, const std::vector<fmt::SectionView>& sections,
                                           const SectionQuery& query, std::size_t most) {
   std::vector<SectionHit> hits;
   const std::vector<QueryWord>& words = query.words;
   if (words.empty() || sections.empty() || most == 0) return hits;
   std::vector<SectionScore> scores = score_sections(db, doc, title, sections, words);
   std::erase_if(scores, [&](const SectionScore& s) { return sections[s.index].anchor.empty(); });
-  for (SectionScore& score : scores) {
-    const fmt::SectionPlace& section = sections[score.index];
-    score.heading_is_query = !query.text.empty() && fmt::exact_words(section.heading) == query.text;
-    score.anchor_words = count_words_in(section.anchor, words);
-  }
   // Sections whose heading holds a word the title does not are where the query points; failing
   // those, sections holding every such word; when the title holds every word, sections whose
   // heading holds them all (the page's own heading first: the fewest other words).
@@ -170,12 +169,19 @@ std::vector<SectionHit> matching_sections(const Xapian::Database& db, Xapian::do
     if (not_in_title > 0) return s.section_words_not_in_title < not_in_title;
     return s.heading_words < words.size();
   });
+  // Read the anchor and heading of the sections that are left only (a reference page has
+  // hundreds, few of which hold a query word).
+  for (SectionScore& score : scores) {
+    const fmt::SectionView& section = sections[score.index];
+    score.heading_is_query = !query.text.empty() && fmt::exact_words(section.heading) == query.text;
+    score.anchor_words = count_words_in(section.anchor, words);
+  }
   const std::size_t shown = std::min(most, scores.size());
   std::partial_sort(scores.begin(), scores.begin() + static_cast<long>(shown), scores.end(),
                     [](const SectionScore& a, const SectionScore& b) { return a.key() > b.key(); });
   for (std::size_t i = 0; i < shown; ++i) {
-    const fmt::SectionPlace& section = sections[scores[i].index];
-    hits.push_back({section_url(page_url, section.anchor), section.heading});
+    const fmt::SectionView& section = sections[scores[i].index];
+    hits.push_back({section_url(page_url, section.anchor), std::string(section.heading)});
   }
   return hits;
 }

@@ -55,7 +55,7 @@ inline constexpr std::size_t kMaxSectionWords = 8;
 /// those holding every such word; else (the title holds every word) those whose heading holds
 /// every word. Sections without an anchor are never shown. Throws what Xapian throws.
 std::vector<SectionHit> matching_sections(const Xapian::Database& db, Xapian::docid doc, std::string_view page_url,
-                                          std::string_view title, const std::vector<index_format::SectionPlace>& sections,
+                                          std::string_view title, const std::vector<index_format::SectionView>& sections,
                                           const SectionQuery& query, std::size_t most);
 
 /// `page_url` + "#" + `anchor`, with the characters a URL's fragment cannot hold as written

@@ -218,3 +218,39 @@ TEST_CASE("sections: matching_sections over term positions agrees with the secti
     CHECK(found == oracle(sections, query, 3));
   }
 }
+
+TEST_CASE("canon_sections: decoded as encoded; separators in a heading made spaces; damaged entries skipped (table)") {
+  using canon::index_format::decode_sections;
+  using canon::index_format::encode_sections;
+  using canon::index_format::SectionPlace;
+  const std::vector<SectionPlace> sections = {
+      {"intro", "Introduction", 10, 11}, {"", "", 20, 22}, {"a\x1f" "b", "x\x1ey\nz", 30, 33}, {"", "", 40, 40}};
+  const std::string line = encode_sections(sections);
+  const auto decoded = decode_sections(line);  // views into `line`
+  REQUIRE(decoded.size() == 4);
+  CHECK(decoded[0].anchor == "intro");
+  CHECK(decoded[0].heading == "Introduction");
+  CHECK(decoded[0].heading_start == 10);
+  CHECK(decoded[0].body_start == 11);
+  CHECK(decoded[1].anchor.empty());
+  CHECK(decoded[1].body_start == 22);
+  CHECK(decoded[2].anchor == "a b");
+  CHECK(decoded[2].heading == "x y z");
+  CHECK(decoded[3].heading_start == 40);
+  struct Row {
+    const char* comment;
+    std::string line;
+    std::size_t sections;
+  };
+  const Row rows[] = {
+      {"empty", "", 0},
+      {"not numbers", "x y\x1e" "1 2", 1},
+      {"one number", "7\x1e" "1 2", 1},
+      {"an anchor without a heading field", "1 2\x1f" "a\x1e" "3 4", 1},
+      {"trailing separator", "1 2\x1e", 1},
+  };
+  for (const Row& row : rows) {
+    INFO(row.comment);
+    CHECK(decode_sections(row.line).size() == row.sections);
+  }
+}

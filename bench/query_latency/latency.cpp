@@ -8,7 +8,8 @@
 /// first, since the first pays for the caches) after one untimed warm-up pass: `full`
 /// (Searcher::search as `canon search` runs it: static score, title and anchor matches,
 /// snippets, alternates, and in a --no-collapse index the collapse and the authoritative page's
-/// lookup), `no-anchors` (the same without anchor text: SearchRequest::anchor_weight 0),
+/// lookup; up to three sections per hit), `no-anchors` (the same without anchor text:
+/// SearchRequest::anchor_weight 0), `no-sections` (the same without sections: SearchRequest::sections 0),
 /// `no-alternates` (the same without parsing alternates), `no-snippets` (without snippets nor
 /// alternates), `no-snippets-no-anchors` and `bare-xapian` (the same QueryParser setup, BM25
 /// only, get_mset of 10, no document data read). Prints one Markdown table row per mode:
@@ -94,19 +95,22 @@ int main(int argc, char** argv) {
   parser.add_prefix("title", std::string(fmt::kTitlePrefix));
   Xapian::Enquire enquire(db);
 
-  const auto canon_mode = [&](bool snippets, bool alternates, double anchor_weight = canon::query::kDefaultAnchorWeight) {
-    return [&, snippets, alternates, anchor_weight](const std::string& query) {
+  const auto canon_mode = [&](bool snippets, bool alternates, double anchor_weight = canon::query::kDefaultAnchorWeight,
+                              std::size_t sections = canon::query::kDefaultSections) {
+    return [&, snippets, alternates, anchor_weight, sections](const std::string& query) {
       canon::query::SearchRequest request;
       request.query = query;
       request.with_snippets = snippets;
       request.with_alternates = alternates;
       request.anchor_weight = anchor_weight;
+      request.sections = sections;
       return searcher.value()->search(request).ok();
     };
   };
   std::vector<Mode> modes;
   modes.push_back({"full", canon_mode(true, true), {}, {}, 0});
   modes.push_back({"no-anchors", canon_mode(true, true, 0.0), {}, {}, 0});
+  modes.push_back({"no-sections", canon_mode(true, true, canon::query::kDefaultAnchorWeight, 0), {}, {}, 0});
   modes.push_back({"no-alternates", canon_mode(true, false), {}, {}, 0});
   modes.push_back({"no-snippets", canon_mode(false, false), {}, {}, 0});
   modes.push_back({"no-snippets-no-anchors", canon_mode(false, false, 0.0), {}, {}, 0});
