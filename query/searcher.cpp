@@ -312,8 +312,8 @@ private:
 /// of average length, whatever the page's length: large where few pages have that title, small
 /// where many share it (a FixedWeightPostingSource filtered by the term, as anchors are: a long
 /// page, such as a type with hundreds of methods, is not a worse match for its own name). So
-/// does a page one of whose headings is the whole query (index_format::exact_heading_term): the
-/// page holding the section the query names. `exact` are title_match_terms(request); their frequencies are read through `frequency`.
+/// does a page one of whose headings is the whole query of two or more words
+/// (index_format::exact_heading_term): the page holding the section the query names. `exact` are title_match_terms(request); their frequencies are read through `frequency`.
 Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parser, const SearchRequest& request,
                                  unsigned flags, const std::vector<std::string>& exact,
                                  const TermFrequencies& frequency, double documents) {
@@ -347,7 +347,12 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
 std::vector<std::string> title_match_terms(const SearchRequest& request) {
   if (request.title_weight <= 0) return {};
   std::vector<std::string> terms = fmt::exact_title_terms_within(request.query);
-  if (std::string heading = fmt::exact_heading_term(request.query); !heading.empty()) terms.push_back(std::move(heading));
+  // A heading of several words names a section ("Reading and Writing Files"); one word is a
+  // name, which titles and anchors weigh (a class's member heading `is_signed` is not the page
+  // named is_signed).
+  if (fmt::exact_words(request.query).find(' ') != std::string::npos) {
+    terms.push_back(fmt::exact_heading_term(request.query));
+  }
   return terms;
 }
 
