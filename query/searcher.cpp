@@ -304,6 +304,22 @@ private:
   RememberedFrequencies* remembered_;
 };
 
+/// `query` AND_MAYBE `part`, as one AND_MAYBE when `query` is one already: every optional part
+/// of the query (title, exact title, anchors, static score) then sits on the right of a single
+/// AND_MAYBE over the parsed query, never on the right of an AND_MAYBE whose left holds another
+/// one. Xapian 1.4 loses matches when an AND_MAYBE decays to an AND while its right side is
+/// parked on a later match (AndMaybePostList::next skips to max(lhead, rhead) + 1); nested, an
+/// inner AND_MAYBE running out of right-side matches drops the outer one's left maximum under
+/// the page's lowest weight while the outer right side is parked ahead, and the top page
+/// depended on --limit. The weights are the same sums.
+Xapian::Query and_maybe(const Xapian::Query& query, const Xapian::Query& part) {
+  if (query.get_type() != Xapian::Query::OP_AND_MAYBE) return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, part);
+  std::vector<Xapian::Query> parts;
+  for (std::size_t i = 0; i < query.get_num_subqueries(); ++i) parts.push_back(query.get_subquery(i));
+  parts.push_back(part);
+  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, parts.begin(), parts.end());
+}
+
 /// `query` with title matches added (AND_MAYBE: they never make a page match): pages whose
 /// titles hold the query's words rank above pages that only mention them (the query again with
 /// title: as its default field, scaled by title_weight; alternates' titles are title terms of
@@ -321,8 +337,7 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
   const Xapian::Query in_titles =
       parser.parse_query(rewrite_wildcards(request.query, true), flags, std::string(fmt::kTitlePrefix));
   if (!in_titles.empty()) {
-    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
-                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles, request.title_weight));
+    query = and_maybe(query, Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, in_titles, request.title_weight));
   }
   std::vector<Xapian::Query> weighed;
   for (const std::string& term : exact) {
@@ -336,8 +351,7 @@ Xapian::Query with_title_matches(Xapian::Query query, Xapian::QueryParser& parse
                          Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()), Xapian::Query(term));
   }
   if (!weighed.empty()) {
-    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query,
-                          Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
+    query = and_maybe(query, Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
   }
   return query;
 }
@@ -437,7 +451,7 @@ Xapian::Query with_anchor_matches(Xapian::Query query, const Xapian::Database& d
     }
   }
   if (weighed.empty()) return query;
-  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
+  return and_maybe(query, Xapian::Query(Xapian::Query::OP_OR, weighed.begin(), weighed.end()));
 }
 
 /// `query` plus the static score (AND_MAYBE: it ranks the text matches, never makes a page
@@ -449,7 +463,7 @@ Xapian::Query with_static_score(Xapian::Query query, const SearchRequest& reques
   auto* source = new Xapian::ValueWeightPostingSource(log_score ? fmt::kStaticWeightSlot : fmt::kStaticScoreSlot);
   const Xapian::Query static_part(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(source->release()),
                                   request.static_weight / bound);
-  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, static_part);
+  return and_maybe(query, static_part);
 }
 
 /// `query` narrowed to the pages with every facet value of `filters` (OP_VALUE_RANGE on the
@@ -653,7 +667,8 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   query = with_title_matches(query, parser, request, flags, exact_titles, frequencies, db().get_doccount());
   query = with_anchor_matches(query, db(), request, asks, frequencies);
   const bool log_score = request.static_score == StaticScore::kLogPageRank;
-  query = with_static_score(query, request, log_score ? log_pagerank_bound : pagerank_bound);
+  const double static_bound = log_score ? log_pagerank_bound : pagerank_bound;
+  query = with_static_score(query, request, static_bound);
   query = with_filters(query, request.filters);
 
   Xapian::Enquire enquire(db());
@@ -668,8 +683,13 @@ Result<SearchResults> Searcher::Rep::run(const SearchRequest& request) {
   // of documents that cannot reach the page (operators decaying as the page fills) leaves out,
   // over several databases, documents one database keeps (docs/serving.md, measured there).
   // Weighing all of them gives the one database's results, and exact match counts.
-  // Facets are counted over every match, so they too need every match weighed.
-  const Xapian::doccount check_at_least = shards.sharded() || request.count_facets ? db().get_doccount() : 0;
+  // Facets are counted over every match, so they too need every match weighed. So does a static
+  // part scaled up (--static-score pagerank, or a static weight above the bound): Xapian 1.4
+  // gives a scaled posting source the scaled minimum weight, which it compares with its
+  // unscaled maximum, so it stops early and pages that belong on this page of results are lost.
+  const bool scaled_up = request.static_weight > 0 && static_bound > 0 && request.static_weight / static_bound > 1;
+  const Xapian::doccount check_at_least =
+      shards.sharded() || request.count_facets || scaled_up ? db().get_doccount() : 0;
   const Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(request.offset),
                                              static_cast<Xapian::doccount>(request.limit), check_at_least);
   SearchResults results;

@@ -4,6 +4,7 @@
 #include <xapian.h>
 
 #include <cmath>
+#include <random>
 #include <memory>
 #include <set>
 
@@ -886,4 +887,55 @@ TEST_CASE("corrected_query_string: the words the index lacks, one by one; the re
     INFO(row.comment);
     CHECK(canon::query::corrected_query_string(db, Xapian::Stem(canon::index_format::kStemLanguage), row.query) == row.corrected);
   }
+}
+
+TEST_CASE("the first results do not depend on how many are asked for (model: a page of k is the first k of all)") {
+  canon::testing::TempDir dir;
+  const std::vector<std::string> words = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"};
+  std::mt19937 random(56);
+  const auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
+  {
+    auto writer = canon::indexer::IndexWriter::create((dir.path() / "xapian").string());
+    REQUIRE(writer.ok());
+    for (int i = 0; i < 400; ++i) {
+      IndexedPage page;
+      page.url = "http://localhost/p" + std::to_string(i) + ".html";
+      page.title = words[pick(words.size())] + " " + words[pick(words.size())];
+      for (int w = 0, n = 5 + static_cast<int>(pick(60)); w < n; ++w) page.main_text += words[pick(words.size())] + " ";
+      page.cluster_pagerank = 0.001 * static_cast<double>(1 + pick(100));
+      if (pick(20) == 0) page.anchors = {{words[pick(words.size())] + " " + words[pick(words.size())], 1 + static_cast<std::uint32_t>(pick(300))}};
+      REQUIRE(writer.value()->add(page).ok());
+    }
+    REQUIRE(writer.value()->finish().ok());
+  }
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  std::size_t compared = 0;
+  for (const std::string& first : words) {
+    for (const std::string& second : words) {
+      for (const canon::query::StaticScore score : {canon::query::StaticScore::kLogPageRank, canon::query::StaticScore::kPageRank}) {
+        SearchRequest all;
+        all.query = first + " " + second;
+        all.static_score = score;
+        all.limit = 1000;
+        all.with_snippets = all.with_alternates = false;
+        all.sections = 0;
+        auto everything = searcher.value()->search(all);
+        REQUIRE(everything.ok());
+        for (std::size_t k : {1, 2, 3, 5}) {
+          SearchRequest some = all;
+          some.limit = k;
+          auto page = searcher.value()->search(some);
+          REQUIRE(page.ok());
+          CAPTURE(all.query);
+          CAPTURE(k);
+          for (std::size_t i = 0; i < page->hits.size() && i < everything->hits.size(); ++i) {
+            CHECK(page->hits[i].url == everything->hits[i].url);
+          }
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared == words.size() * words.size() * 2 * 4);
 }
