@@ -54,6 +54,18 @@ std::shared_ptr<const query::PageTemplate> read_template(const std::string& path
   return std::make_shared<const query::PageTemplate>(std::move(parsed).value());
 }
 
+/// --allow-origin (into front_end) and --template (the file's name into template_file).
+void add_front_end_options(CLI::App& serve, query::FrontEnd& front_end, std::string& template_file) {
+  serve
+      .add_option("--allow-origin", front_end.allowed_origins,
+                  "A site (scheme://host[:port]) whose pages may use the search from a browser: the "
+                  "embeddable box of /embed/canon-search.js; repeat for several, * for any")
+      ->check(origin_check());
+  serve.add_option("--template", template_file,
+                   "HTML file laying out the search page, with slots {{title}} {{query}} {{style}} {{form}} "
+                   "{{results}} (default: canon's own page)");
+}
+
 }  // namespace
 
 void add_serve_command(CLI::App& app) {
@@ -92,15 +104,8 @@ void add_serve_command(CLI::App& app) {
       "--site", [site_dir](const std::filesystem::path& dir) { *site_dir = dir; },
       "The site's directory, whose pages are served beside the search (default: where the index was built "
       "from, when it used the default base URL)");
-  serve
-      ->add_option("--allow-origin", options->front_end.allowed_origins,
-                   "A site (scheme://host[:port]) whose pages may use the search from a browser: the "
-                   "embeddable box of /embed/canon-search.js; repeat for several, * for any")
-      ->check(origin_check());
   auto template_file = std::make_shared<std::string>();
-  serve->add_option("--template", *template_file,
-                    "HTML file laying out the search page, with slots {{title}} {{query}} {{style}} {{form}} "
-                    "{{results}} (default: canon's own page)");
+  add_front_end_options(*serve, options->front_end, *template_file);
   add_shard_options(*serve, options->shards);
   serve->add_flag("--verbose,-v", options->verbose, "Log one line per request to stderr");
 
