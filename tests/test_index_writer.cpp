@@ -442,7 +442,7 @@ TEST_CASE("restamp gives a prepared document the stamp prepare would have given 
       {"the same second, other nanoseconds", {77, 1'700'000'000 * kSecond}, {77, 1'700'000'000 * kSecond + 5}},
   };
   PageContent page{"http://localhost/docs/a.html", "A title", "A description", "some keywords", {"Heading one"},
-                   "Main heading", "The main text, with modtime=1 and size=2 written in it.", std::nullopt, {}};
+                   "Main heading", "The main text, with modtime=1 and size=2 written in it.", std::nullopt, {}, "", {}};
   for (const Case& c : cases) {
     CAPTURE(c.what);
     page.file = c.before;
