@@ -101,14 +101,16 @@ unsigned count_words_in(std::string_view anchor, const std::vector<QueryWord>& w
   return static_cast<unsigned>(std::count_if(words.begin(), words.end(), [&](const QueryWord& w) { return is_among(in, w); }));
 }
 
-/// How many of `words` the title does not hold.
-unsigned count_not_in_title(std::string_view title, const std::vector<QueryWord>& words) {
-  const std::set<std::string> in = words_of(title);
-  return static_cast<unsigned>(std::count_if(words.begin(), words.end(), [&](const QueryWord& w) { return !is_among(in, w); }));
+/// How many of `words` are not among `title_words` (words_of the title).
+unsigned count_not_in_title(const std::set<std::string>& title_words, const std::vector<QueryWord>& words) {
+  return static_cast<unsigned>(
+      std::count_if(words.begin(), words.end(), [&](const QueryWord& w) { return !is_among(title_words, w); }));
 }
 
-/// Each section's score for `words`, from the words' positions in document `doc`.
-std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::docid doc, std::string_view title,
+/// Each section's score for `words`, from the words' positions in document `doc` whose title's
+/// words are `title_set`.
+std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::docid doc,
+                                         const std::set<std::string>& title_set,
                                          const std::vector<fmt::SectionView>& sections,
                                          const std::vector<QueryWord>& words) {
   std::vector<Xapian::termpos> starts;
@@ -118,7 +120,6 @@ std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::doc
     scores[i].index = i;
     scores[i].heading_length = sections[i].body_start - std::min(sections[i].body_start, sections[i].heading_start);
   }
-  const std::set<std::string> title_set = words_of(title);
   for (const QueryWord& word : words) {
     const bool title_word = is_among(title_set, word);
     std::vector<char> in_heading(sections.size(), 0), in_section(sections.size(), 0);
@@ -156,12 +157,13 @@ std::vector<SectionHit> matching_sections(const Xapian::Database& db, Xapian::do
   std::vector<SectionHit> hits;
   const std::vector<QueryWord>& words = query.words;
   if (words.empty() || sections.empty() || most == 0) return hits;
-  std::vector<SectionScore> scores = score_sections(db, doc, title, sections, words);
+  const std::set<std::string> title_words = words_of(title);
+  std::vector<SectionScore> scores = score_sections(db, doc, title_words, sections, words);
   std::erase_if(scores, [&](const SectionScore& s) { return sections[s.index].anchor.empty(); });
   // Sections whose heading holds a word the title does not are where the query points; failing
   // those, sections holding every such word; when the title holds every word, sections whose
   // heading holds them all (the page's own heading first: the fewest other words).
-  const unsigned not_in_title = count_not_in_title(title, words);
+  const unsigned not_in_title = count_not_in_title(title_words, words);
   const bool pointed = std::any_of(scores.begin(), scores.end(),
                                    [](const SectionScore& s) { return s.heading_words_not_in_title > 0; });
   std::erase_if(scores, [&](const SectionScore& s) {
