@@ -534,7 +534,21 @@ struct Searcher::Rep {
   /// Throws Xapian::Error.
   Status shards_changed() {
     remote_frequencies.frequency.clear();
-    return configure();
+    return configure_on_answering_shards();
+  }
+  /// configure(); when a remote shard fails meanwhile (it reads metadata and documents), again
+  /// on the shards that still answer, a few times. Throws Xapian::NetworkError when they keep
+  /// failing or none answers.
+  Status configure_on_answering_shards() {
+    constexpr int kAttempts = 3;
+    for (int attempt = 1;; ++attempt) {
+      try {
+        return configure();
+      } catch (const Xapian::NetworkError&) {
+        if (attempt == kAttempts || !shards.reconnect_after_failure()) throw;
+        remote_frequencies.frequency.clear();
+      }
+    }
   }
   /// The suffix the site repeats on its titles (title_suffix.h), learnt from kTitleSample
   /// documents spread over the database. Throws Xapian::Error.
@@ -638,7 +652,7 @@ Result<std::unique_ptr<Searcher>> Searcher::open(const std::filesystem::path& in
   if (!shards.ok()) return shards.status();
   try {
     auto rep = std::make_unique<Rep>(std::move(shards).value(), index_dir);
-    if (Status configured = rep->configure(); !configured.ok()) return configured;
+    if (Status configured = rep->configure_on_answering_shards(); !configured.ok()) return configured;
     return std::unique_ptr<Searcher>(new Searcher(std::move(rep)));
   } catch (const Xapian::Error& e) {
     return Status::corruption("cannot open the index at '" + database.value().string() +
@@ -773,7 +787,12 @@ Result<SearchResults> Searcher::Rep::with_correction(const SearchRequest& reques
   if (corrected.empty()) return results;
   SearchRequest again = request;
   again.query = corrected;
-  auto better = run(again);
+  Result<SearchResults> better = results;
+  try {
+    better = run(again);
+  } catch (const Xapian::NetworkError&) {
+    return results;  // a shard failed meanwhile: the next search opens the shards again
+  }
   if (!better.ok() || better->estimated_matches <= results.estimated_matches) return results;
   better->query = request.query;
   better->corrected_query = corrected;

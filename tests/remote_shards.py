@@ -35,6 +35,7 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -223,6 +224,8 @@ def faults(canon, work, name, stub, shards):
             while not load_stop.is_set():
                 try:
                     load_times.append(api(query)[1])
+                except urllib.error.HTTPError as e:
+                    load_errors.append(f"{e}: {e.read().decode(errors='replace')[:300]}")
                 except Exception as e:
                     load_errors.append(str(e))
 
