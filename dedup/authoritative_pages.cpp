@@ -86,12 +86,17 @@ std::vector<char> fuller_pages(PairJudge& judge, std::span<const SimilarPair> pa
     // Equal within rounding: neither text holds more (a copy, a page and its mirror).
     const double margin = 1e-9;
     if (!a_in_b.moved) continue;  // both ways equal: neither is fuller
-    if (a_in_b.near_duplicate && (lists_more(b, a) || (!lists_more(a, b) && a_in_b.similarity > b_in_a.similarity + margin))) {
-      covered[a] = 1;
-    }
-    if (b_in_a.near_duplicate && (lists_more(a, b) || (!lists_more(b, a) && b_in_a.similarity > a_in_b.similarity + margin))) {
-      covered[b] = 1;
-    }
+    // How `x` is covered by `y`: y lists more, or neither does and y's text holds more of x's.
+    const auto cover = [&](std::uint32_t x, std::uint32_t y, const Comparison& x_in_y, const Comparison& y_in_x) {
+      if (!x_in_y.near_duplicate) return;
+      if (lists_more(y, x)) {
+        covered[x] = kCoveredByListing;
+      } else if (!lists_more(x, y) && x_in_y.similarity > y_in_x.similarity + margin && covered[x] != kCoveredByListing) {
+        covered[x] = kCoveredByText;
+      }
+    };
+    cover(a, b, a_in_b, b_in_a);
+    cover(b, a, b_in_a, a_in_b);
   }
   return covered;
 }
@@ -142,7 +147,7 @@ void judge_against_twins(PairJudge& judge, std::span<const std::pair<std::uint32
 AuthoritativePages choose_authoritative_pages(PairJudge& judge, std::span<const std::uint32_t> cluster_of,
                                               std::span<const SimilarPair> verified_pairs,
                                               const AuthorityCandidateTable& candidates, bool honour_canonical,
-                                              ChainPolicy policy) {
+                                              ChainPolicy policy, const PlacePreferences* places) {
   assert(cluster_of.size() == candidates.size());
   constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   const auto n = static_cast<std::uint32_t>(candidates.size());
@@ -155,7 +160,7 @@ AuthoritativePages choose_authoritative_pages(PairJudge& judge, std::span<const 
   std::vector<std::uint32_t> compared_with(n, kNone);
   const std::vector<char> covered_by_fuller = fuller_pages(judge, verified_pairs, candidates);
   for (;;) {
-    out.authority = choose_authorities(out.cluster_of, candidates, honour_canonical, covered_by_fuller);
+    out.authority = choose_authorities(out.cluster_of, candidates, honour_canonical, covered_by_fuller, places);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (member, authoritative page)
     for (std::uint32_t d = 0; d < n; ++d) {
       const std::uint32_t authoritative = out.authority[d].authoritative;
@@ -211,9 +216,10 @@ AuthoritativePages choose_authoritative_pages(PairJudge& judge, std::span<const 
 AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
                                        const AuthorityCandidateTable& candidates,
                                        bool honour_canonical, ChainPolicy policy,
-                                       const DocumentLoader& load) {
+                                       const DocumentLoader& load, const PlacePreferences* places) {
   DetectorJudge judge(detector, load);
-  return choose_authoritative_pages(judge, clusters.cluster_of, clusters.pairs, candidates, honour_canonical, policy);
+  return choose_authoritative_pages(judge, clusters.cluster_of, clusters.pairs, candidates, honour_canonical, policy,
+                                    places);
 }
 
 }  // namespace canon::dedup

@@ -65,9 +65,10 @@ private:
 /// Per document: whether a page it is a verified near-duplicate of (`pairs`), as the same
 /// item at a parallel path (Comparison::moved: minhash and exact), is fuller: the detector
 /// judges it covered by that page (compare(it, other).near_duplicate) and the other page lists
-/// everything it lists and more (AuthorityCandidate::listed and ::defined), or, when neither
-/// lists more, the detector judges the other page covered by it less (a smaller similarity the
-/// other way). One judge.compare() call. REQUIRES: the pairs' documents < candidates.size().
+/// everything it lists and more (AuthorityCandidate::listed and ::defined: kCoveredByListing),
+/// or, when neither lists more, the detector judges the other page covered by it less (a
+/// smaller similarity the other way: kCoveredByText); 0 when neither. One judge.compare() call.
+/// REQUIRES: the pairs' documents < candidates.size().
 std::vector<char> fuller_pages(PairJudge& judge, std::span<const SimilarPair> pairs,
                                const AuthorityCandidateTable& candidates);
 
@@ -148,8 +149,8 @@ struct AuthoritativePages {
 
 /// The authoritative pages of the clusters `cluster_of` gives (each document's cluster, named by
 /// its smallest document; `pairs`, the detector's verified pairs that made them) under
-/// choose_authorities(candidates, honour_canonical, fuller_pages()), with `policy` applied to
-/// chains; the detector's judgements through `judge`.
+/// choose_authorities(candidates, honour_canonical, fuller_pages(), places), with `policy` applied
+/// to chains; the detector's judgements through `judge`.
 /// kSplit repeats, until nothing changes: choose each cluster's authoritative page; compare each
 /// member not yet checked against it (and, failing that, against its twins: judge_against_twins);
 /// members that fail, or whose candidates[].defined are not covered by the authoritative page's,
@@ -162,7 +163,7 @@ struct AuthoritativePages {
 AuthoritativePages choose_authoritative_pages(PairJudge& judge, std::span<const std::uint32_t> cluster_of,
                                               std::span<const SimilarPair> pairs,
                                               const AuthorityCandidateTable& candidates, bool honour_canonical,
-                                              ChainPolicy policy);
+                                              ChainPolicy policy, const PlacePreferences* places = nullptr);
 
 /// The same over a detector's run: `clusters`, a find_clusters() result of `detector`'s current
 /// run, judged by Detector::compare with `load`.
@@ -170,6 +171,6 @@ AuthoritativePages choose_authoritative_pages(PairJudge& judge, std::span<const 
 AuthoritativePages choose_authoritative_pages(Detector& detector, const Clusters& clusters,
                                        const AuthorityCandidateTable& candidates,
                                        bool honour_canonical, ChainPolicy policy,
-                                       const DocumentLoader& load);
+                                       const DocumentLoader& load, const PlacePreferences* places = nullptr);
 
 }  // namespace canon::dedup

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dedup/boilerplate.h"
+#include "dedup/places.h"
 #include "dedup/tokenizer.h"
 #include "dedup/url_path.h"
 
@@ -39,6 +40,7 @@ std::string_view to_string(AuthorityReason reason) {
     case AuthorityReason::Redirect: return "redirect";
     case AuthorityReason::Original: return "original";
     case AuthorityReason::Tie: return "tie";
+    case AuthorityReason::Place: return "place";
   }
   return "unknown";
 }
@@ -129,7 +131,7 @@ bool same_rank(double a, double b) {
   return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
 }
 
-/// Rules 2 and 3 among `pool` (not empty); `tie` is set when rule 3 had to decide.
+/// Rules 9 and 10 among `pool` (not empty); `tie` is set when rule 10 had to decide.
 std::uint32_t best_by_rank(std::vector<std::uint32_t> pool,
                            const AuthorityCandidateTable& candidates, bool& tie) {
   double top = candidates[pool.front()].pagerank;
@@ -192,19 +194,27 @@ CanonicalVotes count_canonical_votes(std::span<const std::uint32_t> cluster_of,
 /// choose_authorities(). `paths` and `releases` are scratch space.
 Authority choose_in_cluster(const std::vector<std::uint32_t>& cluster, const AuthorityCandidateTable& candidates,
                             const CanonicalVotes& votes, std::span<const char> covered_by_fuller,
-                            std::vector<std::string_view>& paths, std::vector<Release>& releases) {
+                            const PlacePreferences* places, std::vector<std::string_view>& paths,
+                            std::vector<Release>& releases) {
   std::vector<std::uint32_t> pool = cluster;
   AuthorityReason reason = AuthorityReason::PageRank;
   const auto trusted_votes = [&](std::uint32_t m) { return votes.trusted(m); };
   if (keep_best(pool, trusted_votes) || trusted_votes(pool.front()) > 0) reason = AuthorityReason::Canonical;
-  // The fuller page and the page's own name narrow the members without deciding alone: the
-  // rules after them still choose among those left (the original of its copies, the newest
-  // release), and the reason is theirs when they narrow further.
+  // The fuller page, the page's own name and its place narrow the members without deciding
+  // alone: the rules after them still choose among those left (the original of its copies, the
+  // newest release), and the reason is theirs when they narrow further.
   AuthorityReason narrowed = AuthorityReason::PageRank;
-  if (reason == AuthorityReason::PageRank && !covered_by_fuller.empty() &&
-      keep_best(pool, [&](std::uint32_t m) { return covered_by_fuller[m] ? 0 : 1; })) {
-    narrowed = AuthorityReason::Fuller;
+  const auto keep_uncovered = [&](char how) {
+    if (reason == AuthorityReason::PageRank && !covered_by_fuller.empty() &&
+        keep_best(pool, [&](std::uint32_t m) { return covered_by_fuller[m] == how ? 0 : 1; })) {
+      narrowed = AuthorityReason::Fuller;
+    }
+  };
+  keep_uncovered(kCoveredByListing);
+  if (reason == AuthorityReason::PageRank && places != nullptr && keep_preferred_places(pool, candidates, *places)) {
+    narrowed = AuthorityReason::Place;
   }
+  keep_uncovered(kCoveredByText);
   // Only where the members have other file names (a page saved under several names): copies
   // and releases of one page keep its file name, and their headings' wording is no choice.
   const auto other_stem = [&](std::uint32_t m) {
@@ -243,7 +253,8 @@ Authority choose_in_cluster(const std::vector<std::uint32_t>& cluster, const Aut
 
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,
                                           const AuthorityCandidateTable& candidates,
-                                          bool honour_canonical, std::span<const char> covered_by_fuller) {
+                                          bool honour_canonical, std::span<const char> covered_by_fuller,
+                                          const PlacePreferences* places) {
   assert(cluster_of.size() == candidates.size());
   assert(covered_by_fuller.empty() || covered_by_fuller.size() == candidates.size());
   const std::size_t n = cluster_of.size();
@@ -260,7 +271,7 @@ std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster
     if (cluster.empty()) continue;
     const Authority winner = cluster.size() == 1
                                  ? Authority{cluster.front(), AuthorityReason::Singleton}
-                                 : choose_in_cluster(cluster, candidates, votes, covered_by_fuller, paths, releases);
+                                 : choose_in_cluster(cluster, candidates, votes, covered_by_fuller, places, paths, releases);
     for (std::uint32_t m : cluster) result[m] = winner;
   }
   return result;

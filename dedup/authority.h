@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,6 +33,9 @@ struct AuthorityCandidate {
   std::vector<std::uint32_t> listed = {};
   /// What the page calls itself: its main heading, else its title ("" when it has neither).
   std::string_view name = {};
+  /// The fewest links a reader follows from the site's entry pages to this page
+  /// (ranking/click_depth.h); the largest value when none leads to it.
+  std::uint32_t click_depth = std::numeric_limits<std::uint32_t>::max();
 };
 
 /// The AuthorityCandidate of each document of a run (of a process's share of the clusters, in a
@@ -91,11 +95,24 @@ enum class AuthorityReason {
   Original,   ///< the page whose path other members repeat below a prefix (`docs/a.html`, not
               ///< `mirror/docs/a.html`)
   Tie,        ///< equal highest PageRank; shorter URL, then lexicographically smaller, won
+  Place,      ///< its folder is the one the site leads readers to, of a pair of folders holding
+              ///< copies of many documents (std/ over core/: dedup/places.h)
 };
 
+/// The last AuthorityReason (a reason read back from bytes is at most this).
+inline constexpr AuthorityReason kLastAuthorityReason = AuthorityReason::Place;
+
+class PlacePreferences;
+
 /// "singleton", "pagerank", "canonical", "release", "fuller", "own_name", "redirect", "original",
-/// "tie".
+/// "tie", "place".
 std::string_view to_string(AuthorityReason reason);
+
+/// How a member is covered by a fuller one (choose_authorities' `covered_by_fuller`): another
+/// member lists everything it lists and more; or neither lists more, and the other's text holds
+/// its text and more (a weaker sign: a line of a signature, a link rendered as text).
+inline constexpr char kCoveredByListing = 1;
+inline constexpr char kCoveredByText = 2;
 
 /// A cluster's authoritative page and the reason it won.
 struct Authority {
@@ -108,26 +125,34 @@ struct Authority {
 /// 1. when `honour_canonical`, a member named by rel=canonical of another member of the same
 ///    cluster wins (several named: the most-named), unless pages outside the cluster name it
 ///    more often than pages inside it do (a site-wide canonical, every page to the home page);
-/// 2. the members no other member is fuller than (`covered_by_fuller`, when given: the member
-///    is covered by another that lists more, choose_authoritative_pages), when that leaves fewer;
-/// 3. the members whose own file name comes first in what the page calls itself (its main
+/// 2. the members no other member is fuller than by listing (`covered_by_fuller`, when given,
+///    kCoveredByListing: another member lists everything it lists and more,
+///    choose_authoritative_pages), when that leaves fewer;
+/// 3. when `places` is given, the members whose folder no other member's is preferred over (a
+///    pair of folders holding copies of many documents, the one the site's entry pages reach
+///    in fewer clicks: dedup/places.h), so that every cluster of the pair chooses alike;
+/// 4. the members no other member is fuller than by text (kCoveredByText: a signature's extra
+///    word is no reason to leave the place the site leads readers to);
+/// 5. the members whose own file name comes first in what the page calls itself (its main
 ///    heading, else its title: `find.html` for "std::find, std::find_if, std::find_if_not"),
 ///    when the members have other file names (page_stem()) and that leaves fewer: a page saved
 ///    under several names is its own under the first;
-///    (rules 2 and 3 narrow the members without deciding alone: the rules after them still
+///    (rules 2 to 5 narrow the members without deciding alone: the rules after them still
 ///    choose among those left, and their reason is given when they narrow further);
-/// 4. the members that the most redirect pages lead to, when any does;
-/// 5. when some members' paths are another member's path below a prefix (`mirror/docs/a.html`
+/// 6. the members that the most redirect pages lead to, when any does (a redirect names the
+///    page an old address of its own folder became, not which folder a reader wants);
+/// 7. when some members' paths are another member's path below a prefix (`mirror/docs/a.html`
 ///    and `copies/2/docs/a.html` repeat `docs/a.html`), the members that repeat no other's: a
 ///    mirror, printable, archived or numbered copy links to, and is read as, the page it copies;
-/// 6. when the members' paths name at least two different releases (release_of), the members
+/// 8. when the members' paths name at least two different releases (release_of), the members
 ///    of the newest release (an alias of the current release beats every version);
-/// 7. the highest PageRank (equal within a relative 1e-12 counts as a tie);
-/// 8. ties: the shorter URL, then the lexicographically smaller one.
+/// 9. the highest PageRank (equal within a relative 1e-12 counts as a tie);
+/// 10. ties: the shorter URL, then the lexicographically smaller one.
 /// REQUIRES: cluster_of.size() == candidates.size(); cluster ids index documents;
 /// covered_by_fuller empty or of the same size.
 std::vector<Authority> choose_authorities(std::span<const std::uint32_t> cluster_of,
                                           const AuthorityCandidateTable& candidates,
-                                          bool honour_canonical, std::span<const char> covered_by_fuller = {});
+                                          bool honour_canonical, std::span<const char> covered_by_fuller = {},
+                                          const PlacePreferences* places = nullptr);
 
 }  // namespace canon::dedup

@@ -56,6 +56,7 @@ Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedu
       codec::put_string(out, !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title));
       codec::put_fixed(out, std::bit_cast<std::uint64_t>(r.pagerank), 8);
       codec::put_varint(out, r.redirects_in);
+      codec::put_varint(out, r.click_depth);
       codec::put_list(out, r.defined);
       codec::put_varint(out, r.listed.size());
       for (const std::uint32_t entry : r.listed) codec::put_varint(out, entry);
@@ -95,6 +96,7 @@ Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedu
       c.name = in.view();
       c.pagerank = std::bit_cast<double>(in.fixed(8));
       c.redirects_in = static_cast<std::uint32_t>(in.varint());
+      c.click_depth = static_cast<std::uint32_t>(in.varint());
       c.defined = in.list();
       for (std::uint64_t n = in.count(); n > 0 && in.ok(); --n) c.listed.push_back(static_cast<std::uint32_t>(in.varint()));
     }
@@ -191,6 +193,24 @@ const AuthorityDecision* ChosenAuthorities::find(std::uint32_t record) const {
   return at != decisions.end() && at->record == record ? &*at : nullptr;
 }
 
+namespace {
+
+/// The place preferences of the whole site (dedup/places.h): each process tallies its share's
+/// clusters, and each adds up every process's tally. Collective; kCorruption when a tally does
+/// not decode.
+Result<dedup::PlacePreferences> learn_place_preferences(const ClusterShare& share, const Collective& processes) {
+  dedup::PlaceTally tally;
+  dedup::tally_places(share.cluster_of, dedup::AuthorityCandidateTable(share.candidates), share.member, tally);
+  if (processes.size() == 1) return dedup::PlacePreferences(tally);
+  dedup::PlaceTally site;
+  for (const std::string& bytes : processes.all_gather_bytes(dedup::encode_place_tally(tally))) {
+    if (!dedup::add_encoded_place_tally(bytes, site)) return Status::corruption("a tally of places does not decode");
+  }
+  return dedup::PlacePreferences(site);
+}
+
+}  // namespace
+
 Result<ChosenAuthorities> choose_authorities_by_owner(const HeldRecords& records, const dedup::Clusters& clusters,
                                                       dedup::Detector& detector, const dedup::DocumentLoader& load,
                                                       bool honour_canonical, dedup::ChainPolicy policy,
@@ -201,9 +221,13 @@ Result<ChosenAuthorities> choose_authorities_by_owner(const HeldRecords& records
     auto gathered = gather_cluster_share(records, clusters, parts, processes);
     if (!gathered.ok()) return gathered.status();
     const ClusterShare& share = gathered.value();
+    auto places = learn_place_preferences(share, processes);
+    if (!places.ok()) return places.status();
+    out.place_preferences = places->learnt();
     ShareJudge judge(detector, load, share.documents, processes);
-    const dedup::AuthoritativePages chosen = dedup::choose_authoritative_pages(
-        judge, share.cluster_of, share.pairs, dedup::AuthorityCandidateTable(share.candidates), honour_canonical, policy);
+    const dedup::AuthoritativePages chosen =
+        dedup::choose_authoritative_pages(judge, share.cluster_of, share.pairs, dedup::AuthorityCandidateTable(share.candidates),
+                                          honour_canonical, policy, &places.value());
     if (!judge.status().ok()) return judge.status();
     out.split_off = detail::count_of_processes(chosen.split_off, processes).total;
     out.split_for_definitions = detail::count_of_processes(chosen.split_for_definitions, processes).total;
@@ -227,7 +251,7 @@ Result<ChosenAuthorities> choose_authorities_by_owner(const HeldRecords& records
     decision.authority.authoritative = static_cast<std::uint32_t>(in.varint());
     const std::uint64_t reason = in.varint();
     decision.similarity = std::bit_cast<double>(in.fixed(8));
-    if (!in.ok() || !in.at_end() || reason > static_cast<std::uint64_t>(dedup::AuthorityReason::Tie)) {
+    if (!in.ok() || !in.at_end() || reason > static_cast<std::uint64_t>(dedup::kLastAuthorityReason)) {
       return Status::corruption("a cluster's decision does not decode");
     }
     decision.authority.reason = static_cast<dedup::AuthorityReason>(reason);

@@ -14,6 +14,7 @@
 
 #include "dedup/authority.h"
 #include "dedup/authoritative_pages.h"
+#include "dedup/places.h"
 #include "indexer/index_writer.h"
 #include "common/collective.h"
 #include "common/status.h"
@@ -80,13 +81,17 @@ struct ChosenAuthorities {
   /// that define an item their authoritative page lacks (dedup::AuthoritativePages).
   std::size_t split_off = 0;
   std::size_t split_for_definitions = 0;
+  /// The pairs of places whose copies the site leads readers to at one of them (the same on
+  /// every process: dedup/places.h).
+  std::vector<dedup::PlacePreference> place_preferences;
 
   /// The decision for `record`, nullptr when it is alone (or not this process's).
   const AuthorityDecision* find(std::uint32_t record) const;
 };
 
 /// The authority stage by the clusters' owners: each process chooses the authoritative pages of
-/// its share of the clusters (gather_cluster_share, dedup::choose_authoritative_pages), the
+/// its share of the clusters (gather_cluster_share, dedup::choose_authoritative_pages) under the
+/// place preferences of the whole site (every process's tally of its share added up), the
 /// detector's judgements shared among the processes (every process gives the pairs of its
 /// share, and Detector::compare runs over all of them on every process, as in one), and sends
 /// each member's decision to the process holding its record. One process is the same with one

@@ -89,6 +89,9 @@ struct PageRecord : store::PageFacts {
   std::uint32_t rule_page = kNoRecord;
   std::uint32_t redirects_in = 0;
   double pagerank = 0.0;
+  /// The fewest links from the site's entry pages to this page (ranking/click_depth.h), the
+  /// largest value when none leads to it.
+  std::uint32_t click_depth = std::numeric_limits<std::uint32_t>::max();
   double cluster_pagerank = 0.0;
   std::optional<std::uint32_t> cluster;    ///< dense cluster id, for pages in the detector
   std::uint32_t authoritative = kNoRecord; ///< record of the page its cluster is indexed under

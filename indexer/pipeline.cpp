@@ -14,7 +14,9 @@
 /// changed only where a document's digests say it must be.
 #include "indexer/pipeline.h"
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -50,6 +52,7 @@
 #include "indexer/site_plan.h"
 #include "indexer/url_rule_duplicates.h"
 #include "ranking/out_link_rows.h"
+#include "ranking/click_depth.h"
 #include "ranking/pagerank.h"
 #include "urls/url.h"
 
@@ -141,14 +144,42 @@ std::size_t count_edges(const ranking::OutLinkRows& rows, const Collective& proc
   return count_of_processes(rows.edge_count(), processes).total;
 }
 
-/// Stage 3, second half: PageRank over the site's link graph, into the `pagerank` of the records
-/// of this process's nodes (the later stages read only their own records' scores), each process
-/// iterating over its own rows (`site.rows`, let go once the iteration's copy is made); the
-/// graph's size and the iterations in `summary`.
+/// The folders above `url`'s page: 0 for the site's root and the pages beside it.
+std::uint32_t folder_depth(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t root = url.find('/', scheme == std::string_view::npos ? 0 : scheme + 3);
+  if (root == std::string_view::npos) return 0;
+  const std::string_view path = url.substr(root, url.find_first_of("?#", root) - root);
+  return static_cast<std::uint32_t>(std::count(path.begin(), path.end(), '/') - 1);
+}
+
+/// Each of this process's nodes' click depth from the site's entry pages (ranking/click_depth.h)
+/// into its record: the entry pages are those in the fewest folders (the site's root and the
+/// pages beside it). Collective.
+void measure_click_depths(const SiteGraph& site, const Collective& processes, HeldRecords& records) {
+  const ranking::OutLinkRows& rows = site.rows;
+  std::uint32_t shallowest[] = {std::numeric_limits<std::uint32_t>::max()};
+  for (ranking::NodeId node = rows.first(); node < rows.end(); ++node) {
+    shallowest[0] = std::min(shallowest[0], folder_depth(records[site.node_records[node]].url));
+  }
+  processes.all_reduce_min(shallowest);
+  std::vector<ranking::NodeId> entries;
+  for (ranking::NodeId node = rows.first(); node < rows.end(); ++node) {
+    if (folder_depth(records[site.node_records[node]].url) == shallowest[0]) entries.push_back(node);
+  }
+  const std::vector<std::uint32_t> depths = ranking::click_depths(rows, entries, processes);
+  for (std::size_t k = 0; k < depths.size(); ++k) records[site.node_records[rows.first() + k]].click_depth = depths[k];
+}
+
+/// Stage 3, second half: each page's click depth, and PageRank over the site's link graph, into
+/// the records of this process's nodes (the later stages read only their own records'), each
+/// process iterating over its own rows (`site.rows`, let go once the iteration's copy is made);
+/// the graph's size and the iterations in `summary`.
 void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const Collective& processes,
                 HeldRecords& records, IndexSummary& summary) {
   summary.graph_nodes = site.rows.node_count();
   summary.graph_edges = count_edges(site.rows, processes);
+  measure_click_depths(site, processes, records);
   const ranking::PageRankResult ranks =
       ranking::compute_pagerank(std::move(site.rows), options, processes, ranking::ScoresOf::kOwnNodes);
   summary.pagerank_iterations = ranks.iterations;
@@ -273,6 +304,7 @@ Result<ClusterAssignment> choose_authority(const IndexOptions& options, dedup::D
   if (!chosen.ok()) return chosen.status();
   summary.split_off = chosen->split_off;
   summary.split_for_definitions = chosen->split_for_definitions;
+  summary.place_preferences = chosen->place_preferences;
   auto assignment = assign_clusters(records, chosen.value(), parts, processes);
   if (!assignment.ok()) return assignment;
   summary.duplicate_clusters = assignment->duplicate_clusters;

@@ -18,6 +18,7 @@
 #include "common/resource_use.h"
 #include "common/status.h"
 #include "dedup/detector.h"
+#include "dedup/places.h"
 #include "html/html_extract.h"
 #include "indexer/archive_site.h"
 #include "indexer/index_writer.h"
@@ -126,6 +127,9 @@ struct IndexSummary {
   std::size_t split_off = 0;
   /// Of split_off, pages that define an item their authoritative page lacks.
   std::size_t split_for_definitions = 0;
+  /// The pairs of places whose copies the site leads readers to at one of them, with their
+  /// evidence (dedup/places.h).
+  std::vector<dedup::PlacePreference> place_preferences;
   /// Rules given (IndexOptions::url_rules), and the pages they recorded without reading them.
   std::size_t url_rules = 0;
   std::size_t url_rule_duplicates = 0;

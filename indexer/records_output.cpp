@@ -52,6 +52,20 @@ PageLine page_line(const PageRecord& r, std::string_view authoritative_url, bool
   return line;
 }
 
+/// Each pair of places with the place preferred and the clusters' votes (dedup/places.h).
+nlohmann::json place_preferences_json(const std::vector<dedup::PlacePreference>& preferences) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const dedup::PlacePreference& p : preferences) {
+    const bool first = p.preferred < p.other;  // the votes are by the pair's order
+    out.push_back({{"preferred", p.preferred},
+                   {"over", p.other},
+                   {"clusters", p.votes.shared},
+                   {"closer_to_entry_pages", first ? p.votes.first_closer : p.votes.second_closer},
+                   {"farther", first ? p.votes.second_closer : p.votes.first_closer}});
+  }
+  return out;
+}
+
 }  // namespace
 
 /// summary.json's `parameters`: what the run was told, and the site's directory (where `canon
@@ -112,6 +126,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"near_duplicate_pairs", s.near_duplicate_pairs},
       {"split_off", s.split_off},
       {"split_for_definitions", s.split_for_definitions},
+      {"place_preferences", place_preferences_json(s.place_preferences)},
       {"pagerank", {{"iterations", s.pagerank_iterations}, {"converged", s.pagerank_converged}}},
       {"url_rules", {{"rules", s.url_rules}, {"pages_not_parsed", s.url_rule_duplicates}}},
       {"parameters", parameters_json(s, o)},

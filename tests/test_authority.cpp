@@ -19,6 +19,7 @@ TEST_CASE("to_string of reasons") {
   CHECK(to_string(R::Release) == "release");
   CHECK(to_string(R::Redirect) == "redirect");
   CHECK(to_string(R::Original) == "original");
+  CHECK(to_string(R::Place) == "place");
 }
 
 TEST_CASE("release_of: the first directory segment that is a version or a current alias") {

@@ -3,7 +3,7 @@
 /// simulated processes, each holding a random part of the records, against the oracle: the
 /// authority rule over every page at once (dedup::choose_authoritative_pages with every page's
 /// candidate), on random sites of drifting families (chains that split), copies below other
-/// folders and releases, rel=canonical votes inside and across clusters, and defined and listed
+/// folders and releases, places nearer the entry pages, rel=canonical votes inside and across clusters, and defined and listed
 /// entries that keep pages apart.
 #include <doctest/doctest.h>
 
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dedup/exact_detector.h"
+#include "dedup/places.h"
 #include "indexer/cluster_assignment.h"
 #include "indexer/parse_stage.h"
 #include "support/thread_collective.h"
@@ -59,12 +60,30 @@ RandomSite random_site(std::mt19937_64& rng) {
       r.in_dedup = true;
       r.pagerank = below(4) == 0 ? 0.5 : 0.1 + static_cast<double>(below(100)) / 1000.0;
       r.redirects_in = below(5) == 0 ? static_cast<std::uint32_t>(1 + below(2)) : 0;
+      // std/ mostly nearer the entry pages than core/: a preference of places to learn.
+      r.click_depth = static_cast<std::uint32_t>(r.url.starts_with("http://h/std/") ? 1 + below(2) : 2 + below(3));
       for (const char* term : {"alpha", "beta"}) {
         if (below(4) == 0) r.defined.push_back(term);
       }
       for (std::uint32_t entry = 0; entry < 12; ++entry) {
         if (below(5) != 0) r.listed.push_back(entry * 1000 + static_cast<std::uint32_t>(f));
       }
+      site.records.push_back(std::move(r));
+    }
+  }
+  // Now and then parallel trees: documents copied at std/ and core/, std/'s copy mostly nearer
+  // the entry pages (a preference of places to learn), core/'s often of higher PageRank.
+  for (std::size_t doc = 0, docs = below(2) == 0 ? 4 + below(8) : 0; doc < docs; ++doc) {
+    std::string text;
+    for (std::size_t w = 0; w < 80; ++w) text += "tree" + std::to_string(doc) + "w" + std::to_string(w) + " ";
+    for (const std::string folder : {"std/", "core/"}) {
+      PageRecord r;
+      r.url = "http://h/" + folder + "tree/item" + std::to_string(doc) + ".html";
+      r.title = "Item " + std::to_string(doc);
+      r.in_dedup = true;
+      r.pagerank = 0.1 + static_cast<double>(below(100)) / 1000.0;
+      r.click_depth = static_cast<std::uint32_t>(folder == "std/" && below(8) != 0 ? 1 : 2 + below(2));
+      site.texts.push_back(text);
       site.records.push_back(std::move(r));
     }
   }
@@ -96,6 +115,7 @@ std::vector<canon::dedup::AuthorityCandidate> every_candidate(const std::vector<
     c.redirects_in = r.redirects_in;
     c.defined = r.defined;
     c.listed = r.listed;
+    c.click_depth = r.click_depth;
   }
   return candidates;
 }
@@ -120,7 +140,7 @@ struct Got {
 TEST_CASE("authority by the clusters' owners: every process's decisions are the whole rule's, for 1 to 4 processes") {
   std::mt19937_64 rng(33);
   std::size_t split = 0, votes = 0;
-  std::vector<std::size_t> reasons(static_cast<std::size_t>(AuthorityReason::Tie) + 1, 0);
+  std::vector<std::size_t> reasons(static_cast<std::size_t>(canon::dedup::kLastAuthorityReason) + 1, 0);
   for (int trial = 0; trial < 40; ++trial) {
     CAPTURE(trial);
     const RandomSite site = random_site(rng);
@@ -133,8 +153,13 @@ TEST_CASE("authority by the clusters' owners: every process's decisions are the 
     canon::dedup::ExactDetector oracle_detector{detector_options(trial % 2 == 0)};
     const canon::dedup::Clusters clusters = canon::dedup::find_clusters(oracle_detector, docs);
     const std::vector<canon::dedup::AuthorityCandidate> candidates = every_candidate(site.records);
+    // The places the whole site prefers, from every cluster at once.
+    canon::dedup::PlaceTally tally;
+    canon::dedup::tally_places(clusters.cluster_of, canon::dedup::AuthorityCandidateTable(candidates), {}, tally);
+    const canon::dedup::PlacePreferences places(tally);
     const canon::dedup::AuthoritativePages expected = canon::dedup::choose_authoritative_pages(
-        oracle_detector, clusters, canon::dedup::AuthorityCandidateTable(candidates), honour_canonical, policy, load);
+        oracle_detector, clusters, canon::dedup::AuthorityCandidateTable(candidates), honour_canonical, policy, load,
+        &places);
     split += expected.split_off;
     for (const canon::dedup::Authority& authority : expected.authority) ++reasons[static_cast<std::size_t>(authority.reason)];
     for (std::uint32_t d = 0; d < n; ++d) {
@@ -195,7 +220,8 @@ TEST_CASE("authority by the clusters' owners: every process's decisions are the 
   CHECK(split > 0);
   CHECK(votes > 0);
   for (const AuthorityReason reason : {AuthorityReason::Canonical, AuthorityReason::Redirect, AuthorityReason::Original,
-                                       AuthorityReason::Release, AuthorityReason::PageRank, AuthorityReason::Tie}) {
+                                       AuthorityReason::Release, AuthorityReason::PageRank, AuthorityReason::Tie,
+                                       AuthorityReason::Place}) {
     CAPTURE(canon::dedup::to_string(reason));
     CHECK(reasons[static_cast<std::size_t>(reason)] > 0);
   }
