@@ -19,6 +19,7 @@
 #include "format/index_format.h"
 #include "format/page_place.h"
 #include "format/section_places.h"
+#include "format/text_tail.h"
 #include "query/wildcards.h"
 #include "urls/url.h"
 
@@ -210,18 +211,24 @@ std::optional<std::pair<std::size_t, std::size_t>> snippet_region(
 
 /// The best passage of `text` for the MSet's query, matches wrapped in the highlight markers,
 /// "..." where text was left out; the start of the text when none of its words match.
+/// `text` is the head of the page's text its data holds; when no needle is in it, the rest of
+/// the text (`doc`'s kTextTailSlot, read only then) is searched too.
 /// Xapian picks the passage (MSet::snippet, exhaustively) from the region snippet_region()
 /// finds, which bounds its cost on long pages. `mset` is the query's MSet over an empty
 /// database (Searcher::Rep::snippet_terms): every query term weighs the same, so the passage
 /// does not depend on term statistics, which differ between one database and its shards.
-std::string make_snippet(const Xapian::MSet& mset, const std::string& text,
+std::string make_snippet(const Xapian::MSet& mset, std::string text, const Xapian::Document& doc,
                          const std::vector<std::string>& needles, const Xapian::Stem& stemmer,
                          const SearchRequest& request) {
+  std::optional<std::pair<std::size_t, std::size_t>> region = snippet_region(text, needles);
+  if (!region && text.size() + 4 > fmt::kTextHeadBytes) {  // a head cut at kTextHeadBytes
+    text += fmt::decode_text_tail(doc.get_value(fmt::kTextTailSlot)).value_or(std::string());
+    region = snippet_region(text, needles);
+  }
   // Without a needle in the text (the words matched elsewhere, or a wildcard matched), Xapian
   // may still find a match at the start of the text.
   const auto [begin, end] =
-      snippet_region(text, needles)
-          .value_or(std::make_pair(std::size_t{0}, utf8_char_start(text, std::min(text.size(), kSnippetRegion))));
+      region.value_or(std::make_pair(std::size_t{0}, utf8_char_start(text, std::min(text.size(), kSnippetRegion))));
   constexpr unsigned kFlags =
       Xapian::MSet::SNIPPET_EXHAUSTIVE | Xapian::MSet::SNIPPET_EMPTY_WITHOUT_MATCH | Xapian::MSet::SNIPPET_CJK_NGRAM;
   std::string snippet =
@@ -761,8 +768,8 @@ std::vector<SearchHit> Searcher::Rep::hits_of(const Xapian::MSet& mset, const Se
     }
     fill_hit(hit, data, doc, title_suffix);
     if (request.with_snippets) {
-      hit.snippet =
-          make_snippet(extras.snippet_set, fmt::data_field(data, fmt::kDataText), extras.needles, stemmer, request);
+      hit.snippet = make_snippet(extras.snippet_set, fmt::data_field(data, fmt::kDataText), doc, extras.needles, stemmer,
+                                 request);
     }
     if (request.with_alternates)
       hit.alternates = fmt::decode_alternates(fmt::data_field(data, fmt::kDataAlternates));

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "indexer/index_writer.h"
+#include "format/text_tail.h"
 #include "query/searcher.h"
 #include "query/spelling.h"
 #include "support/temp_dir.h"
@@ -740,6 +741,54 @@ TEST_CASE("snippets come from where the query's words are, however deep in the p
         std::string::npos);
   CHECK(snippet.ends_with("..."));
   CHECK(snippet.size() < 300);
+}
+
+TEST_CASE("snippets of long pages: words past the text the document's data holds come from its deflated tail") {
+  canon::testing::TempDir dir;
+  auto writer = canon::indexer::IndexWriter::create((dir.path() / "xapian").string());
+  REQUIRE(writer.ok());
+  // Words only past the head (kTextHeadBytes), and words in the head too.
+  IndexedPage page;
+  page.url = "http://localhost/contents.html";
+  page.title = "Contents";
+  while (page.main_text.size() < 3 * canon::index_format::kTextHeadBytes) page.main_text += "Filler headings of the table of contents. ";
+  page.main_text += "Turtle motion moves the pen across the screen. ";
+  for (int i = 0; i < 100; ++i) page.main_text += "More filler words about nothing much. ";
+  REQUIRE(writer.value()->add(page).ok());
+  REQUIRE(writer.value()->finish().ok());
+  auto searcher = Searcher::open(dir.path());
+  REQUIRE(searcher.ok());
+  struct Row {
+    const char* query;
+    const char* expected;  // in the snippet
+  };
+  const Row rows[] = {
+      {"turtle motion", "[Turtle] [motion] moves the pen"},
+      {"filler headings", "[Filler] [headings] of the table"},
+  };
+  for (const Row& row : rows) {
+    SearchRequest request;
+    request.query = row.query;
+    request.highlight_start = "[";
+    request.highlight_end = "]";
+    auto results = searcher.value()->search(request);
+    REQUIRE(results.ok());
+    REQUIRE(results->hits.size() == 1);
+    CAPTURE(results->hits[0].snippet);
+    CHECK(results->hits[0].snippet.find(row.expected) != std::string::npos);
+  }
+}
+
+TEST_CASE("text tail: deflated and inflated back; bytes that are not one do not decode") {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += "word" + std::to_string(i % 37) + " ";
+  const std::string bytes = canon::index_format::encode_text_tail(text);
+  CHECK(bytes.size() < text.size() / 4);
+  CHECK(canon::index_format::decode_text_tail(bytes) == text);
+  CHECK(canon::index_format::decode_text_tail(canon::index_format::encode_text_tail("")) == std::string());
+  CHECK_FALSE(canon::index_format::decode_text_tail(bytes.substr(0, bytes.size() / 2)));
+  CHECK_FALSE(canon::index_format::decode_text_tail(""));
+  CHECK_FALSE(canon::index_format::decode_text_tail("\x05hello"));
 }
 
 TEST_CASE("did you mean: a word the index does not hold is corrected when the correction finds more") {
