@@ -209,37 +209,47 @@ std::optional<std::pair<std::size_t, std::size_t>> snippet_region(
   return std::make_pair(begin, end);
 }
 
-/// The best passage of `text` for the MSet's query, matches wrapped in the highlight markers,
-/// "..." where text was left out; the start of the text when none of its words match.
-/// `text` is the head of the page's text its data holds; when no needle is in it, the rest of
-/// the text (`doc`'s kTextTailSlot, read only then) is searched too.
-/// Xapian picks the passage (MSet::snippet, exhaustively) from the region snippet_region()
-/// finds, which bounds its cost on long pages. `mset` is the query's MSet over an empty
-/// database (Searcher::Rep::snippet_terms): every query term weighs the same, so the passage
-/// does not depend on term statistics, which differ between one database and its shards.
-std::string make_snippet(const Xapian::MSet& mset, std::string text, const Xapian::Document& doc,
-                         const std::vector<std::string>& needles, const Xapian::Stem& stemmer,
-                         const SearchRequest& request) {
-  std::optional<std::pair<std::size_t, std::size_t>> region = snippet_region(text, needles);
-  if (!region && text.size() + 4 > fmt::kTextHeadBytes) {  // a head cut at kTextHeadBytes
-    text += fmt::decode_text_tail(doc.get_value(fmt::kTextTailSlot)).value_or(std::string());
-    region = snippet_region(text, needles);
-  }
-  // Without a needle in the text (the words matched elsewhere, or a wildcard matched), Xapian
-  // may still find a match at the start of the text.
-  const auto [begin, end] =
-      region.value_or(std::make_pair(std::size_t{0}, utf8_char_start(text, std::min(text.size(), kSnippetRegion))));
+/// The passage of `text`'s region [begin, end) Xapian chooses for the MSet's query (matches
+/// wrapped in the highlight markers, "..." where text was left out); empty when none of the
+/// region's words match.
+std::string passage(const Xapian::MSet& mset, const std::string& text, std::size_t begin, std::size_t end,
+                    const Xapian::Stem& stemmer, const SearchRequest& request) {
   constexpr unsigned kFlags =
       Xapian::MSet::SNIPPET_EXHAUSTIVE | Xapian::MSet::SNIPPET_EMPTY_WITHOUT_MATCH | Xapian::MSet::SNIPPET_CJK_NGRAM;
-  std::string snippet =
-      unescape_snippet(mset.snippet(text.substr(begin, end - begin), kSnippetLength, stemmer,
-                                    kFlags, request.highlight_start, request.highlight_end, "..."));
-  if (snippet.empty()) return leading_text(text, kSnippetLength);
+  std::string snippet = unescape_snippet(mset.snippet(text.substr(begin, end - begin), kSnippetLength, stemmer, kFlags,
+                                                      request.highlight_start, request.highlight_end, "..."));
+  if (snippet.empty()) return snippet;
   // Xapian marks a cut with "..." except before a sentence start; it cannot know that the
   // region's own start and end are cuts of the page's text.
   if (!snippet.starts_with("...") && !starts_sentence(text, begin)) snippet.insert(0, "...");
   if (end < text.size() && !snippet.ends_with("...")) snippet += "...";
   return snippet;
+}
+
+/// The best passage of `text` for the MSet's query; the start of the text when none of its
+/// words match. `text` is the head of the page's text its data holds; when no needle is in it,
+/// or the region it has them in holds no word of the query (a needle inside another word:
+/// `turtle` of `turtledemo`), the rest of the text (`doc`'s kTextTailSlot, read only then) is
+/// searched too. Xapian picks the passage (MSet::snippet, exhaustively) from the region
+/// snippet_region() finds, which bounds its cost on long pages. `mset` is the query's MSet over
+/// an empty database (Searcher::Rep::snippet_terms): every query term weighs the same, so the
+/// passage does not depend on term statistics, which differ between one database and its shards.
+std::string make_snippet(const Xapian::MSet& mset, std::string text, const Xapian::Document& doc,
+                         const std::vector<std::string>& needles, const Xapian::Stem& stemmer,
+                         const SearchRequest& request) {
+  const bool head_cut = text.size() + 4 > fmt::kTextHeadBytes;  // cut at kTextHeadBytes: a tail follows
+  std::optional<std::pair<std::size_t, std::size_t>> region = snippet_region(text, needles);
+  std::string snippet = region ? passage(mset, text, region->first, region->second, stemmer, request) : std::string();
+  if (snippet.empty() && head_cut) {
+    text += fmt::decode_text_tail(doc.get_value(fmt::kTextTailSlot)).value_or(std::string());
+    region = snippet_region(text, needles);
+    if (region) snippet = passage(mset, text, region->first, region->second, stemmer, request);
+  }
+  if (!snippet.empty()) return snippet;
+  // Without a needle in the text (the words matched elsewhere, or a wildcard matched), Xapian
+  // may still find a match at the start of the text.
+  snippet = passage(mset, text, 0, utf8_char_start(text, std::min(text.size(), kSnippetRegion)), stemmer, request);
+  return snippet.empty() ? leading_text(text, kSnippetLength) : snippet;
 }
 
 /// The largest value a sortable_serialise'd slot holds (0 when no document has one): the

@@ -747,11 +747,15 @@ TEST_CASE("snippets of long pages: words past the text the document's data holds
   canon::testing::TempDir dir;
   auto writer = canon::indexer::IndexWriter::create((dir.path() / "xapian").string());
   REQUIRE(writer.ok());
-  // Words only past the head (kTextHeadBytes), and words in the head too.
+  // Words only past the head (kTextHeadBytes), and words in the head too; in the head, "turtle"
+  // only inside another word, where the query's words are not.
   IndexedPage page;
   page.url = "http://localhost/contents.html";
   page.title = "Contents";
-  while (page.main_text.size() < 3 * canon::index_format::kTextHeadBytes) page.main_text += "Filler headings of the table of contents. ";
+  while (page.main_text.size() < 3 * canon::index_format::kTextHeadBytes) {
+    page.main_text += "Filler headings of the table of contents. ";
+    if (page.main_text.size() % 7 == 0) page.main_text += "See turtledemo. ";
+  }
   page.main_text += "Turtle motion moves the pen across the screen. ";
   for (int i = 0; i < 100; ++i) page.main_text += "More filler words about nothing much. ";
   REQUIRE(writer.value()->add(page).ok());
