@@ -36,6 +36,7 @@ constexpr std::pair<std::string_view, std::string_view> kValueNames[] = {
     {"--shingle-size", "K"},
     {"--shard-deadline", "S"},
     {"--shard-refresh", "S"},
+    {"--spelling", "DIR"},
     {"--request-timeout", "S"},
     {"*-threshold", "T"},
     {"*-weight", "W"},

@@ -48,6 +48,9 @@ void add_shard_options(CLI::App& app, query::ShardOptions& options) {
          "shard connected to again)")
       ->default_str(std::to_string(query::ShardOptions{}.refresh_after.count() / 1000))
       ->check(CLI::Range(0.1, 86400.0));
+  app.add_option("--spelling", options.spelling,
+                 "A shard's directory (or a canon index) whose spelling table corrects queries when every "
+                 "shard of the stub is remote (Xapian's remote backend reads no spelling table)");
 }
 
 }  // namespace canon::cli

@@ -795,11 +795,13 @@ std::vector<SearchHit> Searcher::Rep::hits_of(const Xapian::MSet& mset, const Se
 
 Result<SearchResults> Searcher::Rep::with_correction(const SearchRequest& request, SearchResults results) {
   if (results.estimated_matches >= kFewMatches) return results;
+  const Xapian::Database* spelling = shards.spelling_source();
+  if (spelling == nullptr) return results;  // remote shards alone, and no spelling database given
   std::string corrected;
   try {
-    corrected = corrected_query_string(db(), stemmer, request.query);
+    corrected = corrected_query_string(db(), *spelling, stemmer, request.query);
   } catch (const Xapian::Error&) {
-    return results;  // no correction to offer (Xapian's remote backend reads no spelling table)
+    return results;  // no correction to offer: the spelling table could not be read
   }
   if (corrected.empty()) return results;
   SearchRequest again = request;

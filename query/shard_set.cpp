@@ -12,6 +12,17 @@ Result<ShardSet> ShardSet::open(const std::filesystem::path& xapian_path, const 
   set.options_ = options;
   set.deadlines_.connect = options.deadline / 2;
   set.deadlines_.answer = options.deadline / 2;
+  if (!options.spelling.empty()) {
+    // A canon index holds its database in xapian/; a shard's directory is one.
+    const std::filesystem::path inside = options.spelling / "xapian";
+    const std::filesystem::path spelling = std::filesystem::exists(inside) ? inside : options.spelling;
+    try {
+      set.spelling_.emplace(spelling.string());
+    } catch (const Xapian::Error& e) {
+      return Status::not_found("cannot open the spelling database at '" + options.spelling.string() +
+                               "': " + e.get_description());
+    }
+  }
   const std::optional<std::filesystem::path> stub = fmt::stub_file_at(xapian_path);
   try {
     if (!stub) {
@@ -52,6 +63,14 @@ bool ShardSet::has_remote() const {
     if (shard.address.kind == fmt::ShardAddress::Kind::kTcp) return true;
   }
   return false;
+}
+
+const Xapian::Database* ShardSet::spelling_source() const {
+  if (!sharded()) return &database_;
+  for (const Shard& shard : shards_) {
+    if (shard.database && shard.address.kind != fmt::ShardAddress::Kind::kTcp) return &*shard.database;
+  }
+  return spelling_ ? &*spelling_ : nullptr;
 }
 
 void ShardSet::open_shards(const std::vector<std::size_t>& which) {

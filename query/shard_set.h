@@ -29,6 +29,10 @@ struct ShardOptions {
   /// was replaced (`canon index`, `canon shard` swap it) is opened again; a remote shard is
   /// connected to again (xapian-tcpsrv opens its database for each connection).
   std::chrono::milliseconds refresh_after{10000};
+  /// A database whose spelling table corrects queries ("did you mean") when no shard of the
+  /// stub is local: Xapian's remote backend reads no spelling table, and each shard `canon
+  /// shard` writes holds the whole index's (a shard's directory, or a canon index). Empty: none.
+  std::filesystem::path spelling;
 };
 
 /// One database, or the shards of a stub. Not thread-safe (as Xapian::Database).
@@ -47,6 +51,10 @@ public:
   std::vector<std::string> missing() const;
   /// True when the stub lists a remote shard.
   bool has_remote() const;
+  /// The database whose spelling table corrects queries: the one database; over a stub, the
+  /// first local shard that answered (each holds the whole index's table), else
+  /// ShardOptions::spelling's database when given; nullptr when there is none.
+  const Xapian::Database* spelling_source() const;
   /// The documents of database() with ids `ids`, in that order. Xapian asks a remote shard
   /// for one document per round trip; here each shard is asked for its documents in a thread
   /// of its own, so that the shards answer at the same time. Throws Xapian::Error.
@@ -75,6 +83,7 @@ private:
   void rebuild();
 
   ShardOptions options_;
+  std::optional<Xapian::Database> spelling_;  // ShardOptions::spelling's, when given
   index_format::ShardDeadlines deadlines_;
   std::vector<Shard> shards_;
   Xapian::Database database_;

@@ -44,7 +44,8 @@ bool is_correctable_run(const std::string& query, std::size_t begin, std::size_t
 
 }  // namespace
 
-std::string corrected_query_string(const Xapian::Database& db, const Xapian::Stem& stemmer, const std::string& query) {
+std::string corrected_query_string(const Xapian::Database& db, const Xapian::Database& spelling,
+                                   const Xapian::Stem& stemmer, const std::string& query) {
   std::string out;
   bool changed = false;
   std::size_t at = 0;  // query[0, at) is in `out`
@@ -59,7 +60,7 @@ std::string corrected_query_string(const Xapian::Database& db, const Xapian::Ste
       std::string word = query.substr(begin, end - begin);
       for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       const bool held = db.get_termfreq(word) > 0 || db.get_termfreq("Z" + stemmer(word)) > 0;
-      const std::string suggestion = held ? std::string() : db.get_spelling_suggestion(word, 2);
+      const std::string suggestion = held ? std::string() : spelling.get_spelling_suggestion(word, 2);
       if (!suggestion.empty()) {
         out.append(query, at, begin - at).append(suggestion);
         at = end;

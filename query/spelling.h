@@ -16,8 +16,10 @@ namespace canon::query {
 /// and wcscll); only one of 3 bytes or more that is all letters is corrected (x86, u8 and
 /// atomic_xchg are codes and names), never one in a field (title:gathr, path:/docs/), an
 /// operator, or a word the index holds (Xapian's own FLAG_SPELLING_CORRECTION also moves
-/// those to more frequent neighbours, and rewrites numbers). "" when no word changes. Throws Xapian::Error (a remote
-/// database has no spelling table).
-std::string corrected_query_string(const Xapian::Database& db, const Xapian::Stem& stemmer, const std::string& query);
+/// those to more frequent neighbours, and rewrites numbers). "" when no word changes. The
+/// suggestions come from `spelling`'s table (`db` itself, or another copy of its table: Xapian's
+/// remote backend reads none). Throws Xapian::Error.
+std::string corrected_query_string(const Xapian::Database& db, const Xapian::Database& spelling,
+                                   const Xapian::Stem& stemmer, const std::string& query);
 
 }  // namespace canon::query

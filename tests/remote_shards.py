@@ -197,6 +197,28 @@ def same_results(canon, site, queries, work, name, shards):
     return f"{work}/{name}-index-remote.stub"
 
 
+def spelling_over_remote(canon, work, name, stub):
+    """"Did you mean" on a stub of remote shards alone: Xapian's remote backend reads no spelling
+    table, so none is offered (and nothing fails) unless --spelling names a shard's directory,
+    whose table (canon shard copies the whole index's to each) corrects as the one database."""
+    lines = [line for line in open(stub) if line.startswith("remote ")]
+    remote_only = f"{work}/{name}-remote-only.stub"
+    with open(remote_only, "w") as f:
+        f.write("".join(lines))
+    split = f"{work}/{name}-index-shards"
+    for typo in ("snapshts", "encrytion keys"):
+        one = search_json(canon, f"{work}/{name}-index", typo)
+        without = search_json(canon, remote_only, typo)
+        check(without["corrected_query"] is None, f"spelling, remote shards alone: no correction offered: {typo}")
+        told = search_json(canon, remote_only, typo, "--spelling", f"{split}/shard-1")
+        check(one["corrected_query"] and told["corrected_query"] == one["corrected_query"],
+              f"spelling, remote shards alone with --spelling: corrected as the one database: {typo}",
+              f"{told['corrected_query']} vs {one['corrected_query']}")
+    bad = run(canon, "search", remote_only, "snapshts", "--spelling", f"{work}/no-such-dir", check_status=False)
+    check(bad.returncode != 0 and "spelling database" in bad.stderr, "spelling: a --spelling that is not a database is an error",
+          bad.stderr)
+
+
 def faults(canon, work, name, stub, shards):
     """`canon serve` on the remote stub of `name`'s index; a shard stopped, then killed."""
     stopped, killed = shards[1], shards[0]
@@ -406,6 +428,7 @@ def main():
                 return 77
         else:
             stub = same_results(canon, site, QUERIES, work, "site", shards)
+            spelling_over_remote(canon, work, "site", stub)
             faults(canon, work, "site", stub, shards)
             updates(canon, site, work, shards)
     finally:

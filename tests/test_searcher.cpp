@@ -938,7 +938,7 @@ TEST_CASE("corrected_query_string: the words the index lacks, one by one; the re
   };
   for (const Row& row : rows) {
     INFO(row.comment);
-    CHECK(canon::query::corrected_query_string(db, Xapian::Stem(canon::index_format::kStemLanguage), row.query) == row.corrected);
+    CHECK(canon::query::corrected_query_string(db, db, Xapian::Stem(canon::index_format::kStemLanguage), row.query) == row.corrected);
   }
 }
 
