@@ -226,11 +226,33 @@ std::string passage(const Xapian::MSet& mset, const std::string& text, std::size
   return snippet;
 }
 
+/// Bytes of a page's text tail inflated at a time while looking for the query's words in it.
+constexpr std::size_t kTailPiece = 32 * 1024;
+
+/// The first passage (passage()) of `doc`'s text tail that holds a word of the query, read a
+/// piece at a time and appended to `text` (the head), so that a match near the start of a long
+/// tail costs its first pieces only; "" when none does.
+std::string passage_in_tail(const Xapian::MSet& mset, std::string& text, const Xapian::Document& doc,
+                            const std::vector<std::string>& needles, const Xapian::Stem& stemmer,
+                            const SearchRequest& request) {
+  const std::string bytes = doc.get_value(fmt::kTextTailSlot);
+  fmt::TextTailReader tail(bytes);
+  for (std::size_t searched = text.size(); tail.append(text, kTailPiece); searched = text.size()) {
+    // The new piece, and the region's length before it: a window may start there.
+    const std::size_t from = searched > kSnippetRegion ? utf8_char_start(text, searched - kSnippetRegion) : 0;
+    const auto region = snippet_region(text.substr(from), needles);
+    if (!region) continue;
+    std::string found = passage(mset, text, from + region->first, from + region->second, stemmer, request);
+    if (!found.empty()) return found;
+  }
+  return {};
+}
+
 /// The best passage of `text` for the MSet's query; the start of the text when none of its
 /// words match. `text` is the head of the page's text its data holds; when no needle is in it,
 /// or the region it has them in holds no word of the query (a needle inside another word:
-/// `turtle` of `turtledemo`), the rest of the text (`doc`'s kTextTailSlot, read only then) is
-/// searched too. Xapian picks the passage (MSet::snippet, exhaustively) from the region
+/// `turtle` of `turtledemo`), the rest of the text (`doc`'s kTextTailSlot, read only then and
+/// only as far as the first passage with a word of the query: passage_in_tail) is searched too. Xapian picks the passage (MSet::snippet, exhaustively) from the region
 /// snippet_region() finds, which bounds its cost on long pages. `mset` is the query's MSet over
 /// an empty database (Searcher::Rep::snippet_terms): every query term weighs the same, so the
 /// passage does not depend on term statistics, which differ between one database and its shards.
@@ -238,13 +260,9 @@ std::string make_snippet(const Xapian::MSet& mset, std::string text, const Xapia
                          const std::vector<std::string>& needles, const Xapian::Stem& stemmer,
                          const SearchRequest& request) {
   const bool head_cut = text.size() + 4 > fmt::kTextHeadBytes;  // cut at kTextHeadBytes: a tail follows
-  std::optional<std::pair<std::size_t, std::size_t>> region = snippet_region(text, needles);
+  const std::optional<std::pair<std::size_t, std::size_t>> region = snippet_region(text, needles);
   std::string snippet = region ? passage(mset, text, region->first, region->second, stemmer, request) : std::string();
-  if (snippet.empty() && head_cut) {
-    text += fmt::decode_text_tail(doc.get_value(fmt::kTextTailSlot)).value_or(std::string());
-    region = snippet_region(text, needles);
-    if (region) snippet = passage(mset, text, region->first, region->second, stemmer, request);
-  }
+  if (snippet.empty() && head_cut) snippet = passage_in_tail(mset, text, doc, needles, stemmer, request);
   if (!snippet.empty()) return snippet;
   // Without a needle in the text (the words matched elsewhere, or a wildcard matched), Xapian
   // may still find a match at the start of the text.

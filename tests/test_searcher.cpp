@@ -793,6 +793,21 @@ TEST_CASE("text tail: deflated and inflated back; bytes that are not one do not 
   CHECK_FALSE(canon::index_format::decode_text_tail(bytes.substr(0, bytes.size() / 2)));
   CHECK_FALSE(canon::index_format::decode_text_tail(""));
   CHECK_FALSE(canon::index_format::decode_text_tail("\x05hello"));
+  // A piece at a time: the same text; a cut tail ends bad.
+  canon::index_format::TextTailReader reader(bytes);
+  std::string pieces;
+  std::size_t calls = 0;
+  while (reader.append(pieces, 1000)) ++calls;
+  CHECK_FALSE(reader.bad());
+  CHECK(pieces == text);
+  CHECK(calls == (text.size() + 999) / 1000);
+  const std::string cut = bytes.substr(0, bytes.size() - 8);
+  canon::index_format::TextTailReader short_reader(cut);
+  std::string some;
+  while (short_reader.append(some, 1000)) {
+  }
+  CHECK(short_reader.bad());
+  CHECK(some.size() < text.size());
 }
 
 TEST_CASE("did you mean: a word the index does not hold is corrected when the correction finds more") {
