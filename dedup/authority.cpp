@@ -19,16 +19,6 @@
 
 namespace canon::dedup {
 
-namespace {
-
-/// The path of `url` (from the '/' after the host; the query and fragment dropped).
-std::string_view path_of(std::string_view url) {
-  url = after_host(url);
-  return url.substr(0, std::min(url.find('?'), url.find('#')));
-}
-
-}  // namespace
-
 std::string_view to_string(AuthorityReason reason) {
   switch (reason) {
     case AuthorityReason::Singleton: return "singleton";

@@ -16,8 +16,7 @@ namespace {
 
 /// `url`'s path without its leading '/', query and fragment.
 std::string_view relative_path(std::string_view url) {
-  std::string_view path = after_host(url);
-  path = path.substr(0, std::min(path.find('?'), path.find('#')));
+  std::string_view path = path_of(url);
   if (!path.empty() && path.front() == '/') path.remove_prefix(1);
   return path;
 }

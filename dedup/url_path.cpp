@@ -2,6 +2,8 @@
 /// @brief The part of a URL after its host.
 #include "dedup/url_path.h"
 
+#include <algorithm>
+
 namespace canon::dedup {
 
 std::string_view after_host(std::string_view url) {
@@ -9,6 +11,11 @@ std::string_view after_host(std::string_view url) {
   if (scheme == std::string_view::npos) return url;
   const std::size_t root = url.find('/', scheme + 3);
   return root == std::string_view::npos ? std::string_view{} : url.substr(root);
+}
+
+std::string_view path_of(std::string_view url) {
+  url = after_host(url);
+  return url.substr(0, std::min(url.find('?'), url.find('#')));
 }
 
 }  // namespace canon::dedup

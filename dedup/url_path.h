@@ -12,4 +12,7 @@ namespace canon::dedup {
 /// callers cut the query or fragment themselves where a rule says why.
 std::string_view after_host(std::string_view url);
 
+/// The path of `url`: after_host() without the query and fragment (from the '/' after the host).
+std::string_view path_of(std::string_view url);
+
 }  // namespace canon::dedup

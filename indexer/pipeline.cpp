@@ -146,10 +146,7 @@ std::size_t count_edges(const ranking::OutLinkRows& rows, const Collective& proc
 
 /// The folders above `url`'s page: 0 for the site's root and the pages beside it.
 std::uint32_t folder_depth(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  const std::size_t root = url.find('/', scheme == std::string_view::npos ? 0 : scheme + 3);
-  if (root == std::string_view::npos) return 0;
-  const std::string_view path = url.substr(root, url.find_first_of("?#", root) - root);
+  const std::string path = urls::url_path(url);  // starts with '/'
   return static_cast<std::uint32_t>(std::count(path.begin(), path.end(), '/') - 1);
 }
 
