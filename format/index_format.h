@@ -86,13 +86,14 @@ inline constexpr Xapian::valueno kStaticWeightSlot = 12;
 /// re-used by `canon index` and one built afresh (where the same pages have other document
 /// ids) rank alike.
 inline constexpr Xapian::valueno kUrlSlot = 13;
-/// The bytes of a page's main text a document's data holds for its snippet (`canon_text`), and
-/// the most of the text that follows them kept in value slot kTextTailSlot (deflated:
-/// format/text_tail.h): read only for a hit whose query words are not in the head (a long page
-/// matched far down), so that the data fetched for every hit stays small.
+/// The bytes of a page's main text value slot kTextHeadSlot holds for its snippet (LZ4:
+/// format/text_head.h), and the most of the text that follows them kept in value slot
+/// kTextTailSlot (deflated: format/text_tail.h): read only for a hit whose query words are not
+/// in the head (a long page matched far down), so that what is read for every hit stays small.
 inline constexpr std::size_t kTextHeadBytes = 16 * 1024;
 inline constexpr std::size_t kTextTailBytes = 496 * 1024;
 inline constexpr Xapian::valueno kTextTailSlot = 17;
+inline constexpr Xapian::valueno kTextHeadSlot = 18;
 
 /// Omega's prefixes: S title, U url (unique), H host, P path, K keywords, T mime type.
 inline constexpr std::string_view kTitlePrefix = "S";
@@ -123,7 +124,6 @@ inline constexpr std::string_view kDataSample = "sample";
 inline constexpr std::string_view kDataType = "type";
 inline constexpr std::string_view kDataModtime = "modtime";
 inline constexpr std::string_view kDataSize = "size";
-inline constexpr std::string_view kDataText = "canon_text";
 inline constexpr std::string_view kDataAlternates = "canon_alternates";
 /// On a duplicate page indexed for query-time collapse: the URL of its cluster's authoritative page.
 inline constexpr std::string_view kDataAuthoritative = "canon_authoritative";

@@ -16,6 +16,7 @@
 #include "format/facets.h"
 #include "format/page_place.h"
 #include "format/section_places.h"
+#include "format/text_head.h"
 #include "format/text_tail.h"
 #include "urls/url.h"
 
@@ -197,14 +198,15 @@ std::string IndexWriter::prepare(const PageContent& page) {
   }
   if (!page.place.empty()) fmt::add_data_line(data, fmt::kDataPlace, fmt::encode_place(page.place));
   if (!sections.empty()) fmt::add_data_line(data, fmt::kDataSections, fmt::encode_sections(sections));
-  // The text MSet::snippet() picks the best passage from; capped to keep documents small, the
-  // rest (to a cap) in a value slot that a search reads only when the words are not in the head.
+  // The text MSet::snippet() picks the best passage from: its head (read for every hit, kept out
+  // of the data Xapian inflates) and the rest, to a cap, that a search reads only when the words
+  // are not in the head.
   const std::string_view head = utf8_prefix(page.main_text, fmt::kTextHeadBytes);
+  if (!head.empty()) doc.add_value(fmt::kTextHeadSlot, fmt::encode_text_head(head));
   if (head.size() < page.main_text.size()) {
     doc.add_value(fmt::kTextTailSlot,
                   fmt::encode_text_tail(utf8_prefix(std::string_view(page.main_text).substr(head.size()), fmt::kTextTailBytes)));
   }
-  fmt::add_data_line(data, fmt::kDataText, head);
   doc.set_data(data);
   return doc.serialise();
 }

@@ -19,6 +19,7 @@
 #include "format/index_format.h"
 #include "format/page_place.h"
 #include "format/section_places.h"
+#include "format/text_head.h"
 #include "format/text_tail.h"
 #include "query/wildcards.h"
 #include "urls/url.h"
@@ -249,11 +250,11 @@ std::string passage_in_tail(const Xapian::MSet& mset, std::string& text, const X
 }
 
 /// The best passage of `text` for the MSet's query; the start of the text when none of its
-/// words match. `text` is the head of the page's text its data holds; when no needle is in it,
-/// or the region it has them in holds no word of the query (a needle inside another word:
+/// words match. `text` is the head of the page's text (`doc`'s kTextHeadSlot); when no needle is
+/// in it, or the region it has them in holds no word of the query (a needle inside another word:
 /// `turtle` of `turtledemo`), the rest of the text (`doc`'s kTextTailSlot, read only then and
-/// only as far as the first passage with a word of the query: passage_in_tail) is searched too. Xapian picks the passage (MSet::snippet, exhaustively) from the region
-/// snippet_region() finds, which bounds its cost on long pages. `mset` is the query's MSet over
+/// only as far as the first passage with a word of the query: passage_in_tail) is searched too.
+/// Xapian picks the passage (MSet::snippet, exhaustively) from the region snippet_region() finds, which bounds its cost on long pages. `mset` is the query's MSet over
 /// an empty database (Searcher::Rep::snippet_terms): every query term weighs the same, so the
 /// passage does not depend on term statistics, which differ between one database and its shards.
 std::string make_snippet(const Xapian::MSet& mset, std::string text, const Xapian::Document& doc,
@@ -626,6 +627,11 @@ struct Searcher::Rep {
   HitExtras hit_extras(const SearchRequest& request, unsigned flags, const Xapian::Query& query);
   /// The hits of `mset`, each with its page's fields, snippet, alternates and sections.
   std::vector<SearchHit> hits_of(const Xapian::MSet& mset, const SearchRequest& request, const HitExtras& extras);
+  /// Up to `most` sections matching `query` for each of `hits`, which show documents `shown`
+  /// whose data's sections lines are `section_lines`: the words' positions read for all hits at
+  /// once (read_word_positions). Throws Xapian::Error.
+  void add_sections(std::vector<SearchHit>& hits, const std::vector<Xapian::docid>& shown,
+                    const std::vector<std::string>& section_lines, const SectionQuery& query, std::size_t most) const;
 
   Xapian::Query highlight_query(const SearchRequest& request, unsigned flags, const Xapian::Query& query) {
     // A word of the query is its term, or its stem with Omega's Z prefix (STEM_SOME).
@@ -774,6 +780,8 @@ std::vector<SearchHit> Searcher::Rep::hits_of(const Xapian::MSet& mset, const Se
   for (auto it = mset.begin(); it != mset.end(); ++it) ids.push_back(*it);
   const std::vector<Xapian::Document> documents = shards.documents(ids);
   std::vector<SearchHit> hits;
+  std::vector<Xapian::docid> shown_ids;  // the document each hit shows, for its sections
+  std::vector<std::string> section_lines;
   std::size_t index = 0;
   for (auto it = mset.begin(); it != mset.end(); ++it, ++index) {
     Xapian::Document doc = documents[index];
@@ -796,19 +804,31 @@ std::vector<SearchHit> Searcher::Rep::hits_of(const Xapian::MSet& mset, const Se
     }
     fill_hit(hit, data, doc, title_suffix);
     if (request.with_snippets) {
-      hit.snippet = make_snippet(extras.snippet_set, fmt::data_field(data, fmt::kDataText), doc, extras.needles, stemmer,
+      hit.snippet = make_snippet(extras.snippet_set, fmt::decode_text_head(doc.get_value(fmt::kTextHeadSlot)).value_or(""), doc, extras.needles, stemmer,
                                  request);
     }
     if (request.with_alternates)
       hit.alternates = fmt::decode_alternates(fmt::data_field(data, fmt::kDataAlternates));
-    if (request.sections > 0) {
-      const std::string line = fmt::data_field(data, fmt::kDataSections);  // the sections view into it
-      hit.sections = matching_sections(db(), shown, hit.url, hit.title, fmt::decode_sections(line),
-                                       extras.section_query, request.sections);
-    }
+    shown_ids.push_back(shown);
+    if (request.sections > 0) section_lines.push_back(fmt::data_field(data, fmt::kDataSections));
     hits.push_back(std::move(hit));
   }
+  if (request.sections > 0) add_sections(hits, shown_ids, section_lines, extras.section_query, request.sections);
   return hits;
+}
+
+void Searcher::Rep::add_sections(std::vector<SearchHit>& hits, const std::vector<Xapian::docid>& shown,
+                                 const std::vector<std::string>& section_lines, const SectionQuery& query,
+                                 std::size_t most) const {
+  std::vector<std::vector<fmt::SectionView>> sections;  // views into section_lines
+  std::vector<std::optional<Xapian::termpos>> from;
+  for (const std::string& line : section_lines) {
+    sections.push_back(fmt::decode_sections(line));
+    from.push_back(sections.back().empty() ? std::nullopt : std::optional(sections.back().front().heading_start));
+  }
+  const std::vector<DocumentPositions> positions = read_word_positions(db(), shown, from, query);
+  for (std::size_t i = 0; i < hits.size() && i < sections.size(); ++i)
+    hits[i].sections = matching_sections(positions[i], hits[i].url, hits[i].title, sections[i], query, most);
 }
 
 Result<SearchResults> Searcher::Rep::with_correction(const SearchRequest& request, SearchResults results) {

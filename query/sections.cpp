@@ -56,9 +56,13 @@ SectionQuery section_query(const Xapian::Database& db, std::string_view typed, c
     if (term.empty()) continue;
     std::set<std::string> forms;
     if (term[0] == 'Z' && term.size() > 1 && !is_prefix_char(term[1])) {
+      // Forms the index does not hold would cost a read per hit for nothing (a stem is often
+      // no word: "tutori").
       const std::string stem = term.substr(1);
-      forms.insert(stem);
-      for (auto typed = parser.unstem_begin(term); typed != parser.unstem_end(term); ++typed) forms.insert(*typed);
+      if (db.term_exists(stem)) forms.insert(stem);
+      for (auto typed = parser.unstem_begin(term); typed != parser.unstem_end(term); ++typed) {
+        if (db.term_exists(*typed)) forms.insert(*typed);
+      }
       std::size_t scanned = 0;
       for (auto word = db.allterms_begin(stem); word != db.allterms_end(stem) && scanned < kMostFormsScanned;
            ++word, ++scanned) {
@@ -107,10 +111,9 @@ unsigned count_not_in_title(const std::set<std::string>& title_words, const std:
       std::count_if(words.begin(), words.end(), [&](const QueryWord& w) { return !is_among(title_words, w); }));
 }
 
-/// Each section's score for `words`, from the words' positions in document `doc` whose title's
+/// Each section's score for `words`, from the words' `positions` in a document whose title's
 /// words are `title_set`.
-std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::docid doc,
-                                         const std::set<std::string>& title_set,
+std::vector<SectionScore> score_sections(const DocumentPositions& positions, const std::set<std::string>& title_set,
                                          const std::vector<fmt::SectionView>& sections,
                                          const std::vector<QueryWord>& words) {
   std::vector<Xapian::termpos> starts;
@@ -120,17 +123,14 @@ std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::doc
     scores[i].index = i;
     scores[i].heading_length = sections[i].body_start - std::min(sections[i].body_start, sections[i].heading_start);
   }
-  for (const QueryWord& word : words) {
-    const bool title_word = is_among(title_set, word);
+  for (std::size_t w = 0; w < words.size() && w < positions.size(); ++w) {
+    const bool title_word = is_among(title_set, words[w]);
     std::vector<char> in_heading(sections.size(), 0), in_section(sections.size(), 0);
-    for (const std::string& form : word.forms) {
+    for (const std::vector<Xapian::termpos>& form : positions[w]) {
       // Positions ascend, as the sections do: one walk over both. Positions before the first
       // section (the title, the headings list, text before any heading) are skipped.
       std::size_t k = 0;
-      const Xapian::PositionIterator end = db.positionlist_end(doc, form);
-      Xapian::PositionIterator p = db.positionlist_begin(doc, form);
-      if (p != end) p.skip_to(starts.front());
-      for (; p != end; ++p) {
+      for (auto p = std::lower_bound(form.begin(), form.end(), starts.front()); p != form.end(); ++p) {
         while (k + 1 < starts.size() && starts[k + 1] <= *p) ++k;
         in_section[k] = 1;
         ++scores[k].occurrences;
@@ -151,14 +151,46 @@ std::vector<SectionScore> score_sections(const Xapian::Database& db, Xapian::doc
 
 }  // namespace
 
-std::vector<SectionHit> matching_sections(const Xapian::Database& db, Xapian::docid doc, std::string_view page_url,
+std::vector<DocumentPositions> read_word_positions(const Xapian::Database& db, const std::vector<Xapian::docid>& docs,
+                                                   const std::vector<std::optional<Xapian::termpos>>& from,
+                                                   const SectionQuery& query) {
+  std::vector<DocumentPositions> out(docs.size());
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < docs.size() && i < from.size(); ++i) {
+    if (!from[i]) continue;
+    order.push_back(i);
+    for (const QueryWord& word : query.words) out[i].emplace_back(word.forms.size());
+  }
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return docs[a] < docs[b]; });
+  for (std::size_t w = 0; w < query.words.size(); ++w) {
+    for (std::size_t f = 0; f < query.words[w].forms.size(); ++f) {
+      const std::string& form = query.words[w].forms[f];
+      // Which documents hold the form, from its posting list: a position list looked up for a
+      // document without the form costs as much as one read.
+      Xapian::PostingIterator post = db.postlist_begin(form);
+      for (const std::size_t i : order) {
+        post.skip_to(docs[i]);
+        if (post == db.postlist_end(form)) break;
+        if (*post != docs[i]) continue;
+        const Xapian::PositionIterator end = db.positionlist_end(docs[i], form);
+        Xapian::PositionIterator p = db.positionlist_begin(docs[i], form);
+        if (p != end) p.skip_to(*from[i]);
+        std::vector<Xapian::termpos>& kept = out[i][w][f];
+        for (; p != end; ++p) kept.push_back(*p);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<SectionHit> matching_sections(const DocumentPositions& positions, std::string_view page_url,
                                           std::string_view title, const std::vector<fmt::SectionView>& sections,
                                           const SectionQuery& query, std::size_t most) {
   std::vector<SectionHit> hits;
   const std::vector<QueryWord>& words = query.words;
   if (words.empty() || sections.empty() || most == 0) return hits;
   const std::set<std::string> title_words = words_of(title);
-  std::vector<SectionScore> scores = score_sections(db, doc, title_words, sections, words);
+  std::vector<SectionScore> scores = score_sections(positions, title_words, sections, words);
   std::erase_if(scores, [&](const SectionScore& s) { return sections[s.index].anchor.empty(); });
   // Sections whose heading holds a word the title does not are where the query points; failing
   // those, sections holding every such word; when the title holds every word, sections whose

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,8 +45,23 @@ SectionQuery section_query(const Xapian::Database& db, std::string_view typed, c
 
 inline constexpr std::size_t kMaxSectionWords = 8;
 
-/// Up to `most` sections of document `doc` (of `db`, at `page_url`, titled `title`) that hold
-/// the words of `query`, best first: a section whose heading is the query's text, then those
+/// Where a document holds a query's words: per word of the SectionQuery, per form, its
+/// positions in ascending order.
+using DocumentPositions = std::vector<std::vector<std::vector<Xapian::termpos>>>;
+
+/// The DocumentPositions of `query` in each of `docs` (of `db`), only those from `from[i]` on for
+/// docs[i] (a document's positions before its first section are of no section); a document
+/// whose `from` is nullopt is not read (it gets none). The positions are read a form at a time,
+/// for the documents in id order, which is the order of Xapian's position table (term, then
+/// document) and of the form's posting list, which tells the documents that hold the form
+/// (about half of the pairs hold none, and an empty position list costs a read, two on glass).
+/// Throws what Xapian throws.
+std::vector<DocumentPositions> read_word_positions(const Xapian::Database& db, const std::vector<Xapian::docid>& docs,
+                                                   const std::vector<std::optional<Xapian::termpos>>& from,
+                                                   const SectionQuery& query);
+
+/// Up to `most` sections of a document (at `page_url`, titled `title`, whose query words are
+/// at `positions`: read_word_positions) that hold the words of `query`, best first: a section whose heading is the query's text, then those
 /// whose anchor holds the most of the words (a generator names a member's anchor after it:
 /// asyncio.Queue.maxsize, method.push), then those whose heading holds the most words that are not in the page's
 /// title (for "Vec push" the section about push on the page named Vec), then the most words in
@@ -53,8 +69,8 @@ inline constexpr std::size_t kMaxSectionWords = 8;
 /// heading (the heading that is the query), then the most occurrences, then page order. Shown:
 /// the sections whose heading holds a query word the title does not, when there are any; else
 /// those holding every such word; else (the title holds every word) those whose heading holds
-/// every word. Sections without an anchor are never shown. Throws what Xapian throws.
-std::vector<SectionHit> matching_sections(const Xapian::Database& db, Xapian::docid doc, std::string_view page_url,
+/// every word. Sections without an anchor are never shown.
+std::vector<SectionHit> matching_sections(const DocumentPositions& positions, std::string_view page_url,
                                           std::string_view title, const std::vector<index_format::SectionView>& sections,
                                           const SectionQuery& query, std::size_t most);
 

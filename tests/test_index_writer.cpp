@@ -12,6 +12,7 @@
 #include "format/index_format.h"
 #include "indexer/index_writer.h"
 #include "format/page_place.h"
+#include "format/text_head.h"
 #include "support/temp_dir.h"
 
 namespace fmt = canon::index_format;
@@ -86,9 +87,11 @@ TEST_CASE("a page becomes one document with Omega's terms, values and data") {
   CHECK(data_value(data, "caption") == "Installing Tern");
   CHECK(data_value(data, "sample") == "How to install Tern on Debian");
   CHECK(data_value(data, "type") == "text/html");
-  // Newlines inside a value would break Omega's key=value lines.
-  CHECK(data_value(data, "canon_text") ==
-        "Run apt-get install tern. Then configure the backups. Second line.");
+  // The text's head is a value, not a data line (newlines in a data line become spaces).
+  CHECK(data_value(data, "canon_text") == "<missing>");
+  CHECK(fmt::decode_text_head(doc.get_value(fmt::kTextHeadSlot)) ==
+        "Run apt-get install tern. Then configure the backups.\nSecond line.");
+  CHECK(doc.get_value(fmt::kTextTailSlot).empty());  // the text fits in the head
   CHECK(data_value(data, "canon_alternates").find("\"http://localhost/print/install.html\"") !=
         std::string::npos);
 }
@@ -401,7 +404,7 @@ TEST_CASE("a prepared document written once holds its terms, positions and clust
   CHECK(Xapian::sortable_unserialise(first.get_value(fmt::kStaticWeightSlot)) == doctest::Approx(std::log1p(5.0)));
   CHECK(first.get_value(fmt::kClusterSlot) == "3");
   CHECK(data_value(first.get_data(), "canon_alternates").find("mirror/page0.html") != std::string::npos);
-  CHECK(data_value(first.get_data(), "canon_text") == "page number 0 about backups");
+  CHECK(fmt::decode_text_head(first.get_value(fmt::kTextHeadSlot)) == "page number 0 about backups");
   CHECK(db.term_exists("Smirror"));  // the alternate's title is a title of the page
   const Xapian::Document second = db.get_document(ids[1]);
   CHECK(second.get_value(fmt::kClusterSlot) == "4");
@@ -414,11 +417,11 @@ TEST_CASE("document data: add_data_line and data_field read each other back") {
   std::string data;
   fmt::add_data_line(data, fmt::kDataUrl, "http://localhost/a.html");
   fmt::add_data_line(data, fmt::kDataCaption, "Two\nlines\rhere");
-  fmt::add_data_line(data, fmt::kDataText, "x=y");
-  CHECK(data == "url=http://localhost/a.html\ncaption=Two lines here\ncanon_text=x=y\n");
+  fmt::add_data_line(data, fmt::kDataSample, "x=y");
+  CHECK(data == "url=http://localhost/a.html\ncaption=Two lines here\nsample=x=y\n");
   CHECK(fmt::data_field(data, fmt::kDataUrl) == "http://localhost/a.html");
   CHECK(fmt::data_field(data, fmt::kDataCaption) == "Two lines here");
-  CHECK(fmt::data_field(data, fmt::kDataText) == "x=y");
+  CHECK(fmt::data_field(data, fmt::kDataSample) == "x=y");
   CHECK(fmt::data_field(data, "ur").empty());  // a key is a whole key
   CHECK(fmt::data_field(data, fmt::kDataSize).empty());
   CHECK(fmt::data_field("", fmt::kDataUrl).empty());

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "indexer/index_writer.h"
+#include "format/text_head.h"
 #include "format/text_tail.h"
 #include "query/searcher.h"
 #include "query/spelling.h"
@@ -808,6 +809,24 @@ TEST_CASE("text tail: deflated and inflated back; bytes that are not one do not 
   }
   CHECK(short_reader.bad());
   CHECK(some.size() < text.size());
+}
+
+TEST_CASE("text head: compressed and back; bytes that are not one do not decode") {
+  namespace fmt = canon::index_format;
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "wörd" + std::to_string(i % 37) + " ";
+  const std::string bytes = fmt::encode_text_head(text);
+  CHECK(bytes.size() < text.size() / 2);
+  CHECK(fmt::decode_text_head(bytes) == text);
+  CHECK(fmt::encode_text_head("").empty());
+  CHECK(fmt::decode_text_head("") == std::string());  // a page without text has no head
+  CHECK(fmt::decode_text_head(fmt::encode_text_head("x")) == "x");
+  CHECK_FALSE(fmt::decode_text_head(bytes.substr(0, bytes.size() - 4)));  // cut
+  CHECK_FALSE(fmt::decode_text_head("\x05hello"));                       // not LZ4 of 5 bytes
+  CHECK_FALSE(fmt::decode_text_head("\xff\xff\xff\xff\x0f"));           // a length past any head
+  std::string longer = bytes;
+  longer[0] = static_cast<char>(longer[0] + 1);  // says one byte more than it holds
+  CHECK_FALSE(fmt::decode_text_head(longer));
 }
 
 TEST_CASE("did you mean: a word the index does not hold is corrected when the correction finds more") {

@@ -9,6 +9,7 @@
 # Usage: bench/query_latency/compare_builds.sh BASE_BUILD NEW_BUILD WORK_DIR [SITE...]
 #   a build is a build directory (cli/canon and bench/query_latency/canon_query_latency in it);
 #   sites default to Javadoc api/, python3.11-doc and rust-doc. ROUNDS=2, REPEATS=3 by default.
+#   REUSE=1 searches the indexes already in WORK_DIR (a change of the search alone).
 #   A build of an older commit:  git worktree add /tmp/base COMMIT && cmake -S /tmp/base -B
 #   /tmp/base/build -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build /tmp/base/build
 #   --target canon canon_query_latency
@@ -37,7 +38,9 @@ for site in "${sites[@]}"; do
   for which in base new; do
     build=$base
     [ $which = new ] && build=$new
-    "$build/cli/canon" index "$site" --out "$work/$which-$(name_of "$site")" --quiet >/dev/null
+    out="$work/$which-$(name_of "$site")"
+    [ "${REUSE:-0}" = 1 ] && [ -d "$out" ] && continue
+    "$build/cli/canon" index "$site" --out "$out" --quiet >/dev/null
   done
 done
 # mode_row DRIVER_OUTPUT MODE: "p50 / mean" of that mode's row.

@@ -15,7 +15,7 @@
 /// only, get_mset of 10, no document data read). Prints one Markdown table row per mode:
 /// wall-clock p50, p90, p99 and mean in ms, and the p50 and p99 of the thread's CPU time, which
 /// a busy machine inflates far less than wall time (what an idle machine's wall time would be,
-/// roughly).
+/// roughly). MODES=full,no-sections (comma-separated) runs only the modes named.
 #include <time.h>
 
 #include <algorithm>
@@ -128,6 +128,11 @@ int main(int argc, char** argv) {
                    {},
                    0});
 
+  // MODES=full,no-sections runs only those modes (a profile of one mode).
+  if (const char* only = std::getenv("MODES"); only != nullptr && *only != '\0') {
+    const std::string wanted = std::string(",") + only + ",";
+    std::erase_if(modes, [&](const Mode& mode) { return wanted.find("," + mode.name + ",") == std::string::npos; });
+  }
   for (Mode& mode : modes) {
     for (const std::string& query : queries) mode.run(query);  // warm-up, untimed
   }
