@@ -350,7 +350,14 @@ void SiteNames::count_page(const PageName& page, bool generic_title, Counts& cou
     hashes.clear();
     for (std::size_t j = 0; j < depth; ++j) hashes.push_back(j == i ? 0 : page.segments[j]);
     hashes.push_back(i);
-    counts.blanked.emplace_back(XXH3_64bits(hashes.data(), hashes.size() * sizeof(std::uint64_t)), prefix);
+    const std::uint64_t key = XXH3_64bits(hashes.data(), hashes.size() * sizeof(std::uint64_t));
+    counts.blanked.emplace_back(key, prefix);
+    if (i < page.segment_word_end.size()) {
+      const auto words = page.segment_words.begin();
+      const bool says_place = std::any_of(words + (i == 0 ? 0 : page.segment_word_end[i - 1]), words + page.segment_word_end[i],
+                                          [&](std::uint32_t w) { return std::binary_search(name.begin(), name.end(), w); });
+      if (says_place) counts.named_blanked.emplace_back(key, prefix);
+    }
   }
 }
 
@@ -395,7 +402,15 @@ void SiteNames::build(const PageVisit& pages) {
   std::unordered_map<std::uint64_t, std::uint64_t> pairs;
   count_parallel_pairs(counts.blanked, pairs);
   for (const auto& [key, count] : pairs) {
-    if (count >= kMinPlaceTreePaths) statistics_.parallel_paths.emplace(key, static_cast<std::uint32_t>(count));
+    if (count >= kMinPlaceTreePaths) statistics_.parallel_paths[key].paths = static_cast<std::uint32_t>(count);
+  }
+  std::sort(counts.named_blanked.begin(), counts.named_blanked.end());
+  pairs.clear();
+  count_parallel_pairs(counts.named_blanked, pairs);
+  for (const auto& [key, count] : pairs) {
+    auto kept = statistics_.parallel_paths.find(key);
+    if (count >= kMinNamedPlacePaths && kept != statistics_.parallel_paths.end())
+      kept->second.named = static_cast<std::uint32_t>(count);
   }
   counts = Counts{};
   std::uint32_t d = 0;
@@ -519,9 +534,10 @@ bool SiteNames::moved(std::uint32_t a, std::uint32_t b) const {
       statistics_.parallel_paths.find(directory_pair_key(prefix_hash(x, differing), prefix_hash(y, differing)));
   // Trees of their own, far more alike than two classes' member pages (`deque/at.html`,
   // `vector/at.html`), whatever the share of the names that carry their words (`arm`, `aarch64`).
-  if (shared == statistics_.parallel_paths.end() || shared->second < kMinPlaceTreePaths) return false;
+  if (shared == statistics_.parallel_paths.end() || shared->second.paths < kMinPlaceTreePaths) return false;
   const NameRelation r = relation(a, b);
-  if (r == NameRelation::kSame || r == NameRelation::kUnknown) return false;
+  if (r == NameRelation::kUnknown) return false;
+  if (r == NameRelation::kSame) return shared->second.named_by_place();
   // Each name carries its own place: its directory has a word in the page's own name, and every
   // word one name has and the other lacks is a word of its own directory. A substitution of the
   // place, not an added qualifier.

@@ -194,6 +194,9 @@ public:
   /// do two Javadoc modules (docs/dedup.md, "Moved pages": at most 58 on cppreference and 20 on
   /// Javadoc, against 116 to 4,935 between rust-doc's crates and platforms).
   static constexpr std::size_t kMinPlaceTreePaths = 100;
+  /// Fewer same paths whose names say their place cannot be most of a parallel tree's: not
+  /// counted (ParallelPaths::named_by_place()), so that a partitioned run gathers only these.
+  static constexpr std::size_t kMinNamedPlacePaths = kMinPlaceTreePaths / 2;
 
   SiteNames() = default;
   /// `pages[d]` for each document d.
@@ -240,18 +243,21 @@ public:
   /// the square of the largest group of one name.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> same_name_pairs(
       std::size_t neighbours = static_cast<std::size_t>(-1)) const;
-  /// Whether documents a and b are the same item at a parallel path: their names are known and
-  /// not the same, their paths are the same but for one directory (`std/cmp/trait.Eq.html`,
+  /// Whether documents a and b are the same item at a parallel path: their names are known,
+  /// their paths are the same but for one directory (`std/cmp/trait.Eq.html`,
   /// `core/cmp/trait.Eq.html`; `core/arch/x86/fn.f.html`, `core/arch/x86_64/fn.f.html`), the two
   /// directories hold parallel trees (at least kMinPlaceTreePaths paths below them are the
-  /// same), each page's directory is named in its
+  /// same), and either each page's directory is named in its
   /// own name ("Eq in std::cmp", "Eq in core::cmp"), and every word one name has and the other
   /// lacks is a word of its own directory: the site writes the item's place into its name, and
-  /// the names differ in the place alone. A re-export, a crate or platform module that repeats
-  /// another's items. Such pages are measured by masked containment
+  /// the names differ in the place alone; or the names are the same in trees whose pages the
+  /// site names by their place (ParallelPaths::named_by_place: "f32 - Rust" in std and core,
+  /// where most pages say "in std::" and "in core::"). A re-export, a crate or platform module
+  /// that repeats another's items. Such pages are measured by masked containment
   /// (moved_shingle_set(), moved_coverage()) and need moved_threshold.
-  /// Not moved: the same name in a parallel directory (`c/…/atof.html`, `cpp/…/atof.html`: the
-  /// name does not say the place), a qualifier one name adds while the other name does not say
+  /// Not moved: the same name in parallel directories whose pages' names do not say their
+  /// place (`c/…/atof.html`, `cpp/…/atof.html` on a site whose names never say "c" or "cpp"), a
+  /// qualifier one name adds while the other name does not say
   /// its own place (`experimental/any.html` "std::experimental::any", `utility/any.html`
   /// "std::any"), paths of other depths.
   /// REQUIRES: a, b < the number of pages.
@@ -296,13 +302,22 @@ private:
   /// What the site says of every name: counted over all pages, then kept only where it decides
   /// something (a word common on the site or in a top-level directory, two directories with
   /// parallel trees), so that it is small whatever the site's size.
+  struct ParallelPaths {
+    std::uint32_t paths = 0;
+    std::uint32_t named = 0;
+    /// The site names the two trees' pages by their place (most of the same paths have names
+    /// that say their directory): a page of one name in both is one item whose name does not
+    /// say its place (rustdoc's primitives, "f32 - Rust", in std and core).
+    bool named_by_place() const { return paths > 0 && 2 * std::uint64_t{named} > paths; }
+  };
   struct Statistics {
     std::unordered_set<std::uint32_t> common_words;
     /// section_word() of each word common in a top-level directory.
     std::unordered_set<std::uint64_t> common_section_words;
-    /// For two directories (directory_pair_key), how many paths below them are the same; only
-    /// pairs with at least kMinPlaceTreePaths.
-    std::unordered_map<std::uint64_t, std::uint32_t> parallel_paths;
+    /// For two directories (directory_pair_key), how many paths below them are the same, and of
+    /// those, at how many both pages' names carry a word of their own directory; only pairs with
+    /// at least kMinPlaceTreePaths paths.
+    std::unordered_map<std::uint64_t, ParallelPaths> parallel_paths;
     bool common(std::uint64_t section, std::uint32_t w) const {
       return common_words.contains(w) || (section != 0 && common_section_words.contains(section_word(section, w)));
     }
@@ -320,6 +335,8 @@ private:
     std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> section_word_pages;
     /// (key of the path with one directory blanked, the path through that directory)
     std::vector<std::pair<std::uint64_t, std::uint64_t>> blanked;
+    /// The same, for a page whose name carries a word of the blanked directory only.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> named_blanked;
   };
   /// The words of a page's name in order and the hash of the name's text, given whether its
   /// title is one many pages share.
@@ -329,6 +346,12 @@ private:
   /// key's distinct directories, two to kMaxParallelGroup of them, pair with each other.
   static void count_parallel_pairs(std::span<const std::pair<std::uint64_t, std::uint64_t>> blanked,
                                    std::unordered_map<std::uint64_t, std::uint64_t>& pairs);
+  /// In a partitioned run: the directory pairs' counts over every process's `blanked` records
+  /// (emptied), those of at least `least`, on every process: each record goes to its key's
+  /// owner, which pairs the key's directories (count_parallel_pairs()), and each pair's count is
+  /// summed by the pair's owner. Collective.
+  static std::vector<std::pair<std::uint64_t, std::uint64_t>> parallel_pair_counts(
+      std::vector<std::pair<std::uint64_t, std::uint64_t>>& blanked, std::uint64_t least, const Collective& processes);
   /// Adds document d's names (a title many pages share or not), with the statistics.
   void add(std::uint32_t d, const PageName& page, bool generic_title);
   /// The whole site's statistics and names from `pages` (each call visits every page in order).

@@ -83,6 +83,35 @@ void put_name(std::string& out, std::uint32_t d, bool generic_title, const Encod
 
 }  // namespace
 
+std::vector<std::pair<std::uint64_t, std::uint64_t>> SiteNames::parallel_pair_counts(
+    std::vector<std::pair<std::uint64_t, std::uint64_t>>& blanked, std::uint64_t least, const Collective& processes) {
+  const unsigned count = processes.size();
+  std::vector<std::string> to_each(count);
+  for (const auto& record : blanked) put_record(to_each[record.first % count], record);
+  blanked = {};
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> owned_blanked;
+  for (const std::string& theirs : processes.all_to_all_bytes(to_each)) {
+    for_each_record<std::pair<std::uint64_t, std::uint64_t>>(theirs, [&](const auto& b) { owned_blanked.push_back(b); });
+  }
+  std::sort(owned_blanked.begin(), owned_blanked.end());
+  std::unordered_map<std::uint64_t, std::uint64_t> pairs;
+  count_parallel_pairs(owned_blanked, pairs);
+  owned_blanked = {};
+  std::vector<KeyCount> mine;
+  for (const auto& [key, n] : pairs) mine.push_back({key, 0, n});
+  std::vector<std::uint64_t> chosen;
+  for (const auto& [key, k] : sum_by_owner(mine, processes)) {
+    if (k.count >= least) {
+      chosen.push_back(key);
+      chosen.push_back(k.count);
+    }
+  }
+  const std::vector<std::uint64_t> all = gather_keys(chosen, processes);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+  for (std::size_t i = 0; i + 1 < all.size(); i += 2) out.emplace_back(all[i], all[i + 1]);
+  return out;
+}
+
 SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first, const Collective& processes) {
   const unsigned count = processes.size();
   SiteNames names;
@@ -166,32 +195,14 @@ SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first,
     }
   }
   for (const std::uint64_t key : gather_keys(chosen, processes)) names.statistics_.common_section_words.insert(key);
-  // Parallel trees: a blanked path's directories paired by the key's owner, then each pair of
-  // directories' count summed by the pair's owner.
-  for (std::string& message : to_each) message.clear();
-  for (const auto& blanked : counts.blanked) put_record(to_each[blanked.first % count], blanked);
+  // Parallel trees, and how many of their same paths have names that say their place.
+  for (const auto& [key, paths] : parallel_pair_counts(counts.blanked, kMinPlaceTreePaths, processes))
+    names.statistics_.parallel_paths[key].paths = static_cast<std::uint32_t>(paths);
+  for (const auto& [key, named_paths] : parallel_pair_counts(counts.named_blanked, kMinNamedPlacePaths, processes)) {
+    if (auto kept = names.statistics_.parallel_paths.find(key); kept != names.statistics_.parallel_paths.end())
+      kept->second.named = static_cast<std::uint32_t>(named_paths);
+  }
   counts = Counts{};
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> owned_blanked;
-  for (const std::string& theirs : processes.all_to_all_bytes(to_each)) {
-    for_each_record<std::pair<std::uint64_t, std::uint64_t>>(theirs, [&](const auto& b) { owned_blanked.push_back(b); });
-  }
-  std::sort(owned_blanked.begin(), owned_blanked.end());
-  std::unordered_map<std::uint64_t, std::uint64_t> pairs;
-  count_parallel_pairs(owned_blanked, pairs);
-  owned_blanked = {};
-  mine.clear();
-  for (const auto& [key, n] : pairs) mine.push_back({key, 0, n});
-  chosen.clear();
-  for (const auto& [key, k] : sum_by_owner(mine, processes)) {
-    if (k.count >= kMinPlaceTreePaths) {
-      chosen.push_back(key);
-      chosen.push_back(k.count);
-    }
-  }
-  const std::vector<std::uint64_t> all = gather_keys(chosen, processes);
-  for (std::size_t i = 0; i + 1 < all.size(); i += 2) {
-    names.statistics_.parallel_paths.emplace(all[i], static_cast<std::uint32_t>(all[i + 1]));
-  }
 
   // 3. This process's own names.
   std::uint32_t d = first;

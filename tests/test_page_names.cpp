@@ -272,8 +272,12 @@ TEST_CASE("SiteNames::moved: the same item at a parallel path, its place in its 
       // The other name does not say its own place: a qualifier added, not a place substituted.
       {"a qualifier one name adds", "http://h/cpp/experimental/any.html", "std::experimental::any",
        "http://h/cpp/utility/any.html", "std::any", false},
-      {"the same name in parallel directories", "http://h/c/atof.html", "atof", "http://h/cpp/atof.html", "atof",
-       false},
+      // The same name: the same item where the site's other pages in the two trees say their
+      // place (std, core), not where they do not (c, cpp: "x1", "std::x1").
+      {"the same name in trees named by their place", "http://h/std/primitive.f32.html", "f32",
+       "http://h/core/primitive.f32.html", "f32", true},
+      {"the same name in trees whose names do not say their place", "http://h/c/atof.html", "atof",
+       "http://h/cpp/atof.html", "atof", false},
       {"other file names", "http://h/std/cmp/trait.Eq.html", "Eq in std::cmp", "http://h/core/cmp/trait.Ord.html",
        "Eq in core::cmp", false},
       {"other depths", "http://h/std/cmp/trait.Eq.html", "Eq in std::cmp", "http://h/core/trait.Eq.html",
@@ -291,6 +295,8 @@ TEST_CASE("SiteNames::moved: the same item at a parallel path, its place in its 
       names.push_back(named("http://h/core/arch/x86/g" + n + ".html", "g" + n + " in core::arch::x86"));
       names.push_back(named("http://h/core/arch/x86_64/g" + n + ".html", "g" + n + " in core::arch::x86_64"));
       names.push_back(named("http://h/cpp/k" + n + "/at.html", "std::k" + n + "::at"));
+      names.push_back(named("http://h/c/p" + n + "/x.html", "x" + n));
+      names.push_back(named("http://h/cpp/p" + n + "/x.html", "std::x" + n));
     }
     const SiteNames site_names(names);
     CHECK(site_names.moved(0, 1) == c.expected);
