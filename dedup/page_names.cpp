@@ -80,8 +80,9 @@ std::string_view opening_words(std::string_view text, std::size_t count) {
 }
 
 /// `path` (starting with '/') without its directory segments that name a release
-/// (release_in_segment()) before `query`, the offset where its query starts.
-std::string without_releases(std::string_view path, std::size_t query) {
+/// (release_in_segment()) before `query`, the offset where its query starts; those segments,
+/// each after a '/', appended to `releases`.
+std::string without_releases(std::string_view path, std::size_t query, std::string& releases) {
   std::string kept;
   kept.reserve(path.size());
   std::size_t at = 0;
@@ -89,6 +90,8 @@ std::string without_releases(std::string_view path, std::size_t query) {
     const std::size_t next = path.find('/', at + 1);
     if (next >= query || release_in_segment(path.substr(at + 1, next - at - 1)).kind == 0) {
       kept.append(path.substr(at, std::min(next, query) - at));
+    } else {
+      releases.append(path.substr(at, next - at));
     }
     at = std::min(next, query);
   }
@@ -182,7 +185,8 @@ void get_ints(codec::Reader& in, std::vector<Int>& values) {
 }  // namespace
 
 void encode_page_name(const PageName& name, std::string& out) {
-  for (const std::uint64_t hash : {name.title_text, name.heading_text, name.path, name.stem, name.section, name.cited}) {
+  for (const std::uint64_t hash :
+       {name.title_text, name.heading_text, name.path, name.stem, name.section, name.cited, name.release}) {
     codec::put_fixed(out, hash, 8);
   }
   put_ints(out, name.title);
@@ -201,7 +205,8 @@ PageName decode_page_name(codec::Reader& in) {
 }
 
 void decode_page_name(codec::Reader& in, PageName& name) {
-  for (std::uint64_t* hash : {&name.title_text, &name.heading_text, &name.path, &name.stem, &name.section, &name.cited}) {
+  for (std::uint64_t* hash :
+       {&name.title_text, &name.heading_text, &name.path, &name.stem, &name.section, &name.cited, &name.release}) {
     *hash = in.fixed(8);
   }
   get_ints(in, name.title);
@@ -271,7 +276,9 @@ PageName page_name(const DedupDocument& doc) {
     name.section = XXH3_64bits(path.data(), slash) | 1;
   }
   // The path without the releases among its directories: a release's copy of a page mirrors it.
-  const std::string unversioned = without_releases(path, query);
+  std::string releases;
+  const std::string unversioned = without_releases(path, query, releases);
+  if (!releases.empty()) name.release = XXH3_64bits(releases.data(), releases.size()) | 1;
   path = unversioned;
   name.path = XXH3_64bits(path.data(), path.size());
   const std::size_t unversioned_query = std::min(path.find('?'), path.size());
@@ -424,7 +431,7 @@ void SiteNames::add(std::uint32_t d, const PageName& page, bool generic_title) {
   document_.push_back(d);
   generic_title_.push_back(generic_title ? 1 : 0);
   urls_.push_back({page.path, page.stem, at(suffixes_.size()), at(suffixes_.size() + page.path_suffixes.size()),
-                   at(segments_.size()), at(segments_.size() + page.segments.size()), page.cited});
+                   at(segments_.size()), at(segments_.size() + page.segments.size()), page.cited, page.release});
   suffixes_.insert(suffixes_.end(), page.path_suffixes.begin(), page.path_suffixes.end());
   for (std::size_t i = 0; i < page.segments.size(); ++i) {
     const std::size_t first = segment_words_.size() + (i == 0 ? 0 : page.segment_word_end[i - 1]);
@@ -492,7 +499,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> SiteNames::same_name_pairs(
       std::size_t paired = 0;
       for (std::size_t y = x + 1; y < end && paired < neighbours; ++y) {
         const std::uint32_t a = by_name[x].second, b = by_name[y].second;
-        if (url_evidence(a, b) != UrlEvidence::kMirrored) continue;
+        const UrlEvidence url = url_evidence(a, b);
+        if (url != UrlEvidence::kMirrored && url != UrlEvidence::kOtherRelease) continue;
         pairs.emplace_back(a, b);  // a < b: sorted by d
         ++paired;
       }
@@ -621,6 +629,7 @@ UrlEvidence SiteNames::url_evidence(std::uint32_t a, std::uint32_t b) const {
     return std::binary_search(first, last, inner.path);
   };
   if (x.path == y.path || below(x, y) || below(y, x)) return UrlEvidence::kMirrored;
+  if (x.release != 0 && y.release != 0 && x.release != y.release) return UrlEvidence::kOtherRelease;
   return x.stem == y.stem ? UrlEvidence::kSameStem : UrlEvidence::kNone;
 }
 
@@ -634,6 +643,10 @@ double required_similarity(const DedupOptions& options, NameRelation relation, U
       // A copy keeps its title; pages that only share a title (files named alike in two
       // directories, an index and its sub-index, a C and a C++ page of one name) have no more
       // than that in common.
+      // Another release's page of the same name whose file has another name is the same
+      // document renamed (a generator that numbers its files anew); what changed between the
+      // releases is for the text to rule out only a different page altogether.
+      if (url == UrlEvidence::kOtherRelease) return options.threshold;
       return url == UrlEvidence::kMirrored ? options.copy_threshold : parallel;
     case NameRelation::kUnknown: return url == UrlEvidence::kMirrored ? options.threshold : parallel;
     case NameRelation::kRelated:
@@ -643,7 +656,8 @@ double required_similarity(const DedupOptions& options, NameRelation relation, U
       // parallel item as often ("std::experimental::optional" / "std::optional").
       switch (url) {
         case UrlEvidence::kMirrored: return related;
-        case UrlEvidence::kSameStem: return parallel;
+        case UrlEvidence::kSameStem:
+        case UrlEvidence::kOtherRelease: return parallel;
         case UrlEvidence::kNone: break;
       }
       return std::numeric_limits<double>::infinity();

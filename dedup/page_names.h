@@ -54,6 +54,8 @@ struct PageName {
   /// XXH3 of the place the page cites first (DedupDocument::cited_place; a fragment that is a
   /// range of numbers, lines `110-139`, cut to where it starts), its low bit set; 0: none.
   std::uint64_t cited = 0;
+  /// XXH3 of the path's directories that name a release, in order, its low bit set; 0: none.
+  std::uint64_t release = 0;
 };
 
 /// Appends `name`'s bytes (common/byte_codec.h) to `out`: how a detector's kept state travels
@@ -123,6 +125,9 @@ enum class UrlEvidence {
   kMirrored,  ///< the same path, or one path is the other's below a prefix (`mirror/docs/a.html`,
               ///< `docs/a.html`), releases in the paths aside (`docs/v1/a.html`, `docs/a.html`,
               ///< `0.49/a.html`)
+  kOtherRelease,  ///< not mirrored, and both paths name a release, not the same one
+                  ///< (`3.3/a00085.html`, `3.4/a00089.html`: a generator that numbers its files
+                  ///< anew in every release)
 };
 
 /// The hash a word of a name has in PageName and SiteNames: the low 32 bits of XXH3 of the word
@@ -376,6 +381,7 @@ private:
     std::uint32_t suffixes = 0, end = 0;  // suffixes_[suffixes, end)
     std::uint32_t segments = 0, segments_end = 0;  // segments_[segments, segments_end)
     std::uint64_t cited = 0;  // PageName::cited
+    std::uint64_t release = 0;  // PageName::release
   };
   /// A segment of a path: its hash and its words (segment_words_[words, words_end)).
   struct Segment {

@@ -122,6 +122,11 @@ TEST_CASE("required_similarity for each relation and what the URLs say") {
   CHECK(o.copy_threshold < o.threshold);
   CHECK(required_similarity(o, Rel::kSame, Url::kSameStem) == o.parallel_threshold);
   CHECK(required_similarity(o, Rel::kSame, Url::kNone) == o.parallel_threshold);
+  // Another release's page of one name under another file name: the document renumbered.
+  CHECK(required_similarity(o, Rel::kSame, Url::kOtherRelease) == o.threshold);
+  CHECK(required_similarity(o, Rel::kUnknown, Url::kOtherRelease) == o.parallel_threshold);
+  CHECK(required_similarity(o, Rel::kRelated, Url::kOtherRelease) == o.parallel_threshold);
+  CHECK(required_similarity(o, Rel::kDifferent, Url::kOtherRelease) > 1.0);
   CHECK(required_similarity(o, Rel::kUnknown, Url::kMirrored) == o.threshold);
   CHECK(required_similarity(o, Rel::kUnknown, Url::kNone) == o.parallel_threshold);
   CHECK(required_similarity(o, Rel::kRelated, Url::kMirrored) == o.related_title_threshold);
@@ -145,13 +150,16 @@ TEST_CASE("SiteNames::same_name_pairs: one name at mirrored paths") {
       named("http://h/mirror/docs/b.html", "Other"),  // 4: another name
       named("http://h/x/docs/b.html", "Guide"),       // 5: another file
       named("http://h/y/docs/a.html", ""),            // 6: no name
+      named("http://h/1.0/a007.html", "Renumbered"),  // 7: a release's page ...
+      named("http://h/1.1/a009.html", "Renumbered"),  // 8: ... renumbered in the next release
+      named("http://h/a009.html", "Renumbered"),      // 9: not in a release: not paired with 7
   };
   for (int i = 0; i < 20; ++i) pages.push_back(named("http://h/t" + std::to_string(i) + ".html", "T" + std::to_string(i)));
   const SiteNames names(pages);
   using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
-  CHECK(names.same_name_pairs() == Pairs{{0, 1}, {0, 2}, {1, 2}});
+  CHECK(names.same_name_pairs() == Pairs{{0, 1}, {0, 2}, {1, 2}, {7, 8}, {8, 9}});
   // At most one neighbour of one name each: 0 with 1, 1 with 2 (3 is not mirrored, so not counted).
-  CHECK(names.same_name_pairs(1) == Pairs{{0, 1}, {1, 2}});
+  CHECK(names.same_name_pairs(1) == Pairs{{0, 1}, {1, 2}, {7, 8}, {8, 9}});
 }
 
 TEST_CASE("SiteNames::url_evidence") {
@@ -173,7 +181,11 @@ TEST_CASE("SiteNames::url_evidence") {
       {"http://h/docs/v1/upgrading.html", "http://h/docs/upgrading.html", UrlEvidence::kMirrored},
       {"http://h/0.36.1/user/jit.html", "http://h/0.50.1/user/jit.html", UrlEvidence::kMirrored},
       {"http://h/stable/user/jit.html", "http://h/0.3/doc/user/jit.html", UrlEvidence::kMirrored},
-      {"http://h/0.36.1/user/jit.html", "http://h/0.50.1/reference/jit.html", UrlEvidence::kSameStem},
+      // Both in a release, not the same one, the paths apart: another release's file.
+      {"http://h/0.36.1/user/jit.html", "http://h/0.50.1/reference/jit.html", UrlEvidence::kOtherRelease},
+      {"http://h/3.3.10/a00085.html", "http://h/3.4/a00089.html", UrlEvidence::kOtherRelease},
+      {"http://h/0.36.1/user/jit.html", "http://h/user/cuda.html", UrlEvidence::kNone},  // one in no release
+      {"http://h/0.36.1/user/jit.html", "http://h/0.36.1/user/cuda.html", UrlEvidence::kNone},  // one release
       {"http://h/v1x/upgrading.html", "http://h/upgrading.html", UrlEvidence::kMirrored},  // "/upgrading.html" below
       {"http://h/docs/1.2/", "http://h/docs/", UrlEvidence::kMirrored},
       {"http://h/en/c/1.2.html", "http://h/en/cpp/1.3.html", UrlEvidence::kNone},  // file names are not releases

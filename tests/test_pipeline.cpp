@@ -670,6 +670,32 @@ TEST_CASE("real copies collapse though their titles differ: a re-export and a re
   }
 }
 
+TEST_CASE("a release that numbers its files anew: one title in the next release is the same document") {
+  // A generator naming its files by number (Doxygen's SHORT_NAMES) gives a document another
+  // file name in the next release, and its old number to another document.
+  const auto page = [](const std::string& title, const std::string& kept, int kept_words, const std::string& added) {
+    std::string html = "<title>" + title + "</title><main><h1>" + title + "</h1><p>";
+    for (int w = 0; w < kept_words; ++w) html += kept + std::to_string(w) + " ";
+    for (int w = 0; w < 120 - kept_words; ++w) html += added + std::to_string(w) + " ";
+    return html + "</p></main>";
+  };
+  canon::testing::TempDir dir;
+  dir.write("site/3.3/a001.html", page("Window guide", "window", 120, ""));
+  dir.write("site/3.3/a002.html", page("Input guide", "input", 120, ""));
+  // 3.4: the window guide is renumbered and a third of it rewritten; the input guide rewritten
+  // whole; a new page takes the window guide's old number.
+  dir.write("site/3.4/a003.html", page("Window guide", "window", 80, "rewritten"));
+  dir.write("site/3.4/a004.html", page("Input guide", "other", 120, ""));
+  dir.write("site/3.4/a001.html", page("Vulkan guide", "window", 120, ""));
+  REQUIRE(canon::indexer::index_site(options_for(dir.path() / "site", dir.path() / "index")).ok());
+  const auto pages = read_pages(dir.path() / "index");
+  const auto cluster_of = [&](const std::string& path) { return pages.at(path)["cluster"]; };
+  CHECK(cluster_of("3.3/a001.html") == cluster_of("3.4/a003.html"));
+  CHECK(pages.at("3.3/a001.html")["authoritative"] == url_of("3.4/a003.html"));  // the newer release
+  CHECK(cluster_of("3.3/a002.html") != cluster_of("3.4/a004.html"));  // nothing kept but the title
+  CHECK(cluster_of("3.3/a001.html") != cluster_of("3.4/a001.html"));  // the old number, another document
+}
+
 TEST_CASE("pages in other encodings are read as browsers read them, recorded in pages.jsonl and found") {
   canon::testing::TempDir dir;
   const std::string body = " words of a page of its own, number ";
