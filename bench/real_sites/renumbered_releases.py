@@ -3,8 +3,8 @@
 renumbered_releases.py INDEX OLD NEW
     A pair: the page of a title in release OLD (the first directory of its path) and the page
     of that title in NEW, for each title that one page of each release has. Prints how many
-    pairs share a cluster (all, and those whose file names differ: renumbered), how many of
-    those have NEW's page authoritative, the pairs left apart, the clusters that hold pages of
+    pairs share a cluster (all, and those whose file names differ: renumbered), in how many of
+    those the cluster's authoritative page is in NEW, the pairs left apart, the clusters that hold pages of
     more than one title, and up to 20 renumbered pairs put together (seeded), to read.
 """
 import collections
@@ -29,13 +29,13 @@ def main(index, old, new):
     together = [(a, b) for a, b in pairs if a["cluster"] == b["cluster"]]
     renumbered = [(a, b) for a, b in pairs if release_and_file(a["url"])[1] != release_and_file(b["url"])[1]]
     renumbered_together = [(a, b) for a, b in renumbered if a["cluster"] == b["cluster"]]
-    newer = sum(1 for a, b in together if b["authoritative"] == b["url"])
+    newer = sum(1 for a, b in together if release_and_file(b["authoritative"])[0] == new)
     share = lambda n, d: f"{n} of {d} ({n / d:.3f})" if d else "0 of 0"
     print(f"pages: {len(pages)}; statuses: {dict(collections.Counter(p['status'] for p in pages))}")
     print(f"pairs of one title in {old} and {new}: {len(pairs)}; in one cluster: {share(len(together), len(pairs))}")
     print(f"renumbered pairs (other file names): {len(renumbered)}; in one cluster: "
           f"{share(len(renumbered_together), len(renumbered))}")
-    print(f"{new}'s page authoritative: {share(newer, len(together))} of the pairs in one cluster")
+    print(f"authoritative page in {new}: {share(newer, len(together))} of the pairs in one cluster")
     for a, b in pairs:
         if a["cluster"] != b["cluster"]:
             print(f"  apart: {a['title']!r} {release_and_file(a['url'])[1]} {release_and_file(b['url'])[1]}")

@@ -11,9 +11,11 @@
 #   GIT_DIR: a git repository (a bare one works); INPUTS="include docs" the project's directories
 #   Doxygen reads (*.h, *.dox, *.md), PROJECT=name its name in the titles. CANON_BINARY defaults
 #   to build/cli/canon. Needs doxygen (Debian's `doxygen`).
-#   Measured (docs/dedup.md, "Releases that number their files anew"): GLFW 3.3.10 and 3.4 from
-#   https://github.com/glfw/glfw:
-#     bench/real_sites/renumbered_releases.sh GLFW_GIT_DIR 3.3.10 3.4 /tmp/renumbered
+#   Measured (docs/dedup.md, the name rule's thresholds): GLFW 3.3.10 and 3.4
+#   (https://github.com/glfw/glfw) and JsonCpp 1.9.4 and 1.9.5
+#   (https://github.com/open-source-parsers/jsoncpp):
+#     PROJECT=GLFW bench/real_sites/renumbered_releases.sh GLFW_GIT_DIR 3.3.10 3.4 /tmp/glfw
+#     PROJECT=JsonCpp INPUTS="include doc" bench/real_sites/renumbered_releases.sh JSONCPP_GIT_DIR 1.9.4 1.9.5 /tmp/jsoncpp
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 git_dir=${1:?usage: renumbered_releases.sh GIT_DIR OLD_TAG NEW_TAG WORK_DIR [CANON_BINARY]}
