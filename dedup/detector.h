@@ -121,7 +121,7 @@ struct DedupOptions {
   /// out template siblings, and the own text a copy keeps is smaller than the whole text
   /// `threshold` was chosen on (inserted words are all the copy's own). Every such pair is a
   /// candidate, whatever LSH proposes (SiteNames::same_name_pairs). docs/dedup.md, "The name rule".
-  double copy_threshold = 0.2;
+  double copy_threshold = 0.15;
   /// minhash and exact: the Jaccard needed where the paths do not mirror each other and the
   /// names agree (or are missing), or one adds words to the other at the same file name: a page
   /// saved under two names is near-identical, while parallel pages about parallel items (a C

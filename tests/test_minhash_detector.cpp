@@ -201,8 +201,8 @@ TEST_CASE("streaming: small state, each needed document loaded once, never-added
 TEST_CASE("name rule: equal titles need the copy threshold at mirrored paths, else 0.95; related 0.5 at mirrored paths; other subjects never") {
   // Jaccard of words(0, 100) and words(s, s + 100) is (98 - s) / (98 + s) over 3-word
   // shingles: s = 30 gives 68/128 = 0.53; 45 gives 53/143 = 0.37 (between the default threshold
-  // 0.3 and 0.5); 59 gives 39/157 = 0.25 (between the copy threshold 0.2 and 0.3); 72 gives
-  // 26/170 = 0.15.
+  // 0.3 and 0.5); 59 gives 39/157 = 0.25 (between the copy threshold 0.15 and 0.3); 72 gives
+  // 26/170 = 0.153; 80 gives 18/178 = 0.10.
   const std::string mirrored = "http://h/mirror/docs/a.html", same_stem = "http://h/print/a.html",
                     release = "http://h/docs/v2.1/a.html", elsewhere = "http://h/b.html";
   struct Case {
@@ -222,7 +222,8 @@ TEST_CASE("name rule: equal titles need the copy threshold at mirrored paths, el
       // Below the threshold LSH is tuned to: a copy that keeps its name needs copy_threshold.
       {"equal titles, mirrored, J 0.25", "Drop View", "Drop View", mirrored, 59, true},
       {"equal titles, a release's copy, J 0.25", "Drop View", "Drop View", release, 59, true},
-      {"equal titles, mirrored, J 0.15: below the copy threshold", "Drop View", "Drop View", mirrored, 72, false},
+      {"equal titles, mirrored, J 0.153", "Drop View", "Drop View", mirrored, 72, true},
+      {"equal titles, mirrored, J 0.10: below the copy threshold", "Drop View", "Drop View", mirrored, 80, false},
       {"no title on one side, mirrored, J 0.25: an unknown name needs the threshold", "Drop View", "", mirrored,
        59, false},
       {"equal titles at another file name need 0.95: J 0.53", "Drop View", "Drop View", elsewhere, 30, false},

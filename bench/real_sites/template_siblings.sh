@@ -9,13 +9,18 @@
 #   javadoc-class-use:   java.base's java/util/class-use/ and java/lang/class-use/ (251
 #                        "Uses of Class X" pages)
 #   doxygen-member-lists: libstdc++-12-doc's 936 pages titled "libstdc++: Member List"
-# RATIOS default "0.05 0.10"; SEEDS default "1". Needs a Release build (scripts/build.sh).
+#   rust-intrinsics:     rust-doc's x86 intrinsic pages, core/arch/x86/fn.*.html, every 8th in
+#                        name order (569 short pages of one template: a signature, a line of
+#                        text, the "Available on" line)
+# RATIOS default "0.05 0.10"; SEEDS default "1". CORPORA="rust-intrinsics=WORK_DIR/src-rust-intrinsics"
+# runs only the corpora named (NAME=DIR, as quality.sh's SITES). Needs a Release build (scripts/build.sh),
+# or CANON=BINARY.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=${1:-/tmp/canon-template-siblings}
 ratios=${2:-"0.05 0.10"}
 seeds=${3:-"1"}
-canon=build/cli/canon
+canon=${CANON:-build/cli/canon}
 [ -x "$canon" ] || { echo "run scripts/build.sh first" >&2; exit 1; }
 need=()
 for p in cppreference-doc-en-html openjdk-17-doc libstdc++-12-doc wordnet-base; do
@@ -46,6 +51,10 @@ copy_pages "$api" "$work/src-javadoc-class-use" "${pages[@]}"
 lib=/usr/share/doc/gcc-12-base/libstdc++
 mapfile -t pages < <(cd "$lib" && grep -l "<title>libstdc++: Member List</title>" user/*.html)
 copy_pages "$lib" "$work/src-doxygen-member-lists" "${pages[@]}"
+rust=/usr/share/doc/rust-doc/html
+mapfile -t pages < <(cd "$rust" && ls core/arch/x86/fn.*.html | sort | awk 'NR % 8 == 1')
+copy_pages "$rust" "$work/src-rust-intrinsics" "${pages[@]}"
 
-bench/dedup/quality.sh "$canon" "$work" "$seeds" "$ratios" minhash \
-  "cppreference-random=$work/src-cppreference-random javadoc-class-use=$work/src-javadoc-class-use doxygen-member-lists=$work/src-doxygen-member-lists"
+bench/dedup/quality.sh "$canon" "$work" "$seeds" "$ratios" minhash "${CORPORA:-cppreference-random=$work/src-cppreference-random \
+javadoc-class-use=$work/src-javadoc-class-use doxygen-member-lists=$work/src-doxygen-member-lists \
+rust-intrinsics=$work/src-rust-intrinsics}"
