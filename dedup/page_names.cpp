@@ -150,16 +150,20 @@ bool all_digits(std::string_view s) {
 
 /// PageName::cited of `place`: a range of numbers (`f.rs.html#110-139`, lines) is cited by
 /// where it starts, as one page cites a definition's whole range and another its first line.
-std::uint64_t cited_place_hash(std::string_view place) {
+std::uint64_t cited_place_hash(std::string_view place, bool on_site) {
   if (place.empty()) return 0;
+  bool line = false;
   if (const std::size_t hash = place.find('#'); hash != std::string_view::npos) {
     const std::string_view fragment = place.substr(hash + 1);
     const std::size_t dash = fragment.find('-');
     if (dash != std::string_view::npos && all_digits(fragment.substr(0, dash)) && all_digits(fragment.substr(dash + 1))) {
       place = place.substr(0, hash + 1 + dash);
+      line = true;
+    } else {
+      line = all_digits(fragment);
     }
   }
-  return XXH3_64bits(place.data(), place.size()) | 1;
+  return (XXH3_64bits(place.data(), place.size()) & ~std::uint64_t{3}) | 1 | (line && on_site ? 2 : 0);
 }
 
 }  // namespace
@@ -300,7 +304,10 @@ PageName page_name(const DedupDocument& doc) {
   }
   const std::string_view stem = page_stem(doc.url);
   name.stem = XXH3_64bits(stem.data(), stem.size());
-  name.cited = cited_place_hash(doc.cited_place);
+  // A line of one of the site's own pages (its source), not a numbered item elsewhere (a
+  // defect report cppreference cites first on many classes' member pages).
+  const auto host_of = [](std::string_view url) { return url.substr(0, url.size() - after_host(url).size()); };
+  name.cited = cited_place_hash(doc.cited_place, host_of(doc.cited_place) == host_of(doc.url));
   return name;
 }
 
@@ -541,11 +548,16 @@ bool SiteNames::moved(std::uint32_t a, std::uint32_t b) const {
   const auto shared =
       statistics_.parallel_paths.find(directory_pair_key(prefix_hash(x, differing), prefix_hash(y, differing)));
   // Trees of their own, far more alike than two classes' member pages (`deque/at.html`,
-  // `vector/at.html`), whatever the share of the names that carry their words (`arm`, `aarch64`).
-  if (shared == statistics_.parallel_paths.end() || shared->second.paths < kMinPlaceTreePaths) return false;
+  // `vector/at.html`), whatever the share of the names that carry their words (`arm`, `aarch64`);
+  // or smaller trees, when the two pages cite one line of the site's own pages first, their
+  // source (a platform module that re-exports another's items: riscv32's and riscv64's pages).
+  // A first link to a section, or to a numbered item elsewhere, says less: cppreference's
+  // member pages of two classes cite one defect report.
+  const bool trees = shared != statistics_.parallel_paths.end() && shared->second.paths >= kMinPlaceTreePaths;
+  if (!trees && !(same_definition(a, b) && (url_of(a).cited & 2) != 0)) return false;
   const NameRelation r = relation(a, b);
   if (r == NameRelation::kUnknown) return false;
-  if (r == NameRelation::kSame) return shared->second.named_by_place();
+  if (r == NameRelation::kSame) return trees && shared->second.named_by_place();
   // Each name carries its own place: its directory has a word in the page's own name, and every
   // word one name has and the other lacks is a word of its own directory. A substitution of the
   // place, not an added qualifier.

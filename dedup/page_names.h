@@ -52,7 +52,9 @@ struct PageName {
   std::vector<std::uint32_t> segment_words;
   std::vector<std::uint32_t> segment_word_end;
   /// XXH3 of the place the page cites first (DedupDocument::cited_place; a fragment that is a
-  /// range of numbers, lines `110-139`, cut to where it starts), its low bit set; 0: none.
+  /// range of numbers, lines `110-139`, cut to where it starts), its low bit set, and bit 1 set
+  /// when it is a line (the fragment a number or a range of them) of a page of the page's own
+  /// host; 0: none.
   std::uint64_t cited = 0;
   /// XXH3 of the path's directories that name a release, in order, its low bit set; 0: none.
   std::uint64_t release = 0;
@@ -252,7 +254,9 @@ public:
   /// their paths are the same but for one directory (`std/cmp/trait.Eq.html`,
   /// `core/cmp/trait.Eq.html`; `core/arch/x86/fn.f.html`, `core/arch/x86_64/fn.f.html`), the two
   /// directories hold parallel trees (at least kMinPlaceTreePaths paths below them are the
-  /// same), and either each page's directory is named in its
+  /// same) or the pages cite one source line first (same_definition() of a line: `riscv32`,
+  /// `riscv64`), and
+  /// either each page's directory is named in its
   /// own name ("Eq in std::cmp", "Eq in core::cmp"), and every word one name has and the other
   /// lacks is a word of its own directory: the site writes the item's place into its name, and
   /// the names differ in the place alone; or the names are the same in trees whose pages the

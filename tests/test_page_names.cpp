@@ -365,6 +365,39 @@ TEST_CASE("SiteNames::moved needs parallel trees: kMinPlaceTreePaths paths the s
   }
 }
 
+TEST_CASE("SiteNames::moved: smaller trees when both pages cite one definition") {
+  // Two platform modules of a few pages each; the pages' first cited place is their source.
+  const auto page = [](const std::string& url, const std::string& title, const std::string& cited) {
+    DedupDocument doc{url, title, ""};
+    doc.cited_place = cited;
+    return page_name(doc);
+  };
+  const std::vector<PageName> names = {
+      page("http://h/core/arch/riscv32/fn.f.html", "f in core::arch::riscv32", "http://h/src/shared.rs.html#10"),
+      page("http://h/core/arch/riscv64/fn.f.html", "f in core::arch::riscv64", "http://h/src/shared.rs.html#10"),
+      page("http://h/core/arch/arm/fn.g.html", "g in core::arch::arm", "http://h/src/arm.rs.html#5"),
+      page("http://h/core/arch/aarch64/fn.g.html", "g in core::arch::aarch64", "http://h/src/aarch64.rs.html#7"),
+      page("http://h/core/arch/riscv32/fn.h.html", "h", "http://h/src/shared.rs.html#20"),
+      page("http://h/core/arch/riscv64/fn.h.html", "h", "http://h/src/shared.rs.html#20"),
+      // Two classes' member pages citing one page's section first: not a source line.
+      page("http://h/cpp/deque/op.html", "std::deque::op", "http://h/cpp/operators.html#Assignment"),
+      page("http://h/cpp/list/op.html", "std::list::op", "http://h/cpp/operators.html#Assignment"),
+      // ... or a numbered item of another site (a defect report).
+      page("http://h/cpp/map/at.html", "std::map::at", "http://other/issues.html#2321"),
+      page("http://h/cpp/set/at.html", "std::set::at", "http://other/issues.html#2321"),
+  };
+  const SiteNames site_names(names);
+  CHECK(site_names.moved(0, 1));        // one definition, the names differ in the place alone
+  CHECK_FALSE(site_names.moved(2, 3));  // two definitions of one name, no parallel trees
+  CHECK_FALSE(site_names.moved(4, 5));  // the same name needs trees named by their place
+  CHECK(site_names.same_definition(6, 7));
+  CHECK_FALSE(site_names.moved(6, 7));  // one section cited, no source line
+  CHECK(site_names.same_definition(8, 9));
+  CHECK_FALSE(site_names.moved(8, 9));  // a line, but not of the site's own pages
+  const DedupOptions options;
+  CHECK(site_names.required(options, 0, 1) == options.threshold);
+}
+
 TEST_CASE("SiteNames::moved: directories sharing kMinPlaceTreePaths paths are places, their words common or not") {
   // "arm" and "aarch64" are in fewer names than the site's common words need (the site has many
   // other pages), so the names are not renamed; the two directories are trees of their own.
