@@ -163,7 +163,8 @@ std::uint64_t cited_place_hash(std::string_view place, bool on_site) {
       line = all_digits(fragment);
     }
   }
-  return (XXH3_64bits(place.data(), place.size()) & ~std::uint64_t{3}) | 1 | (line && on_site ? 2 : 0);
+  const std::uint64_t flags = 1 | (line && on_site ? PageName::kCitedLine : 0);
+  return (XXH3_64bits(place.data(), place.size()) & ~std::uint64_t{3}) | flags;
 }
 
 }  // namespace
@@ -554,7 +555,7 @@ bool SiteNames::moved(std::uint32_t a, std::uint32_t b) const {
   // A first link to a section, or to a numbered item elsewhere, says less: cppreference's
   // member pages of two classes cite one defect report.
   const bool trees = shared != statistics_.parallel_paths.end() && shared->second.paths >= kMinPlaceTreePaths;
-  if (!trees && !(same_definition(a, b) && (url_of(a).cited & 2) != 0)) return false;
+  if (!trees && !(same_definition(a, b) && (url_of(a).cited & PageName::kCitedLine) != 0)) return false;
   const NameRelation r = relation(a, b);
   if (r == NameRelation::kUnknown) return false;
   if (r == NameRelation::kSame) return trees && shared->second.named_by_place();

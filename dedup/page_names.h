@@ -53,9 +53,10 @@ struct PageName {
   std::vector<std::uint32_t> segment_word_end;
   /// XXH3 of the place the page cites first (DedupDocument::cited_place; a fragment that is a
   /// range of numbers, lines `110-139`, cut to where it starts), its low bit set, and bit 1 set
-  /// when it is a line (the fragment a number or a range of them) of a page of the page's own
-  /// host; 0: none.
+  /// (kCitedLine) when it is a line (the fragment a number or a range of them) of a page of the
+  /// page's own host; 0: none.
   std::uint64_t cited = 0;
+  static constexpr std::uint64_t kCitedLine = 2;
   /// XXH3 of the path's directories that name a release, in order, its low bit set; 0: none.
   std::uint64_t release = 0;
 };

@@ -254,7 +254,8 @@ std::string passage_in_tail(const Xapian::MSet& mset, std::string& text, const X
 /// in it, or the region it has them in holds no word of the query (a needle inside another word:
 /// `turtle` of `turtledemo`), the rest of the text (`doc`'s kTextTailSlot, read only then and
 /// only as far as the first passage with a word of the query: passage_in_tail) is searched too.
-/// Xapian picks the passage (MSet::snippet, exhaustively) from the region snippet_region() finds, which bounds its cost on long pages. `mset` is the query's MSet over
+/// Xapian picks the passage (MSet::snippet, exhaustively) from the region snippet_region()
+/// finds, which bounds its cost on long pages. `mset` is the query's MSet over
 /// an empty database (Searcher::Rep::snippet_terms): every query term weighs the same, so the
 /// passage does not depend on term statistics, which differ between one database and its shards.
 std::string make_snippet(const Xapian::MSet& mset, std::string text, const Xapian::Document& doc,
@@ -804,8 +805,8 @@ std::vector<SearchHit> Searcher::Rep::hits_of(const Xapian::MSet& mset, const Se
     }
     fill_hit(hit, data, doc, title_suffix);
     if (request.with_snippets) {
-      hit.snippet = make_snippet(extras.snippet_set, fmt::decode_text_head(doc.get_value(fmt::kTextHeadSlot)).value_or(""), doc, extras.needles, stemmer,
-                                 request);
+      const std::string head = fmt::decode_text_head(doc.get_value(fmt::kTextHeadSlot)).value_or("");
+      hit.snippet = make_snippet(extras.snippet_set, head, doc, extras.needles, stemmer, request);
     }
     if (request.with_alternates)
       hit.alternates = fmt::decode_alternates(fmt::data_field(data, fmt::kDataAlternates));
