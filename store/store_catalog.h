@@ -21,7 +21,7 @@
 namespace canon::store {
 
 /// The catalog's format version; a catalog of another version is not read (a full rebuild).
-inline constexpr std::uint32_t kStoreCatalogVersion = 12;
+inline constexpr std::uint32_t kStoreCatalogVersion = 13;
 
 /// One input file as a run parsed it, or tried to: its PageFacts (the file as read and what
 /// the parse made of it, as the run's record of it had them), then where its links go, its
