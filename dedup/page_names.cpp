@@ -307,8 +307,7 @@ PageName page_name(const DedupDocument& doc) {
   name.stem = XXH3_64bits(stem.data(), stem.size());
   // A line of one of the site's own pages (its source), not a numbered item elsewhere (a
   // defect report cppreference cites first on many classes' member pages).
-  const auto host_of = [](std::string_view url) { return url.substr(0, url.size() - after_host(url).size()); };
-  name.cited = cited_place_hash(doc.cited_place, host_of(doc.cited_place) == host_of(doc.url));
+  name.cited = cited_place_hash(doc.cited_place, origin_of(doc.cited_place) == origin_of(doc.url));
   return name;
 }
 

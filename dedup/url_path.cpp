@@ -13,6 +13,8 @@ std::string_view after_host(std::string_view url) {
   return root == std::string_view::npos ? std::string_view{} : url.substr(root);
 }
 
+std::string_view origin_of(std::string_view url) { return url.substr(0, url.size() - after_host(url).size()); }
+
 std::string_view path_of(std::string_view url) {
   url = after_host(url);
   return url.substr(0, std::min(url.find('?'), url.find('#')));

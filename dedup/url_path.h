@@ -15,4 +15,7 @@ std::string_view after_host(std::string_view url);
 /// The path of `url`: after_host() without the query and fragment (from the '/' after the host).
 std::string_view path_of(std::string_view url);
 
+/// "scheme://host" of `url`: what after_host() leaves out ("" for a path).
+std::string_view origin_of(std::string_view url);
+
 }  // namespace canon::dedup

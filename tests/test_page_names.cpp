@@ -428,7 +428,7 @@ TEST_CASE("SiteNames::moved: directories sharing kMinPlaceTreePaths paths are pl
   CHECK_FALSE(classes.moved(0, 1));
 }
 
-TEST_CASE("after_host: the part of a URL after scheme://host") {
+TEST_CASE("after_host and origin_of: the parts of a URL after and up to scheme://host") {
   struct Row {
     std::string_view url, after;
   };
@@ -443,7 +443,10 @@ TEST_CASE("after_host: the part of a URL after scheme://host") {
        }) {
     CAPTURE(row.url);
     CHECK(after_host(row.url) == row.after);
+    CHECK(std::string(origin_of(row.url)) + std::string(after_host(row.url)) == row.url);
   }
+  CHECK(origin_of("https://example.org/docs/a.html") == "https://example.org");
+  CHECK(origin_of("/docs/a.html").empty());
 }
 
 TEST_CASE("EncodedPageNames: SiteNames from the names held encoded answers as from the names") {
