@@ -412,16 +412,16 @@ void SiteNames::build(const PageVisit& pages) {
       statistics_.common_section_words.insert(key);
     }
   }
-  std::sort(counts.blanked.begin(), counts.blanked.end());
-  std::unordered_map<std::uint64_t, std::uint64_t> pairs;
-  count_parallel_pairs(counts.blanked, pairs);
-  for (const auto& [key, count] : pairs) {
+  const auto pair_counts = [](std::vector<std::pair<std::uint64_t, std::uint64_t>>& blanked) {
+    std::sort(blanked.begin(), blanked.end());
+    std::unordered_map<std::uint64_t, std::uint64_t> pairs;
+    count_parallel_pairs(blanked, pairs);
+    return pairs;
+  };
+  for (const auto& [key, count] : pair_counts(counts.blanked)) {
     if (count >= kMinPlaceTreePaths) statistics_.parallel_paths[key].paths = static_cast<std::uint32_t>(count);
   }
-  std::sort(counts.named_blanked.begin(), counts.named_blanked.end());
-  pairs.clear();
-  count_parallel_pairs(counts.named_blanked, pairs);
-  for (const auto& [key, count] : pairs) {
+  for (const auto& [key, count] : pair_counts(counts.named_blanked)) {
     auto kept = statistics_.parallel_paths.find(key);
     if (count >= kMinNamedPlacePaths && kept != statistics_.parallel_paths.end())
       kept->second.named = static_cast<std::uint32_t>(count);
