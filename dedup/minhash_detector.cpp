@@ -226,7 +226,7 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<con
     const auto [a, b] = pairs[p];
     rules[p].required = required(a, b);
     rules[p].moved = moved(a, b);
-    if (rules[p].moved) rules[p].masked = names_.moved_words(a, b);
+    if (rules[p].moved) rules[p].place = names_.moved_place(a, b);
   };
   if (!names_by_parts()) {
     parallel_for(pairs.size(), options_.threads, [&](std::size_t p, std::size_t) { judge(p); });
@@ -249,9 +249,9 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<con
   for (const std::size_t p : judged) {
     codec::put_varint(mine, p);
     codec::put_fixed(mine, std::bit_cast<std::uint64_t>(rules[p].required), 8);
-    mine.push_back(rules[p].moved ? 1 : 0);
-    codec::put_varint(mine, rules[p].masked.size());
-    for (const std::uint32_t w : rules[p].masked) codec::put_fixed(mine, w, 4);
+    mine.push_back(static_cast<char>(rules[p].moved ? 1 + rules[p].place.inserted : 0));
+    codec::put_varint(mine, rules[p].place.words.size());
+    for (const std::uint32_t w : rules[p].place.words) codec::put_fixed(mine, w, 4);
   }
   for (const std::string& theirs : processes_->all_gather_bytes(mine)) {
     codec::Reader in(theirs);
@@ -260,9 +260,11 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<con
       if (p >= rules.size()) break;
       PairRule& rule = rules[p];
       rule.required = std::bit_cast<double>(in.fixed(8));
-      rule.moved = in.fixed(1) != 0;
-      rule.masked.resize(in.count());
-      for (std::uint32_t& w : rule.masked) w = static_cast<std::uint32_t>(in.fixed(4));
+      const std::uint64_t moved = in.fixed(1);  // 0 not moved, 1 substituted, 2 inserted
+      rule.moved = moved != 0;
+      rule.place.inserted = moved == 2;
+      rule.place.words.resize(in.count());
+      for (std::uint32_t& w : rule.place.words) w = static_cast<std::uint32_t>(in.fixed(4));
     }
     assert(in.ok() && in.at_end());
   }
@@ -641,7 +643,7 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
     }
     const auto [a, b] = pairs[p];
     if (rules[p].moved) {
-      const auto [forward, backward] = masked_coverages(rules[p].masked, texts[member_index(a)],
+      const auto [forward, backward] = masked_coverages(rules[p].place, texts[member_index(a)],
                                                         texts[member_index(b)], options_.shingle_size, boilerplate_);
       out[p] = {forward, backward};
       continue;

@@ -78,11 +78,11 @@ private:
   /// measured by masked containment instead of Jaccard. REQUIRES: find_clusters() ran.
   bool moved(std::uint32_t a, std::uint32_t b) const { return options_.title_rule && names_.moved(a, b); }
   /// What the name rule says of a pair: the similarity it needs (required()), whether its pages
-  /// are moved (moved()) and then the words masked in both (SiteNames::moved_words()).
+  /// are moved (moved()) and then the place masked in both (SiteNames::moved_place()).
   struct PairRule {
     double required = 0.0;
     bool moved = false;
-    std::vector<std::uint32_t> masked;
+    MovedPlace place;
   };
   /// The PairRule of each of `pairs`. With the names held by parts (hold_documents()), the
   /// process holding a pair's first page's name judges it, taking the second's name from its

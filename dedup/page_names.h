@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -137,13 +138,22 @@ enum class UrlEvidence {
 /// as tokenize() gives it, the top bit set for words of digits only (numbers).
 std::uint32_t name_word_hash(std::string_view word);
 
+/// The words of the place in which two moved pages' paths differ (SiteNames::moved_place()),
+/// as name_word_hash() gives them, sorted, and how their texts mask them: a directory
+/// substituted ("std::cmp" / "core::cmp") becomes one placeholder in both; an inserted one
+/// ("arm::dsp::f" / "arm::f") is left out, the other text having nothing in its stead.
+struct MovedPlace {
+  std::vector<std::uint32_t> words;
+  bool inserted = false;
+  bool operator==(const MovedPlace&) const = default;
+};
+
 /// The own shingles (k words, `boilerplate` left out, judged on the words as written) of the
-/// tokenized text `words` with every word whose name_word_hash() is in `masked` (sorted)
-/// replaced by one placeholder word: how moved pages (SiteNames::moved()) are compared, so that
-/// the place their names and texts repeat ("std::cmp" / "core::cmp", "x86" / "x86_64") does not
+/// tokenized text `words` with every word of `place` masked (MovedPlace): how moved pages
+/// (SiteNames::moved()) are compared, so that the place their names and texts repeat does not
 /// count against them. REQUIRES: k >= 1. Into `out` (sorted, unique; its buffer reused).
-void moved_shingle_set(const JoinedWords& words, std::span<const std::uint32_t> masked, unsigned k,
-                       const Boilerplate& boilerplate, std::vector<std::uint64_t>& out);
+void moved_shingle_set(const JoinedWords& words, const MovedPlace& place, unsigned k, const Boilerplate& boilerplate,
+                       std::vector<std::uint64_t>& out);
 
 /// How moved pages are measured: the share of one page's (masked) shingles found in the other's,
 /// from the overlap `common` of the two sets and the size `own` of the first (0 when empty). The
@@ -155,9 +165,9 @@ void moved_shingle_set(const JoinedWords& words, std::span<const std::uint32_t> 
 double moved_coverage(std::size_t common, std::size_t own);
 
 /// The moved_coverage() of a in b and of b in a, of tokenized texts `a_words` and `b_words`,
-/// with the words `masked` (sorted) masked in both (moved_shingle_set() with `k` and
-/// `boilerplate`): how moved pages are measured (SiteNames::moved_coverages()).
-std::pair<double, double> masked_coverages(std::span<const std::uint32_t> masked, const JoinedWords& a_words,
+/// with `place` masked in both (moved_shingle_set() with `k` and `boilerplate`): how moved
+/// pages are measured (SiteNames::moved_coverages()).
+std::pair<double, double> masked_coverages(const MovedPlace& place, const JoinedWords& a_words,
                                            const JoinedWords& b_words, unsigned k, const Boilerplate& boilerplate);
 
 /// The similarity two pages need under DedupOptions::title_rule (the name rule):
@@ -232,8 +242,8 @@ public:
   /// Lets the names take_names() took go.
   void forget_taken();
   /// In a partitioned run (of_part()): same_name_pairs() and moved_pairs() of the whole site.
-  /// Each named page is told to the process that owns its name (and the one that owns its file
-  /// name and depth), which takes the names of the groups of two or more from their holders and
+  /// Each named page is told to the process that owns its name (and the ones that own its file
+  /// name and depth, its path and its path without each directory), which takes the names of the groups of two or more from their holders and
   /// pairs them. `pages`: this process's own. Collective; every process gets all pairs.
   std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
   name_pairs(std::size_t neighbours, const EncodedPageNames& pages, const Collective& processes) const;
@@ -256,7 +266,10 @@ public:
   /// `core/cmp/trait.Eq.html`; `core/arch/x86/fn.f.html`, `core/arch/x86_64/fn.f.html`), the two
   /// directories hold parallel trees (at least kMinPlaceTreePaths paths below them are the
   /// same) or the pages cite one source line first (same_definition() of a line: `riscv32`,
-  /// `riscv64`), and
+  /// `riscv64`); or, citing one line first, one path is the other with a directory inserted
+  /// (a module that re-exports its submodule's items: `core/arch/arm/dsp/fn.f.html`,
+  /// `core/arch/arm/fn.f.html`), the deeper page's name saying that directory and the other
+  /// name adding nothing; and
   /// either each page's directory is named in its
   /// own name ("Eq in std::cmp", "Eq in core::cmp"), and every word one name has and the other
   /// lacks is a word of its own directory: the site writes the item's place into its name, and
@@ -269,15 +282,14 @@ public:
   /// place (`c/…/atof.html`, `cpp/…/atof.html` on a site whose names never say "c" or "cpp"), a
   /// qualifier one name adds while the other name does not say
   /// its own place (`experimental/any.html` "std::experimental::any", `utility/any.html`
-  /// "std::any"), paths of other depths.
+  /// "std::any"), paths of other depths but for one inserted directory.
   /// REQUIRES: a, b < the number of pages.
   bool moved(std::uint32_t a, std::uint32_t b) const;
-  /// The words of the directories in which the paths of moved pages a and b differ, both sides,
-  /// as name_word_hash() gives them, sorted: what moved_shingle_set() masks in both texts.
-  /// REQUIRES: moved(a, b).
-  std::vector<std::uint32_t> moved_words(std::uint32_t a, std::uint32_t b) const;
+  /// The words of the directories in which the paths of moved pages a and b differ, both
+  /// sides: what moved_shingle_set() masks in both texts. REQUIRES: moved(a, b).
+  MovedPlace moved_place(std::uint32_t a, std::uint32_t b) const;
   /// How moved pages a and b, of tokenized texts `a_words` and `b_words`, are measured: the
-  /// moved_coverage() of a in b and of b in a, their moved_words() masked in both
+  /// moved_coverage() of a in b and of b in a, their moved_place() masked in both
   /// (moved_shingle_set() with `k` and `boilerplate`). REQUIRES: moved(a, b), k >= 1.
   std::pair<double, double> moved_coverages(std::uint32_t a, std::uint32_t b, const JoinedWords& a_words,
                                             const JoinedWords& b_words, unsigned k,
@@ -286,7 +298,8 @@ public:
   /// tuned to (a longer list of implementors), so detectors take them as candidates whatever
   /// their sketches say. Pages are grouped by page_stem() and path depth; each is paired with at
   /// most `neighbours` of the next pages of its group, so a group of g costs at most
-  /// g · neighbours checks of moved().
+  /// g · neighbours checks of moved(). Pages one directory deeper are found by their path
+  /// without each of their directories (nested_moved_pairs()), every one.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_pairs(
       std::size_t neighbours = static_cast<std::size_t>(-1)) const;
   /// Whether documents a and b cite the same place first (PageName::cited): moved pages that do
@@ -393,9 +406,33 @@ private:
     std::uint64_t hash = 0;
     std::uint32_t words = 0, words_end = 0;
   };
-  /// The one directory in which the paths of a and b differ (their depth and file name the
-  /// same), or the depth of a's path when there is none or more than one.
-  std::size_t differing_directory(const Url& a, const Url& b) const;
+  /// How the paths of two pages differ by one directory: each has its own in the same place
+  /// (a substitution: `std/cmp/f.html`, `core/cmp/f.html`), or one path has a directory the
+  /// other lacks (an insertion: `core/arch/arm/dsp/f.html`, `core/arch/arm/f.html`). Each side's
+  /// directory is the index of its segment, kNoDirectory for the shorter path of an insertion.
+  static constexpr std::size_t kNoDirectory = static_cast<std::size_t>(-1);
+  struct PlaceChange {
+    std::size_t a_directory = kNoDirectory, b_directory = kNoDirectory;
+    bool substituted() const { return a_directory != kNoDirectory && b_directory != kNoDirectory; }
+  };
+  /// The one directory substituted or inserted between the paths of a and b (their file names
+  /// the same; an inserted directory below the shorter path's first), or nothing.
+  std::optional<PlaceChange> changed_place(const Url& a, const Url& b) const;
+  /// The index of the directory of `deeper` that `shallower`'s path lacks, when the two paths
+  /// are the same without it and share at least their first segment. REQUIRES: `deeper` has one
+  /// segment more.
+  std::optional<std::size_t> inserted_directory(const Url& deeper, const Url& shallower) const;
+  /// The hash of the page's path without its segment `skip` (kNoDirectory: the whole path):
+  /// a page one directory deeper than another is found by the other's whole path.
+  std::uint64_t path_hash_without(const Url& url, std::size_t skip) const;
+  /// The words of the directory `i` of `url`'s path; none for kNoDirectory.
+  std::span<const std::uint32_t> place_words(const Url& url, std::size_t i) const {
+    return i == kNoDirectory ? std::span<const std::uint32_t>() : segment_words(url, i);
+  }
+  /// The pairs of moved() pages one directory apart in depth (inserted_directory()), sorted.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> nested_moved_pairs() const;
+  /// The pairs of moved() pages of one depth, as moved_pairs() says.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> parallel_moved_pairs(std::size_t neighbours) const;
   /// The words of segment `i` of `url`'s path.
   std::span<const std::uint32_t> segment_words(const Url& url, std::size_t i) const {
     const Segment& segment = segments_[url.segments + i];

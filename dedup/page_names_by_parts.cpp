@@ -268,8 +268,9 @@ void SiteNames::take_names(std::span<const std::uint32_t> documents, const Encod
 std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
 SiteNames::name_pairs(std::size_t neighbours, const EncodedPageNames& pages, const Collective& processes) const {
   const unsigned count = processes.size();
-  // 1. Each named page's name (kind 0), and its file name and depth (kind 1: the groups
-  // moved_pairs() pairs within), to the key's owner.
+  // 1. Each named page's name (kind 0), its file name and depth (kind 1: the groups
+  // parallel_moved_pairs() pairs within), and its path and its path without each directory
+  // (kind 2: the pages nested_moved_pairs() pairs), to the key's owner.
   struct Member {
     std::uint64_t key;
     std::uint32_t kind;
@@ -285,6 +286,10 @@ SiteNames::name_pairs(std::size_t neighbours, const EncodedPageNames& pages, con
     const std::uint64_t place[2] = {segments_[url.segments_end - 1].hash, depth};
     const std::uint64_t key = XXH3_64bits(place, sizeof place);
     put_record(to_each[key % count], Member{key, 1, first_ + k});
+    for (std::size_t directory = 0; directory + 1 < depth; ++directory) {
+      const std::uint64_t path = path_hash_without(url, directory == 0 ? kNoDirectory : directory);
+      put_record(to_each[path % count], Member{path, 2, first_ + k});
+    }
   }
   std::vector<Member> members;
   for (const std::string& theirs : processes.all_to_all_bytes(to_each)) {
@@ -307,25 +312,29 @@ SiteNames::name_pairs(std::size_t neighbours, const EncodedPageNames& pages, con
   wanted.reserve(kinds_of.size());
   for (const auto& [d, kinds] : kinds_of) wanted.push_back(d);
   std::sort(wanted.begin(), wanted.end());
-  SiteNames groups[2];
+  SiteNames groups[3];
   for (SiteNames& group : groups) group.statistics_ = statistics_;
   names_from_holders(wanted, pages, processes, [&](std::uint32_t d, const PageName& name, bool generic_title) {
-    for (unsigned kind = 0; kind < 2; ++kind) {
+    for (unsigned kind = 0; kind < 3; ++kind) {
       if ((kinds_of.at(d) & (1u << kind)) != 0) groups[kind].add_taken(d, name, generic_title);
     }
   });
   kinds_of.clear();
-  // 3. Each owner's pairs, on every process.
-  const std::vector<std::pair<std::uint32_t, std::uint32_t>> found[2] = {groups[0].same_name_pairs(neighbours),
-                                                                          groups[1].moved_pairs(neighbours)};
+  // 3. Each owner's pairs, on every process (a nested pair may be found by two owners).
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> found[3] = {
+      groups[0].same_name_pairs(neighbours), groups[1].parallel_moved_pairs(neighbours), groups[2].nested_moved_pairs()};
   std::vector<std::pair<std::uint32_t, std::uint32_t>> all[2];
-  for (int kind = 0; kind < 2; ++kind) {
+  for (int kind = 0; kind < 3; ++kind) {
     std::string mine;
     for (const auto& pair : found[kind]) put_record(mine, pair);
     for (const std::string& theirs : processes.all_gather_bytes(mine)) {
-      for_each_record<std::pair<std::uint32_t, std::uint32_t>>(theirs, [&](const auto& pair) { all[kind].push_back(pair); });
+      for_each_record<std::pair<std::uint32_t, std::uint32_t>>(
+          theirs, [&](const auto& pair) { all[std::min(kind, 1)].push_back(pair); });
     }
-    std::sort(all[kind].begin(), all[kind].end());
+  }
+  for (auto& pairs : all) {
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   }
   return {std::move(all[0]), std::move(all[1])};
 }
