@@ -204,7 +204,7 @@ void add_normalize_command(CLI::App& urls_app) {
   });
 }
 
-void add_export_command(CLI::App& urls_app) {
+void add_urls_export_command(CLI::App& urls_app) {
   struct Args {
     fs::path index_dir;
     std::string format = "tsv";
@@ -251,7 +251,7 @@ void add_urls_command(CLI::App& app) {
   urls_app->require_subcommand(1);
   add_learn_command(*urls_app);
   add_normalize_command(*urls_app);
-  add_export_command(*urls_app);
+  add_urls_export_command(*urls_app);
 }
 
 }  // namespace canon::cli

@@ -29,5 +29,6 @@ void add_synth_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_urls_command(CLI::App& app);
 void add_shard_command(CLI::App& app);
+void add_export_command(CLI::App& app);
 
 }  // namespace canon::cli

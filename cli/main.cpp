@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   canon::cli::add_rank_command(app);
   canon::cli::add_serve_command(app);
   canon::cli::add_shard_command(app);
+  canon::cli::add_export_command(app);
   canon::cli::add_synth_command(app);
   canon::cli::add_eval_command(app);
   canon::cli::add_urls_command(app);

@@ -8,7 +8,7 @@ packages=(
   libxapian-dev libgumbo-dev libboost-dev libboost-graph-dev nlohmann-json3-dev libcli11-dev
   liburiparser-dev libre2-dev libxxhash-dev libicu-dev zlib1g-dev liblz4-dev libcpp-httplib-dev doctest-dev wordnet-base
   libjemalloc-dev
-  chromium chromium-driver python3 wget
+  chromium chromium-driver python3 wget nodejs npm
   xapian-omega xapian-tools
   clang-14 libfuzzer-14-dev wrk
   python3.11-doc cppreference-doc-en-html
@@ -19,15 +19,21 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  echo "install-deps: installing ${missing[*]}" >&2
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
+# Pagefind, the version pagefind/package-lock.json pins, for `canon export pagefind`: npm's
+# package (its Node API and the indexer binary of this platform) into pagefind/node_modules/.
+pagefind_dir="$(cd "$(dirname "$0")/.." && pwd)/pagefind"
+if [ ! -f "$pagefind_dir/node_modules/pagefind/lib/index.js" ]; then
+  echo "install-deps: installing the npm package pagefind into $pagefind_dir/node_modules" >&2
+  npm ci --prefix "$pagefind_dir" --no-audit --no-fund --loglevel=error
 fi
-echo "install-deps: installing ${missing[*]}" >&2
-$sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -16,7 +16,7 @@ block = re.search(r"## CLI\n+```\n(.*?)```", text, re.S).group(1)
 # The block's entries: a line starting "canon SUB" opens SUB's options until the next such line.
 entries, current = {}, None
 for line in block.splitlines():
-    m = re.match(r"canon ((?:eval |urls )?[a-z]+)", line)
+    m = re.match(r"canon ((?:eval |urls |export )?[a-z]+)", line)
     if m:
         current = m.group(1)
         entries.setdefault(current, "")
@@ -24,7 +24,7 @@ for line in block.splitlines():
         entries[current] += line + "\n"
 failures = 0
 for sub in ["index", "search", "shard", "serve", "synth", "rank", "eval dedup", "eval diversity", "eval findability",
-            "urls learn", "urls normalize", "urls export"]:
+            "urls learn", "urls normalize", "urls export", "export pagefind"]:
     help_text = subprocess.run([canon, *sub.split(), "--help"], capture_output=True, text=True).stdout
     options = {o for o in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", help_text.split("Options:")[1] if "Options:" in help_text else help_text)} - {"--help"}
     documented = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", entries.get(sub, "")))

@@ -151,6 +151,42 @@ class WebDriver:
             f.write(png)
 
 
+def with_chromium(name, run):
+    """Starts chromedriver and a headless Chromium session, calls run(driver), and says whether
+    `name`'s checks passed (0) or failed (1, with the failure); cleans up whatever fails."""
+    chromium = os.environ.get("CANON_CHROMIUM") or shutil.which("chromium")
+    chromedriver = os.environ.get("CANON_CHROMEDRIVER") or shutil.which("chromedriver")
+    if not chromium or not chromedriver:
+        print("%s: FAILED: chromium and chromedriver are required (Debian packages chromium and "
+              "chromium-driver; scripts/install-deps.sh installs them)" % name, file=sys.stderr)
+        return 1
+    work = tempfile.mkdtemp(prefix="canon-chromium-")
+    port = free_port()
+    log = open(os.path.join(work, "chromedriver.log"), "w")
+    service = subprocess.Popen([chromedriver, "--port=%d" % port], stdout=log, stderr=subprocess.STDOUT)
+    driver = WebDriver("http://127.0.0.1:%d" % port)
+    try:
+        wait_for(lambda: service.poll() is not None or driver.ready(), "chromedriver to start")
+        check(service.poll() is None, "chromedriver exited with status %s" % service.returncode)
+        driver.start(chromium, os.path.join(work, "profile"))
+        run(driver)
+        print("%s: passed" % name)
+        return 0
+    except TestFailure as e:
+        print("%s: FAILED: %s" % (name, e), file=sys.stderr)
+        return 1
+    finally:
+        driver.quit()
+        service.terminate()
+        try:
+            service.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            service.kill()
+            service.wait()
+        log.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def check_nothing_ran(driver, expected_title):
     """No payload ran: window.pwned unset, the title as the page set it, no script or img
     element in the document."""

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# @file run_pagefind_test.sh
+# @brief ctest's browser_pagefind: `canon export pagefind`'s bundle and search box on a static
+# site. Writes a small site (a guide with sections and two copies of it, a page titled with a
+# script, pages in two sections of the site), indexes it with `canon index`, exports the bundle
+# into the site's pagefind/ with Pagefind's own package, serves the site with a plain static
+# file server (python3 -m http.server) on loopback, and pagefind_test.py drives headless
+# Chromium over WebDriver. The server is killed at the end, whatever fails.
+#
+# Usage: run_pagefind_test.sh CANON_BINARY
+# Environment: CANON_SCREENSHOT_DIR=DIR keeps DIR/pagefind-box.png (the box with results).
+set -euo pipefail
+
+canon="${1:?usage: $0 CANON_BINARY}"
+here="$(cd "$(dirname "$0")" && pwd)"
+
+skip() {
+  echo "pagefind test: $*" >&2
+  [ "${CANON_REQUIRE_TOOLS:-0}" = 1 ] && exit 1
+  exit 77  # ctest: skipped
+}
+for tool in chromium chromedriver python3 node; do
+  command -v "$tool" >/dev/null || skip "$tool not found (scripts/install-deps.sh installs the Debian packages" \
+    "chromium, chromium-driver, python3 and nodejs)"
+done
+package="${CANON_PAGEFIND:-$here/../../pagefind/node_modules/pagefind}"
+[ -f "$package/lib/index.js" ] || skip "no pagefind package at $package (scripts/install-deps.sh runs npm ci in pagefind/)"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/canon-pagefind.XXXXXX")"
+static_pid=""
+cleanup() {
+  if [ -n "$static_pid" ]; then
+    kill -KILL "$static_pid" 2>/dev/null || true
+    wait "$static_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- the site ---------------------------------------------------------------------------------
+site="$work/site"
+mkdir -p "$site/docs" "$site/print" "$site/mirror/docs" "$site/kitchen"
+guide='<h1>Installing Larder</h1>
+<p>Larder installs from Debian packages: run apt install larder and answer the questions of the
+installer. The service starts at boot, and the manual pages describe every subcommand.</p>
+<section id="configuration"><h2>Configuration</h2>
+<p>The configuration lives in /etc/larder/larder.toml: one table per pantry, with its shelves
+and the days before food on them is called stale.</p></section>
+<section id="completions"><h2>Shell completions</h2>
+<p>Completions for bash, zsh and fish are installed with the package.</p></section>'
+page() {  # page FILE TITLE BODY [HEAD]
+  printf '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>%s</title>%s</head><body><main>\n%s\n</main></body></html>\n' \
+    "$2" "${4:-}" "$3" > "$site/$1"
+}
+page index.html "Larder" '<p>Larder keeps a pantry inventory.</p>
+<a href="docs/install.html">Install</a> <a href="payload.html">Notes</a>
+<a href="docs/shelves.html">Shelves</a> <a href="kitchen/soup.html">Soup</a> <a href="kitchen/bread.html">Bread</a>
+<div data-canon-pagefind></div>' '<link rel="stylesheet" href="/pagefind/canon-pagefind.css">
+<script type="module" src="/pagefind/canon-pagefind.js"></script>'
+page docs/install.html "Installing Larder" "$guide"
+# Two copies collapsed into the guide: one result, with its alternates.
+page print/install.html "Installing Larder (printer-friendly)" "$guide"
+page mirror/docs/install.html "Installing Larder" "$guide"
+page docs/shelves.html "Shelves and stale food" '<p>Larder counts the days food has spent on a
+shelf and warns before it goes stale. Each shelf has a name and a number of days.</p>'
+page payload.html '&lt;script&gt;window.pwned=1&lt;/script&gt; Larder notes' \
+  '<p>Larder notes on falconry: &lt;img src=x onerror="window.pwned=2"&gt; is shown as text.</p>'
+page kitchen/soup.html "Larder soup" '<p>A soup from whatever the larder holds at the end of the
+week: onions, beans and stock, simmered for falconry days.</p>'
+page kitchen/bread.html "Larder bread" '<p>Bread from the flour in the larder, baked on Sundays.</p>'
+
+"$canon" index "$site" --out "$work/index" -q >"$work/index.log"
+"$canon" export pagefind "$work/index" --out "$site/pagefind" --pagefind "$package" >"$work/export.log" \
+  || { cat "$work/export.log" >&2; echo "pagefind test: FAILED: canon export pagefind" >&2; exit 1; }
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >"$work/static.log" 2>&1 &
+static_pid=$!
+
+python3 "$here/pagefind_test.py" --site-url "http://127.0.0.1:$port/" \
+  ${CANON_SCREENSHOT_DIR:+--screenshot "$CANON_SCREENSHOT_DIR/pagefind-box.png"}
