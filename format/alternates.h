@@ -1,6 +1,6 @@
 /// @file alternates.h
 /// @brief The alternates of an authoritative page (the duplicates collapsed into it) and their one
-/// text form, the document data line `canon_alternates` (docs/index-format.md, "Alternates").
+/// text form, the document data line `canon_alternates` (docs/index-format.md, "Document data").
 #pragma once
 
 #include <span>

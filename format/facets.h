@@ -1,5 +1,5 @@
 /// @file facets.h
-/// @brief The facets a reader narrows results by (docs/index-format.md, "Facets"): the section
+/// @brief The facets a reader narrows results by (docs/index-format.md, "Value slots"): the section
 /// of the site a page is in, the release of a versioned site, the page's language. Each is a
 /// value slot of the page's document, counted at search time by Xapian's match spies.
 #pragma once

@@ -23,7 +23,7 @@ namespace canon::index_format {
 /// pages of such an index itself (web/site_files.h).
 inline constexpr std::string_view kDefaultBaseUrl = "http://localhost/";
 
-/// The files of a canon index directory (docs/index-format.md, "Layout"): the one place their
+/// The files of a canon index directory (docs/index-format.md, "canon: on-disk formats"): the one place their
 /// names are written.
 struct IndexLayout {
   std::filesystem::path dir;

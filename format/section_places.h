@@ -1,6 +1,6 @@
 /// @file section_places.h
 /// @brief Where a page's sections are among its document's term positions, and their one text
-/// form, the document data line `canon_sections` (docs/index-format.md, "Sections").
+/// form, the document data line `canon_sections` (docs/index-format.md, "Document data").
 #pragma once
 
 #include <span>

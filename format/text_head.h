@@ -3,7 +3,7 @@
 /// kTextHeadSlot keeps it: LZ4-compressed, after its length as a varint. Every hit of a search
 /// reads its head, so it is kept out of the document data, which Xapian inflates with zlib on
 /// every read: LZ4 decodes many times faster than zlib inflates, at the price of a head about
-/// half as large again as deflated (docs/benchmarks.md, query latency against b8285f8). The
+/// half as large again as deflated (docs/benchmarks-search.md, "Sections, filters, snippets of long pages"). The
 /// tail, read rarely, stays deflated (text_tail.h).
 #pragma once
 

@@ -1,6 +1,6 @@
 /// @file archive_site.h
 /// @brief Stage 1 for a crawl: the pages web archives (WARC) hold, their bodies written beside
-/// the build, laid out as the SitePlan of a site on disk (docs/index-format.md, "Web archives
+/// the build, laid out as the SitePlan of a site on disk (docs/archive-format.md, "Web archives
 /// (WARC) as canon reads them").
 #pragma once
 

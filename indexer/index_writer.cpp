@@ -347,7 +347,7 @@ std::string without_cluster_lines(const std::string& data) {
 void add_cluster_fields(Xapian::Document& doc, const ClusterFields& fields, const WriterOptions& options) {
   // A collapsed page stays findable by its own title through the page that stands for it:
   // each alternate's title is searchable on this document, as a title and as text, after a gap
-  // so that no phrase spans two titles (docs/index-format.md, "Alternates").
+  // so that no phrase spans two titles (docs/index-format.md, "Document data").
   if (indexes_alternate_titles(fields, options)) {
     Xapian::TermGenerator& terms = term_generator();
     terms.set_document(doc);

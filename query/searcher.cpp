@@ -32,7 +32,7 @@ namespace {
 constexpr std::size_t kSnippetLength = 240;
 /// Bytes of text around the densest matches that Xapian chooses the snippet from: with
 /// SNIPPET_EXHAUSTIVE it weighs every window of the text it is given, at about 0.1-0.2 us per
-/// byte, so giving it a whole 16 KiB page text cost several ms per hit (docs/benchmarks.md).
+/// byte, so giving it a whole 16 KiB page text cost several ms per hit (docs/benchmarks-search.md).
 constexpr std::size_t kSnippetRegion = 640;
 /// Of those, at most this many bytes come before the first match of the densest window (the
 /// region starts at a sentence start there if it can, else after a space).

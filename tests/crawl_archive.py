@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A crawl indexed as a site: the web archives wget writes of a site served on loopback give the
-index the site's directory gives (docs/index-format.md, "Web archives (WARC) as canon reads them").
+index the site's directory gives (docs/archive-format.md, "Web archives (WARC) as canon reads them").
 
 For sample_site and a site generated from it with copies (`canon synth`), each served by
 `python3 -m http.server` on a free loopback port and crawled by `wget --mirror --warc-file`

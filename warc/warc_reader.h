@@ -9,7 +9,7 @@
 /// (libarchive's WARC format reads versions 0.12 to 1.0 only, refusing the WARC/1.1 that
 /// Browsertrix writes, and gives response and resource records as files, without their WARC
 /// headers: no payload digest, no revisit profile).
-/// zlib inflates gzip. docs/index-format.md, "Web archives (WARC) as canon reads them".
+/// zlib inflates gzip. docs/archive-format.md, "Web archives (WARC) as canon reads them".
 #pragma once
 
 #include <cstdint>

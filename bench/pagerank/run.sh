@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # @file run.sh
 # @brief PageRank benchmark: `canon rank` (1 and 2 threads) against igraph's PRPACK, on the same
-# generated power-law edge lists, in one run. Prints a Markdown table (docs/benchmarks.md).
+# generated power-law edge lists, in one run. Prints a Markdown table (docs/benchmarks-search.md, "PageRank").
 #
 # usage: bench/pagerank/run.sh [--sizes 1M/10M,5M/50M] [--seed S] [--work DIR] [--build DIR]
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # @file compare_builds.sh
-# @brief Query latency of two builds of canon side by side (docs/benchmarks.md): each build
+# @brief Query latency of two builds of canon side by side (docs/benchmarks-search.md): each build
 # indexes the same sites with its own `canon index`, then each build's canon_query_latency runs
 # the queries of bench/query_latency/queries.txt on its own indexes, the two taking turns site
 # by site for ROUNDS rounds so that machine noise hits both. Prints the full mode's p50 and mean

@@ -1,6 +1,6 @@
 /// @file latency.cpp
 /// @brief Times Searcher::search over a file of queries on one canon index, against a bare
-/// Xapian search of the same database (docs/benchmarks.md, "Query latency"; run.sh drives it).
+/// Xapian search of the same database (docs/benchmarks-search.md, "Query latency"; run.sh drives it).
 ///
 /// Usage: canon_query_latency INDEX_DIR QUERIES_FILE [REPEATS]   (INDEX_DIR: or a stub of shards)
 ///

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Query latency of `canon search` (docs/benchmarks.md, "Query latency"): indexes Debian's
+# Query latency of `canon search` (docs/benchmarks-search.md, "Query latency"): indexes Debian's
 # python3.11-doc with index-time and with query-time collapse (--no-collapse), and the same
 # site plus a full mirror copy of it (530 two-page clusters, so that alternates and collapsing
 # have work to do), then times a few hundred queries on each index with latency.cpp.
