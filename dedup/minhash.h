@@ -20,7 +20,7 @@ namespace canon::dedup {
 /// equal to their Jaccard similarity.
 using Sketch = std::vector<std::uint64_t>;
 
-/// One-permutation MinHash with optimal densification (docs/dedup.md, "Sketches"): each
+/// One-permutation MinHash with optimal densification (docs/dedup-minhash.md, "Sketches"): each
 /// element is hashed once, h = mix64(x ^ seed); the low 32 bits of h pick one of n bins
 /// (multiply-shift), and each bin keeps its smallest h. A bin no element fell into copies the
 /// value of the first non-empty bin along its own fixed pseudo-random probe sequence (seeded,

@@ -20,7 +20,7 @@
 
 namespace canon::dedup {
 
-/// Near-duplicates by the similarity of word-shingle sets (docs/dedup.md, "The minhash
+/// Near-duplicates by the similarity of word-shingle sets (docs/dedup-minhash.md, "The minhash
 /// detector"). Uses shingle_size, num_hashes, threshold, the name rule's options, seed and
 /// threads of DedupOptions; reads each document's text, title and first heading.
 ///
@@ -65,7 +65,7 @@ public:
   Status add_encoded(std::string_view bytes) override;
 
   /// The measure candidates are verified with, from the overlap `common` of two non-empty
-  /// shingle sets of sizes a and b (docs/dedup.md).
+  /// shingle sets of sizes a and b (docs/dedup-minhash.md, "Verification").
   static double measure(std::size_t common, std::size_t a, std::size_t b);
 
 private:

@@ -38,7 +38,7 @@ std::vector<TermCount> simhash_features(std::span<const std::string> tokens, uns
 JoinResult simhash_join(std::span<const std::optional<std::uint64_t>> fingerprints,
                         unsigned max_distance, unsigned threads);
 
-/// Near-duplicates by simhash (docs/dedup.md). Uses shingle_size, seed, simhash_max_distance
+/// Near-duplicates by simhash (docs/dedup-detectors.md, "simhash"). Uses shingle_size, seed, simhash_max_distance
 /// and threads of DedupOptions; reads only each document's text. Documents without words have
 /// no fingerprint and stay singletons. similarity() is 1 - Hamming distance / 64 (0 when either
 /// document has no fingerprint).

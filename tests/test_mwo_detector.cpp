@@ -165,7 +165,7 @@ TEST_CASE("mwo: a mirrored copy is found; pages sharing the template are not") {
   pages[3] = {"http://localhost/docs/news.html", "News", "Larder 2.0 is out.", {}, kNavigation,
               kFooter};
   // A printer-friendly copy without the template: its missing anchor text weighs as much as a
-  // sentence of content, which the method accepts (docs/dedup.md).
+  // sentence of content, which the method accepts (docs/dedup-detectors.md, "mwo").
   pages[4] = {"http://localhost/print/install.html", "Installing Larder", install_text,
               {"Requirements", "Shell completions"}};
   MwoDetector detector(DedupOptions{});

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two chain policies side by side (docs/dedup.md, "Chains"): union-find clusters as the
-# detector found them (`canon index`) and clusters split until every duplicate is a
-# near-duplicate of its authoritative page (`canon index --split-chains`).
+# detector found them (`canon index --keep-chains`) and clusters split until every duplicate is a
+# near-duplicate of its authoritative page (`canon index`, the default).
 #
 # Usage: bench/dedup/chains.sh CANON_BINARY WORK_DIR [SEEDS] [RATIOS] [THRESHOLDS] [SITES]
 #   SEEDS       default "1"
@@ -52,7 +52,7 @@ both_policies() {
   shift 4
   for policy in keep split; do
     local flag=()
-    [[ $policy == split ]] && flag=(--split-chains)
+    [[ $policy == keep ]] && flag=(--keep-chains)
     "$canon" index "$source" --out "$prefix-$policy$tag" --threshold "$threshold" "${flag[@]}" "${extra[@]}" --quiet > /dev/null
     row "$prefix-$policy$tag" "$truth" "$@" "$threshold" "$policy"
   done

@@ -11,7 +11,7 @@
 #   GIT_DIR: a git repository (a bare one works); INPUTS="include docs" the project's directories
 #   Doxygen reads (*.h, *.dox, *.md), PROJECT=name its name in the titles. CANON_BINARY defaults
 #   to build/cli/canon. Needs doxygen (Debian's `doxygen`).
-#   Measured (docs/dedup.md, the name rule's thresholds): GLFW 3.3.10 and 3.4
+#   Measured (docs/dedup-names.md, "0.3 for one name in another release"): GLFW 3.3.10 and 3.4
 #   (https://github.com/glfw/glfw) and JsonCpp 1.9.4 and 1.9.5
 #   (https://github.com/open-source-parsers/jsoncpp):
 #     PROJECT=GLFW bench/real_sites/renumbered_releases.sh GLFW_GIT_DIR 3.3.10 3.4 /tmp/glfw

@@ -10,7 +10,7 @@ Prints the share of pairs whose pages share a cluster. With --entries, also what
 a same-item pair lists that the other lacks, read from the HTML as canon reads it roughly (the
 links of rustdoc's main content: each linked page's file name and each place in the page itself;
 places in other pages left out): how many pairs have a page missing at most a share of its
-entries from the other, and the module pages' figures (docs/dedup.md, "Moved pages"). With
+entries from the other, and the module pages' figures (docs/dedup-names.md, "What moved pages list"). With
 --definitions, the same-item pairs split by where each page says its item is defined (its first
 link into the site's src/ tree, the line range's first line): one definition, or two (arm and
 aarch64 intrinsics that stdarch defines twice, stable on one, nightly on the other).
