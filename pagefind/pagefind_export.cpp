@@ -192,8 +192,18 @@ Result<PagefindExportReport> export_pagefind(const PagefindExportOptions& option
                                        "(npm install pagefind@" + std::string(kPagefindVersion) + ")");
   }
   const fs::path out = fs::absolute(options.out_dir);
-  const fs::path built = out.parent_path() / ("." + out.filename().string() + ".exporting-" + std::to_string(getpid()));
-  const fs::path answer = built.string() + ".report";
+  // What the export writes beside the bundle's place, gone however it ends (the bundle itself
+  // is renamed into place on success).
+  struct Scratch {
+    fs::path built, answer;
+    ~Scratch() {
+      std::error_code ignored;
+      fs::remove_all(built, ignored);
+      fs::remove(answer, ignored);
+    }
+  } scratch{out.parent_path() / ("." + out.filename().string() + ".exporting-" + std::to_string(getpid())), {}};
+  const fs::path& built = scratch.built;
+  const fs::path& answer = scratch.answer = built.string() + ".report";
   fs::remove_all(built, ec);
   fs::create_directories(out.parent_path(), ec);
   PagefindExportReport report;
@@ -208,10 +218,8 @@ Result<PagefindExportReport> export_pagefind(const PagefindExportOptions& option
   send_pages(db.value(), index_base_url(options.index_dir), node, progress, report);
   const int exit_status = node.finish();
   auto said = read_file(answer);
-  fs::remove(answer, ec);
   const nlohmann::json j = nlohmann::json::parse(said.ok() ? said.value() : "", nullptr, /*allow_exceptions=*/false);
   if (exit_status != 0 || !j.is_object()) {
-    fs::remove_all(built, ec);
     return Status::internal("Pagefind's indexer failed (node exited with status " + std::to_string(exit_status) +
                             "; its messages are above)");
   }
@@ -219,10 +227,7 @@ Result<PagefindExportReport> export_pagefind(const PagefindExportOptions& option
   for (const auto& refused : j.value("errors", nlohmann::json::array())) {
     if (refused.is_string()) report.refused.push_back(refused.get<std::string>());
   }
-  if (Status box = write_search_box(built); !box.ok()) {
-    fs::remove_all(built, ec);
-    return box;
-  }
+  if (Status box = write_search_box(built); !box.ok()) return box;
   if (Status swapped = swap_into_place(built, out); !swapped.ok()) return swapped;
   return report;
 }

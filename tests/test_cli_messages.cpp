@@ -1,9 +1,11 @@
 /// @file test_cli_messages.cpp
 /// @brief What a newcomer sees of the built canon binary (CANON_BINARY): an empty site fails and
 /// says so, `--full` replaces a damaged index (and nothing that is not an index), `-q` is quiet,
-/// bare `canon` prints its help, and `canon shard` has no `-n`.
+/// bare `canon` prints its help, `canon shard` has no `-n`, and `canon export pagefind` says what
+/// it lacks.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -168,4 +170,42 @@ TEST_CASE("canon shard: --parts N; -n means --limit only, in canon search") {
   CHECK(finds_grebe(dir, "shards"));
   const Run limited = run_canon(dir, "search idx grebes -n 1");
   CHECK(limited.exit_code == 0);
+}
+
+TEST_CASE("canon export pagefind: what it needs and what it will not overwrite, said with an exit status") {
+  canon::testing::TempDir dir;
+  write_site(dir, "site");
+  REQUIRE(run_canon(dir, "index site --out idx -q").exit_code == 0);
+  // Not an index.
+  const Run missing = run_canon(dir, "export pagefind nowhere --out bundle");
+  CHECK(missing.exit_code == 2);
+  CHECK_MESSAGE(missing.err.starts_with("canon: "), missing.err);
+  CHECK_FALSE(fs::exists(dir.path() / "bundle"));
+  // No pagefind package where it is said to be.
+  const Run no_package = run_canon(dir, "export pagefind idx --out bundle --pagefind nothing-here");
+  CHECK(no_package.exit_code == 3);
+  CHECK_MESSAGE(no_package.err.find("no pagefind package at 'nothing-here'") != std::string::npos, no_package.err);
+  CHECK_FALSE(fs::exists(dir.path() / "bundle"));
+  // No Node.js: a package that looks like one, and a node that does not exist.
+  dir.write("package/lib/index.js", "export const createIndex = () => null;\n");
+  const Run no_node = run_canon(dir, "export pagefind idx --out bundle --pagefind package --node no-such-node");
+  CHECK(no_node.exit_code == 3);
+  CHECK_MESSAGE(no_node.err.find("canon export pagefind needs Node.js") != std::string::npos, no_node.err);
+  CHECK_FALSE(fs::exists(dir.path() / "bundle"));
+  // Node.js runs, and the package fails: reported, nothing left behind.
+  if (std::system("command -v node > /dev/null 2>&1") == 0) {
+    const Run failed = run_canon(dir, "export pagefind idx --out bundle --pagefind package");
+    CHECK(failed.exit_code == 6);
+    CHECK_MESSAGE(failed.err.find("canon: Pagefind's indexer failed") != std::string::npos, failed.err);
+    CHECK_FALSE(fs::exists(dir.path() / "bundle"));
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+      CHECK_MESSAGE(entry.path().filename().string().find(".exporting-") == std::string::npos, entry.path());
+    }
+  }
+  // A directory of the user's files is not replaced by a bundle.
+  dir.write("mine/notes.txt", "keep me");
+  const Run occupied = run_canon(dir, "export pagefind idx --out mine --pagefind package --node no-such-node");
+  CHECK(occupied.exit_code == 3);
+  CHECK_MESSAGE(occupied.err.find("holds files and no Pagefind bundle") != std::string::npos, occupied.err);
+  CHECK(read_file(dir.path() / "mine/notes.txt") == "keep me");
 }
