@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "cli/option_groups.h"
 #include "cli/processes.h"
-#include "dedup/detector.h"
+#include "dedup/detectors/detector.h"
 #include "indexer/pipeline.h"
 #include "urls/url_rules.h"
 

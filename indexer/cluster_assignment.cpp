@@ -195,7 +195,7 @@ const AuthorityDecision* ChosenAuthorities::find(std::uint32_t record) const {
 
 namespace {
 
-/// The place preferences of the whole site (dedup/places.h): each process tallies its share's
+/// The place preferences of the whole site (dedup/authority/places.h): each process tallies its share's
 /// clusters, and each adds up every process's tally. Collective; kCorruption when a tally does
 /// not decode.
 Result<dedup::PlacePreferences> learn_place_preferences(const ClusterShare& share, const Collective& processes) {

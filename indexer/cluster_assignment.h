@@ -12,9 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "dedup/authority.h"
-#include "dedup/authoritative_pages.h"
-#include "dedup/places.h"
+#include "dedup/authority/authority.h"
+#include "dedup/authority/authoritative_pages.h"
+#include "dedup/authority/places.h"
 #include "indexer/index_writer.h"
 #include "common/collective.h"
 #include "common/status.h"
@@ -82,7 +82,7 @@ struct ChosenAuthorities {
   std::size_t split_off = 0;
   std::size_t split_for_definitions = 0;
   /// The pairs of places whose copies the site leads readers to at one of them (the same on
-  /// every process: dedup/places.h).
+  /// every process: dedup/authority/places.h).
   std::vector<dedup::PlacePreference> place_preferences;
 
   /// The decision for `record`, nullptr when it is alone (or not this process's).

@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "common/file_io.h"
-#include "dedup/authoritative_pages.h"
+#include "dedup/authority/authoritative_pages.h"
 #include "html/page_encoding.h"
 #include "indexer/previous_build.h"
 #include "indexer/record_parts.h"

@@ -17,8 +17,8 @@
 #include "common/memory_use.h"
 #include "common/resource_use.h"
 #include "common/status.h"
-#include "dedup/detector.h"
-#include "dedup/places.h"
+#include "dedup/detectors/detector.h"
+#include "dedup/authority/places.h"
 #include "html/html_extract.h"
 #include "indexer/archive_site.h"
 #include "indexer/index_writer.h"
@@ -128,7 +128,7 @@ struct IndexSummary {
   /// Of split_off, pages that define an item their authoritative page lacks.
   std::size_t split_for_definitions = 0;
   /// The pairs of places whose copies the site leads readers to at one of them, with their
-  /// evidence (dedup/places.h).
+  /// evidence (dedup/authority/places.h).
   std::vector<dedup::PlacePreference> place_preferences;
   /// Rules given (IndexOptions::url_rules), and the pages they recorded without reading them.
   std::size_t url_rules = 0;

@@ -52,7 +52,7 @@ PageLine page_line(const PageRecord& r, std::string_view authoritative_url, bool
   return line;
 }
 
-/// Each pair of places with the place preferred and the clusters' votes (dedup/places.h).
+/// Each pair of places with the place preferred and the clusters' votes (dedup/authority/places.h).
 nlohmann::json place_preferences_json(const std::vector<dedup::PlacePreference>& preferences) {
   nlohmann::json out = nlohmann::json::array();
   for (const dedup::PlacePreference& p : preferences) {

@@ -15,7 +15,7 @@
 #include "common/collective.h"
 #include "common/file_system.h"
 #include "common/status.h"
-#include "dedup/detector.h"
+#include "dedup/detectors/detector.h"
 #include "indexer/page_record.h"
 #include "indexer/record_parts.h"
 #include "indexer/pipeline.h"

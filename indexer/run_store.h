@@ -16,7 +16,7 @@
 
 #include "common/collective.h"
 #include "common/status.h"
-#include "dedup/detector.h"
+#include "dedup/detectors/detector.h"
 #include "indexer/page_record.h"
 #include "indexer/previous_build.h"
 #include "indexer/record_parts.h"

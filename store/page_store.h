@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "dedup/detector.h"
+#include "dedup/detectors/detector.h"
 
 namespace canon::store {
 

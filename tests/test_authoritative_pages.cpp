@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "dedup/exact_detector.h"
-#include "dedup/authoritative_pages.h"
-#include "dedup/shingles.h"
-#include "dedup/tokenizer.h"
+#include "dedup/detectors/exact_detector.h"
+#include "dedup/authority/authoritative_pages.h"
+#include "dedup/sketches/shingles.h"
+#include "dedup/sketches/tokenizer.h"
 #include "support/detector_fixtures.h"
 
 using namespace canon::dedup;

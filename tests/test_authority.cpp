@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "dedup/authority.h"
+#include "dedup/authority/authority.h"
 
 using namespace canon::dedup;
 using R = AuthorityReason;

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "dedup/exact_detector.h"
-#include "dedup/places.h"
+#include "dedup/detectors/exact_detector.h"
+#include "dedup/authority/places.h"
 #include "indexer/cluster_assignment.h"
 #include "indexer/parse_stage.h"
 #include "support/thread_collective.h"

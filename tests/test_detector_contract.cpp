@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "dedup/detector.h"
+#include "dedup/detectors/detector.h"
 #include "support/detector_fixtures.h"
 
 using namespace canon::dedup;

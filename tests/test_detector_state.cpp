@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "dedup/boilerplate.h"
-#include "dedup/detector.h"
-#include "dedup/minhash_detector.h"
-#include "dedup/page_names.h"
+#include "dedup/sketches/boilerplate.h"
+#include "dedup/detectors/detector.h"
+#include "dedup/detectors/minhash_detector.h"
+#include "dedup/names/page_names.h"
 #include "support/detector_fixtures.h"
 #include "support/thread_collective.h"
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "dedup/exact_detector.h"
+#include "dedup/detectors/exact_detector.h"
 #include "support/detector_fixtures.h"
-#include "dedup/minhash_detector.h"
-#include "dedup/shingles.h"
-#include "dedup/tokenizer.h"
+#include "dedup/detectors/minhash_detector.h"
+#include "dedup/sketches/shingles.h"
+#include "dedup/sketches/tokenizer.h"
 
 using namespace canon::dedup;
 using canon::testing::clusters_of;

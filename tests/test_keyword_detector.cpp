@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "dedup/keyword_detector.h"
+#include "dedup/detectors/keyword_detector.h"
 #include "support/detector_fixtures.h"
 
 using namespace canon::dedup;

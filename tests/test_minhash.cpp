@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "dedup/minhash.h"
+#include "dedup/sketches/minhash.h"
 #include "support/thread_collective.h"
 
 using namespace canon::dedup;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "dedup/detector.h"
-#include "dedup/minhash_detector.h"
+#include "dedup/detectors/detector.h"
+#include "dedup/detectors/minhash_detector.h"
 #include "support/detector_fixtures.h"
 
 using namespace canon::dedup;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "dedup/multik_detector.h"
+#include "dedup/detectors/multik_detector.h"
 #include "support/detector_fixtures.h"
-#include "dedup/tokenizer.h"
+#include "dedup/sketches/tokenizer.h"
 
 using namespace canon::dedup;
 using canon::testing::similarity;

@@ -10,7 +10,7 @@
 
 #include <xxhash.h>
 
-#include "dedup/mwo_detector.h"
+#include "dedup/detectors/mwo_detector.h"
 #include "support/detector_fixtures.h"
 
 using namespace canon::dedup;

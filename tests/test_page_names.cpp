@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "dedup/boilerplate.h"
-#include "dedup/page_names.h"
-#include "dedup/shingles.h"
-#include "dedup/tokenizer.h"
-#include "dedup/url_path.h"
+#include "dedup/sketches/boilerplate.h"
+#include "dedup/names/page_names.h"
+#include "dedup/sketches/shingles.h"
+#include "dedup/sketches/tokenizer.h"
+#include "dedup/names/url_path.h"
 #include "support/thread_collective.h"
 
 using namespace canon::dedup;

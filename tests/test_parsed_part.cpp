@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dedup/detector.h"
+#include "dedup/detectors/detector.h"
 #include "indexer/parsed_part.h"
 #include "support/temp_dir.h"
 

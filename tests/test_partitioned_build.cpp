@@ -18,7 +18,7 @@
 
 #include <xapian.h>
 
-#include "dedup/page_names.h"
+#include "dedup/names/page_names.h"
 #include "indexer/parsed_part.h"
 #include "indexer/pipeline.h"
 #include "urls/url_rules.h"

@@ -1,7 +1,7 @@
 /// @file test_partitioned_mpi.cpp
 /// @brief The stages of a partitioned run, computed by the processes mpirun starts, give every
 /// process exactly the one-process result: PageRank (ranking/pagerank.h) and the clusters of
-/// near-duplicate pairs (dedup/components.h), LSH's candidates (dedup/minhash.h), and the bytes
+/// near-duplicate pairs (dedup/sketches/components.h), LSH's candidates (dedup/sketches/minhash.h), and the bytes
 /// all_gather_bytes and all_to_all_bytes exchange, over
 /// mpi/mpi_collective.h. Run under
 /// `mpirun -np P` (tests/CMakeLists.txt: P = 1 .. 4); each process runs every case and checks
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "dedup/components.h"
-#include "dedup/minhash.h"
-#include "dedup/union_find.h"
+#include "dedup/sketches/components.h"
+#include "dedup/sketches/minhash.h"
+#include "dedup/sketches/union_find.h"
 #include "mpi/mpi_collective.h"
 #include "ranking/pagerank.h"
 

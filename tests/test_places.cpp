@@ -1,5 +1,5 @@
 /// @file test_places.cpp
-/// @brief Pairs of places (dedup/places.h): a table of paths, the clusters' votes, the preferences
+/// @brief Pairs of places (dedup/authority/places.h): a table of paths, the clusters' votes, the preferences
 /// they make, and the authority rule that applies them to every cluster alike.
 #include <doctest/doctest.h>
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "dedup/authority.h"
-#include "dedup/places.h"
+#include "dedup/authority/authority.h"
+#include "dedup/authority/places.h"
 
 using namespace canon::dedup;
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "dedup/detector_support.h"
-#include "dedup/sorted_sets.h"
-#include "dedup/shingles.h"
+#include "dedup/detectors/detector_support.h"
+#include "dedup/sketches/sorted_sets.h"
+#include "dedup/sketches/shingles.h"
 
 using canon::dedup::jaccard;
 using canon::dedup::shingle_set;

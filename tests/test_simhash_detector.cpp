@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "dedup/shingles.h"
-#include "dedup/simhash_detector.h"
+#include "dedup/sketches/shingles.h"
+#include "dedup/detectors/simhash_detector.h"
 #include "support/detector_fixtures.h"
-#include "dedup/tokenizer.h"
+#include "dedup/sketches/tokenizer.h"
 
 using namespace canon::dedup;
 using canon::testing::similarity;

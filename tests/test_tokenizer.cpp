@@ -9,7 +9,7 @@
 
 #include <xapian.h>
 
-#include "dedup/tokenizer.h"
+#include "dedup/sketches/tokenizer.h"
 
 using canon::dedup::tokenize;
 using Words = std::vector<std::string>;

@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "dedup/components.h"
-#include "dedup/union_find.h"
+#include "dedup/sketches/components.h"
+#include "dedup/sketches/union_find.h"
 #include "support/thread_collective.h"
 
 using canon::dedup::UnionFind;

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "dedup/detector_support.h"
-#include "dedup/shingles.h"
-#include "dedup/tokenizer.h"
+#include "dedup/detectors/detector_support.h"
+#include "dedup/sketches/shingles.h"
+#include "dedup/sketches/tokenizer.h"
 #include "eval/truth.h"
 #include "html/html_extract.h"
 #include "html/page_encoding.h"

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "bench/pseudo_words.h"
-#include "dedup/detector.h"
-#include "dedup/detector_support.h"
+#include "dedup/detectors/detector.h"
+#include "dedup/detectors/detector_support.h"
 
 using namespace canon;
 

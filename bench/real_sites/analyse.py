@@ -33,7 +33,7 @@ ALIAS = {"stable": 4, "current": 3, "latest": 2}
 
 
 def release(path):
-    """The release a path names (as dedup/authority.cpp reads it): (kind, numbers) or None."""
+    """The release a path names (as dedup/authority/authority.cpp reads it): (kind, numbers) or None."""
     for segment in path.split("/")[:-1]:
         if segment in ALIAS:
             return (ALIAS[segment], ())

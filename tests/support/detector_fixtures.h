@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "dedup/detector.h"
+#include "dedup/detectors/detector.h"
 
 namespace canon::testing {
 

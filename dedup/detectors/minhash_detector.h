@@ -1,0 +1,187 @@
+/// @file minhash_detector.h
+/// @brief The "minhash" detector: word shingles, MinHash + LSH candidates, exact verification
+/// of the candidates from shingle sets rebuilt on demand.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dedup/sketches/boilerplate.h"
+#include "dedup/detectors/detector.h"
+#include "dedup/detectors/detector_support.h"
+#include "dedup/sketches/minhash.h"
+#include "dedup/names/page_names.h"
+#include "dedup/sketches/shingles.h"
+
+namespace canon::dedup {
+
+/// Near-duplicates by the similarity of word-shingle sets (docs/dedup-minhash.md, "The minhash
+/// detector"). Uses shingle_size, num_hashes, threshold, the name rule's options, seed and
+/// threads of DedupOptions; reads each document's text, title and first heading.
+///
+/// learn_site() learns the site's boilerplate shingles (dedup/sketches/boilerplate.h) from a sample;
+/// every page is then compared on its own shingles, the boilerplate left out. State kept per
+/// document between add() and find_clusters(): the one-permutation MinHash sketch
+/// (MinHasher::sketch32) of its own shingles as num_hashes 32-bit values, their count, a 64-bit
+/// hash of the whole word sequence (boilerplate included: identical pages) and its PageName.
+/// find_clusters(): pages with identical word sequences are merged directly (similarity 1) and
+/// only the first of each takes part in LSH; LSH banding (choose_banding) over the sketches
+/// gives candidate pairs; each candidate needs required_similarity() for how the pages' names
+/// relate (SiteNames); one whose sketch estimate is far below that is dropped; the rest are
+/// verified exactly: the candidate graph is cut into connected components, and each
+/// component's documents are loaded once (components in parallel), their own shingle sets
+/// rebuilt, its pairs measured, and the sets dropped. Verified pairs are merged with
+/// union-find. compare() is the same measure and rule, 0 when either document has no own
+/// shingles (1 when their word sequences are identical); it reuses the similarity of a pair
+/// find_clusters() measured and loads the documents of the others.
+class MinhashDetector final : public Detector {
+public:
+  /// REQUIRES: options.shingle_size >= 1, options.num_hashes >= 1.
+  explicit MinhashDetector(const DedupOptions& options);
+  std::string_view name() const override { return "minhash"; }
+  void reset(std::uint32_t n) override;
+  void learn_site(std::span<const DedupDocument> sample) override;
+  void add(std::uint32_t i, const DedupDocument& doc) override;
+  Clusters find_clusters(const DocumentLoader& load) override;
+  void share_work_with(const Collective& processes) override { processes_ = &processes; }
+  void hold_documents(std::uint32_t first, std::uint32_t end) override {
+    hold_first_ = first;
+    hold_end_ = end;
+  }
+  std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                  const DocumentLoader& load) override;
+  std::size_t state_bytes_per_document() const override;
+  /// Per document: its own shingle count, word-sequence hash, whether its shingles are all
+  /// the site's repeated text, and, unless this detector holds its own documents' sketches and
+  /// names only (hold_documents()), its sketch (when it has own shingles) and PageName
+  /// (encode_page_name()); after a header naming the detector, the sketch width (0: no
+  /// sketches, no names) and the range.
+  std::optional<std::string> encode_added(std::uint32_t begin, std::uint32_t end) const override;
+  Status add_encoded(std::string_view bytes) override;
+
+  /// The measure candidates are verified with, from the overlap `common` of two non-empty
+  /// shingle sets of sizes a and b (docs/dedup-minhash.md, "Verification").
+  static double measure(std::size_t common, std::size_t a, std::size_t b);
+
+private:
+  using Pair = std::pair<std::uint32_t, std::uint32_t>;
+  /// The similarity documents a and b need (the name rule). REQUIRES: find_clusters() ran.
+  double required(std::uint32_t a, std::uint32_t b) const {
+    return names_.required(options_, a, b);
+  }
+  /// Whether documents a and b are the same item at a parallel path (SiteNames::moved()),
+  /// measured by masked containment instead of Jaccard. REQUIRES: find_clusters() ran.
+  bool moved(std::uint32_t a, std::uint32_t b) const { return options_.title_rule && names_.moved(a, b); }
+  /// What the name rule says of a pair: the similarity it needs (required()), whether its pages
+  /// are moved (moved()) and then the place masked in both (SiteNames::moved_place()).
+  struct PairRule {
+    double required = 0.0;
+    bool moved = false;
+    MovedPlace place;
+  };
+  /// The PairRule of each of `pairs`. With the names held by parts (hold_documents()), the
+  /// process holding a pair's first page's name judges it, taking the second's name from its
+  /// holder, and all share the rules: collective then. REQUIRES: find_clusters() made names_.
+  std::vector<PairRule> pair_rules(std::span<const Pair> pairs);
+  /// Whether the names are held by parts (this process holds its own documents' only).
+  bool names_by_parts() const { return !holds_all() && processes_ != nullptr; }
+  /// Whether document d is compared with others: it has own shingles, or all its shingles are
+  /// the site's repeated text (repeated_only_).
+  bool takes_part(std::uint32_t d) const { return sizes_[d] != 0 || repeated_only_[d] != 0; }
+  /// Whether documents a and b have the same word sequence (so the same shingles).
+  bool identical(std::uint32_t a, std::uint32_t b) const {
+    return text_hashes_[a] != 0 && text_hashes_[a] == text_hashes_[b];
+  }
+  /// What a pair (a, b) measured: `forward` of a against b, `backward` of b against a. Both the
+  /// Jaccard of their own shingles, or for moved pages the share of a's (b's) masked shingles
+  /// found in the other's (moved_shingle_set()). find_clusters() verifies the larger of the two;
+  /// compare() judges its first page against its second.
+  struct Measured {
+    double forward = 0.0;
+    double backward = 0.0;
+    double larger() const { return std::max(forward, backward); }
+  };
+  /// Pairs of documents with the same word sequence (similarity 1), each with the first of its
+  /// group; `skip` (one per document) marks those later ones and the documents without own
+  /// shingles, which take no part in LSH.
+  std::vector<SimilarPair> identical_pairs(std::span<bool> skip) const;
+  /// LSH's candidate pairs among the documents `skip` leaves in, with the pairs the name rule
+  /// makes candidates whatever their sketches (same_name_pairs, moved_pairs); sorted, unique.
+  /// REQUIRES: names_ made (find_clusters()).
+  std::vector<Pair> candidate_pairs(std::span<const bool> skip) const;
+  /// The Measured of each of `pairs` (both documents non-empty, their rules in `rules`) whose
+  /// `needed` flag is set, into out[index]: the documents are loaded once per connected
+  /// component of those pairs, or once
+  /// per block of it measured against theirs when the component holds more than
+  /// options_.measure_budget_shingles. In a partitioned build each process measures its share
+  /// of the components, having told `load` their documents (DocumentLoader::locate, so every
+  /// process calls this at the same point), and then receives the others' measures.
+  void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed, std::span<const PairRule> rules,
+                       const DocumentLoader& load, std::vector<Measured>& out) const;
+  /// The Measured of the pairs whose indices are `component` (one connected component), into
+  /// out[index]: its documents loaded once, or block against block beyond the budget.
+  void measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
+                         std::span<const PairRule> rules,
+                         const DocumentLoader& load, std::vector<Measured>& out) const;
+  /// In a partitioned build, after each process measured the components `mine` (indices into
+  /// `components`, ranges of `by_root`'s (root, pair index)): every process's measures in every
+  /// process's `out`.
+  void share_measures(std::span<const std::pair<std::uint32_t, std::size_t>> by_root,
+                      std::span<const std::pair<std::size_t, std::size_t>> components,
+                      std::span<const std::size_t> mine, std::vector<Measured>& out) const;
+  /// Whether `candidates[c]` may be similar enough to be measured, for each c: the pair needs
+  /// masked containment or all shingles, or its sketch estimate, `slack` above, could reach
+  /// rules[c].required. With the sketches held by parts (hold_documents()), the process holding a
+  /// pair's first sketch judges it, the second's sent to it, and all share the verdicts.
+  std::vector<bool> worth_measuring(std::span<const Pair> candidates, std::span<const PairRule> rules) const;
+  /// The same verdict for one pair, from its two sketches.
+  bool worth_measuring(std::uint32_t a, std::uint32_t b, double required, std::span<const std::uint32_t> sketch_a,
+                       std::span<const std::uint32_t> sketch_b) const;
+  /// Whether this detector holds document d's sketch (hold_documents()).
+  bool holds(std::uint32_t d) const { return d >= held_first_ && d < held_end_; }
+  /// Whether it holds every document's sketch (a one-process run).
+  bool holds_all() const { return held_first_ == 0 && held_end_ == sizes_.size(); }
+  /// REQUIRES: holds(d).
+  std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {
+    return std::span(sketches_).subspan(std::size_t{d - held_first_} * width_, width_);
+  }
+
+  DedupOptions options_;
+  MinHasher hasher_;
+  std::size_t width_;
+  /// Per document of this run: sketch32 of its own shingles (row-major, width_ values each;
+  /// of the documents [held_first_, held_end_) only), own shingle count (0: none), XXH3 of the
+  /// whole word sequence (0: no words or never added).
+  std::vector<std::uint32_t> sketches_;
+  std::vector<std::uint32_t> sizes_;
+  std::vector<std::uint64_t> text_hashes_;
+  /// Per document: 1 when it has shingles but every one is the site's repeated text (an
+  /// include rendered as a page of its own): it takes no part in LSH, and is measured on all
+  /// its shingles against the pages the name rule makes its candidates (same_name_pairs).
+  std::vector<char> repeated_only_;
+  /// The site's boilerplate shingles (learn_site()), left out of every page's set.
+  Boilerplate boilerplate_;
+  /// page_name() of each document until find_clusters() makes names_ from them.
+  EncodedPageNames page_names_;
+  SiteNames names_;
+  /// The candidate pairs find_clusters() measured, (a << 32 | b) for a < b, sorted, with their
+  /// Measured: compare() asks mostly for these (a duplicate against its cluster's indexed page)
+  /// and need not load them again. 24 bytes per measured candidate.
+  std::vector<std::pair<std::uint64_t, Measured>> measured_;
+  /// The processes LSH's band keys and the exact measures are shared among (share_work_with);
+  /// none: this one does all.
+  const Collective* processes_ = nullptr;
+  /// The documents hold_documents() gave this process (all by default), and those whose
+  /// sketches this run holds: the same, within the run's documents.
+  std::uint32_t hold_first_ = 0;
+  std::uint32_t hold_end_ = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t held_first_ = 0;
+  std::uint32_t held_end_ = 0;
+};
+
+}  // namespace canon::dedup
