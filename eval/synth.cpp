@@ -32,8 +32,8 @@
 #include "eval/truth.h"
 #include "html/html_extract.h"
 #include "html/html_rules.h"
-#include "indexer/site_plan.h"
-#include "indexer/site_walker.h"
+#include "indexer/input/site_plan.h"
+#include "indexer/input/site_walker.h"
 #include "urls/url.h"
 
 namespace canon::eval {

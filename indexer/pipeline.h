@@ -20,8 +20,8 @@
 #include "dedup/detectors/detector.h"
 #include "dedup/authority/places.h"
 #include "html/html_extract.h"
-#include "indexer/archive_site.h"
-#include "indexer/index_writer.h"
+#include "indexer/input/archive_site.h"
+#include "indexer/stages/index_writer.h"
 #include "ranking/pagerank.h"
 #include "urls/url_rules.h"
 

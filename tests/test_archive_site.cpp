@@ -1,5 +1,5 @@
 /// @file test_archive_site.cpp
-/// @brief indexer/archive_site.h: web archives built here read as the plan of a site: what each
+/// @brief indexer/input/archive_site.h: web archives built here read as the plan of a site: what each
 /// kind of capture becomes (a page, a redirect, a skipped capture with its reason), the newest
 /// capture of a URL, revisits, a cut archive, the base URL; and which inputs are archives.
 #include <doctest/doctest.h>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/progress.h"
-#include "indexer/archive_site.h"
+#include "indexer/input/archive_site.h"
 #include "support/temp_dir.h"
 
 using canon::Progress;

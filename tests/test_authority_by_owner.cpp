@@ -15,8 +15,8 @@
 
 #include "dedup/detectors/exact_detector.h"
 #include "dedup/authority/places.h"
-#include "indexer/cluster_assignment.h"
-#include "indexer/parse_stage.h"
+#include "indexer/stages/cluster_assignment.h"
+#include "indexer/stages/parse_stage.h"
 #include "support/thread_collective.h"
 
 using namespace canon::indexer;

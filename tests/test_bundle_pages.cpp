@@ -13,7 +13,7 @@
 #include <xapian.h>
 
 #include "format/index_format.h"
-#include "indexer/index_writer.h"
+#include "indexer/stages/index_writer.h"
 #include "pagefind/bundle_pages.h"
 #include "support/temp_dir.h"
 

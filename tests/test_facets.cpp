@@ -8,7 +8,7 @@
 
 #include "format/facets.h"
 #include "format/index_format.h"
-#include "indexer/index_writer.h"
+#include "indexer/stages/index_writer.h"
 #include "query/searcher.h"
 #include "support/temp_dir.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "format/index_format.h"
-#include "indexer/index_writer.h"
+#include "indexer/stages/index_writer.h"
 #include "format/page_place.h"
 #include "format/text_head.h"
 #include "support/temp_dir.h"

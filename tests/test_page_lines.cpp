@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "indexer/page_lines.h"
+#include "indexer/records/page_lines.h"
 #include "support/canon_index.h"
 #include "support/temp_dir.h"
 

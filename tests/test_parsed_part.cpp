@@ -1,5 +1,5 @@
 /// @file test_parsed_part.cpp
-/// @brief A parsed part (indexer/parsed_part.h): encoded and decoded, saved and loaded as it was;
+/// @brief A parsed part (indexer/partitioned/parsed_part.h): encoded and decoded, saved and loaded as it was;
 /// damaged bytes refused with the reason; parts that do not cover a site refused before a merge.
 /// That merged parts give the one-process index is test_partitioned_build's.
 #include <doctest/doctest.h>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dedup/detectors/detector.h"
-#include "indexer/parsed_part.h"
+#include "indexer/partitioned/parsed_part.h"
 #include "support/temp_dir.h"
 
 using canon::StatusCode;

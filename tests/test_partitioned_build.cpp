@@ -19,7 +19,7 @@
 #include <xapian.h>
 
 #include "dedup/names/page_names.h"
-#include "indexer/parsed_part.h"
+#include "indexer/partitioned/parsed_part.h"
 #include "indexer/pipeline.h"
 #include "urls/url_rules.h"
 #include "support/detector_fixtures.h"

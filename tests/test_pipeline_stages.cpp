@@ -13,11 +13,11 @@
 #include <tuple>
 #include <vector>
 
-#include "indexer/cluster_assignment.h"
-#include "indexer/page_record.h"
-#include "indexer/parse_stage.h"
-#include "indexer/site_links.h"
-#include "indexer/site_plan.h"
+#include "indexer/stages/cluster_assignment.h"
+#include "indexer/records/page_record.h"
+#include "indexer/stages/parse_stage.h"
+#include "indexer/stages/site_links.h"
+#include "indexer/input/site_plan.h"
 #include "support/temp_dir.h"
 #include "support/thread_collective.h"
 

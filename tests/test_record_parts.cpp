@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "indexer/parse_stage.h"
-#include "indexer/record_parts.h"
+#include "indexer/stages/parse_stage.h"
+#include "indexer/partitioned/record_parts.h"
 #include "support/thread_collective.h"
 
 using namespace canon::indexer::detail;

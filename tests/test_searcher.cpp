@@ -8,7 +8,7 @@
 #include <memory>
 #include <set>
 
-#include "indexer/index_writer.h"
+#include "indexer/stages/index_writer.h"
 #include "format/text_head.h"
 #include "format/text_tail.h"
 #include "query/searcher.h"

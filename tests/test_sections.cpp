@@ -14,7 +14,7 @@
 
 #include "format/index_format.h"
 #include "html/html_extract.h"
-#include "indexer/index_writer.h"
+#include "indexer/stages/index_writer.h"
 #include "query/searcher.h"
 #include "support/temp_dir.h"
 

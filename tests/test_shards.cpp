@@ -10,7 +10,7 @@
 
 #include "format/index_format.h"
 #include "format/shards.h"
-#include "indexer/index_writer.h"
+#include "indexer/stages/index_writer.h"
 #include "query/searcher.h"
 #include "query/wildcards.h"
 #include "support/temp_dir.h"

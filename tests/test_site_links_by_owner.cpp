@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "indexer/page_record.h"
-#include "indexer/site_links.h"
-#include "indexer/site_links_by_owner.h"
+#include "indexer/records/page_record.h"
+#include "indexer/stages/site_links.h"
+#include "indexer/partitioned/site_links_by_owner.h"
 #include "support/thread_collective.h"
 
 using namespace canon::indexer;

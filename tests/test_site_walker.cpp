@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "indexer/site_walker.h"
+#include "indexer/input/site_walker.h"
 
 using canon::indexer::is_page_file_name;
 using canon::indexer::SiteListing;

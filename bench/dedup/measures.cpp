@@ -23,7 +23,7 @@
 #include "eval/truth.h"
 #include "html/html_extract.h"
 #include "html/page_encoding.h"
-#include "indexer/site_walker.h"
+#include "indexer/input/site_walker.h"
 
 using namespace canon;
 

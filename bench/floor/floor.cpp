@@ -22,7 +22,7 @@
 #include "format/index_format.h"
 #include "html/html_extract.h"
 #include "html/page_encoding.h"
-#include "indexer/site_walker.h"
+#include "indexer/input/site_walker.h"
 
 namespace {
 

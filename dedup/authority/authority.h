@@ -39,7 +39,7 @@ struct AuthorityCandidate {
 };
 
 /// The AuthorityCandidate of each document of a run (of a process's share of the clusters, in a
-/// partitioned build: indexer/cluster_assignment.h). Only views them: the vector or span it was
+/// partitioned build: indexer/stages/cluster_assignment.h). Only views them: the vector or span it was
 /// made from must outlive it.
 class AuthorityCandidateTable {
 public:
