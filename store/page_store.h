@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "dedup/detectors/detector.h"
+#include "dedup/dedup_document.h"
 
 namespace canon::store {
 

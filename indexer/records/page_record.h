@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "common/compact_string.h"
-#include "indexer/stages/index_writer.h"
+#include "indexer/records/document_digests.h"
 #include "store/page_facts.h"
 #include "store/page_store.h"
 #include "ranking/link_graph.h"

@@ -18,6 +18,7 @@
 #include "common/status.h"
 #include "format/alternates.h"
 #include "format/index_format.h"
+#include "indexer/records/document_digests.h"
 #include "html/page_sections.h"
 
 namespace canon::indexer {
@@ -104,19 +105,6 @@ struct WriterOptions {
   unsigned documents_per_commit = 1000;
 };
 
-/// What a document is written from, as two digests: `terms` of what makes its terms (the bytes
-/// parsed and the URL, which make the prepared document's terms under one store fingerprint,
-/// and at index-time collapse its alternates' titles), `fields` of what makes its values and
-/// data besides (the file's stamp, its cluster fields and static weight). A re-index rewrites a document whose terms digest changed,
-/// updates the values and data of one whose fields digest alone changed, and leaves the rest.
-struct DocumentDigests {
-  std::uint64_t terms = 0;
-  std::uint64_t fields = 0;
-  /// Of the part of `fields` that makes the document's data (stamp, alternates, authoritative
-  /// page): when it is unchanged, an update sets values alone and does not read the data.
-  std::uint64_t data = 0;
-  bool operator==(const DocumentDigests&) const = default;
-};
 
 /// Writes documents into a Xapian database. Not thread-safe, except prepare(); several
 /// writers on different databases may run on different threads.
