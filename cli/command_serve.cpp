@@ -46,16 +46,16 @@ CLI::Validator origin_check() {
 }
 
 /// The page template in `path`; exits with a message when it cannot be read or is not one.
-std::shared_ptr<const query::PageTemplate> read_template(const std::string& path) {
+std::shared_ptr<const web::PageTemplate> read_template(const std::string& path) {
   auto text = read_file(path);
   if (!text.ok()) fail(Status::io_error("cannot read the template " + path + ": " + text.status().message()));
-  auto parsed = query::PageTemplate::parse(text.value());
+  auto parsed = web::PageTemplate::parse(text.value());
   if (!parsed.ok()) fail(Status::error(path + ": " + parsed.status().message()));
-  return std::make_shared<const query::PageTemplate>(std::move(parsed).value());
+  return std::make_shared<const web::PageTemplate>(std::move(parsed).value());
 }
 
 /// --allow-origin (into front_end) and --template (the file's name into template_file).
-void add_front_end_options(CLI::App& serve, query::FrontEnd& front_end, std::string& template_file) {
+void add_front_end_options(CLI::App& serve, web::FrontEnd& front_end, std::string& template_file) {
   serve
       .add_option("--allow-origin", front_end.allowed_origins,
                   "A site (scheme://host[:port]) whose pages may use the search from a browser: the "
@@ -69,7 +69,7 @@ void add_front_end_options(CLI::App& serve, query::FrontEnd& front_end, std::str
 }  // namespace
 
 void add_serve_command(CLI::App& app) {
-  auto options = std::make_shared<query::WebServerOptions>();
+  auto options = std::make_shared<web::WebServerOptions>();
   CLI::App* serve = app.add_subcommand("serve", "Serve a search page and a JSON API over HTTP");
   serve->add_option("INDEX_DIR", options->index_dir,
                     "Index directory written by `canon index` or `canon shard`, or a stub file listing shards")
@@ -112,13 +112,13 @@ void add_serve_command(CLI::App& app) {
   serve->callback([options, site_dir, template_file] {
     if (!template_file->empty()) options->front_end.page_template = read_template(*template_file);
     std::string site_note;
-    auto site = query::find_served_site(options->index_dir, *site_dir, site_note);
+    auto site = web::find_served_site(options->index_dir, *site_dir, site_note);
     if (!site.ok()) fail(site.status());
     options->site = std::move(site).value();
     const sigset_t signals = block_stop_signals();
-    auto server = query::WebServer::create(*options);
+    auto server = web::WebServer::create(*options);
     if (!server.ok()) fail(server.status());
-    query::WebServer& web = *server.value();
+    web::WebServer& web = *server.value();
     // One write, so that a script reading stderr never sees half the line.
     const bool loopback = options->host == "127.0.0.1" || options->host == "::1" || options->host == "localhost";
     const std::string serving = "canon: serving " + options->index_dir.string() + " at " + web.url() + "\n" +

@@ -12,8 +12,8 @@
 #include "web/web_routes.h"
 
 namespace fs = std::filesystem;
-using canon::query::find_served_site;
-using canon::query::SiteFiles;
+using canon::web::find_served_site;
+using canon::web::SiteFiles;
 
 namespace {
 
@@ -71,7 +71,7 @@ TEST_CASE("site files: what each request path is answered with (table)") {
   };
   for (const Row& row : rows) {
     INFO(row.comment << ": " << row.path);
-    const canon::query::HttpAnswer answer = files.answer(row.path);
+    const canon::web::HttpAnswer answer = files.answer(row.path);
     CHECK(answer.status == row.status);
     if (row.status == 200) {
       CHECK(answer.body == row.body_or_location);

@@ -9,7 +9,7 @@
 
 using canon::query::Alternate;
 using canon::query::SearchHit;
-using canon::query::SearchPage;
+using canon::web::SearchPage;
 using canon::query::SearchResults;
 
 namespace {
@@ -33,7 +33,7 @@ std::string page_for(const SearchResults& results, bool has_next = false,
   page.query = std::move(query);
   page.results = &results;
   page.has_next = has_next;
-  return canon::query::render_search_page(page);
+  return canon::web::render_search_page(page);
 }
 
 SearchHit hit(std::size_t rank, std::string url, std::string title, std::string snippet = "") {
@@ -81,7 +81,7 @@ TEST_CASE("escape_html: markup characters become entities, controls are dropped"
   };
   for (const Case& c : cases) {
     CAPTURE(c.input);
-    CHECK(canon::query::escape_html(c.input) == c.expected);
+    CHECK(canon::web::escape_html(c.input) == c.expected);
   }
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("is_http_url: only http and https become links") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.url);
-    CHECK(canon::query::is_http_url(c.url) == c.linkable);
+    CHECK(canon::web::is_http_url(c.url) == c.linkable);
   }
 }
 
@@ -131,13 +131,13 @@ TEST_CASE("highlight_snippet: escaped text, markers become well-formed <mark>s")
   };
   for (const Case& c : cases) {
     CAPTURE(c.snippet);
-    CHECK(canon::query::highlight_snippet(c.snippet) == c.expected);
+    CHECK(canon::web::highlight_snippet(c.snippet) == c.expected);
   }
 }
 
 TEST_CASE("search_page_url") {
-  CHECK(canon::query::search_page_url("shell completions", 0) == "/search?q=shell%20completions");
-  CHECK(canon::query::search_page_url("x&offset=5", 20) == "/search?q=x%26offset%3D5&offset=20");
+  CHECK(canon::web::search_page_url("shell completions", 0) == "/search?q=shell%20completions");
+  CHECK(canon::web::search_page_url("x&offset=5", 20) == "/search?q=x%26offset%3D5&offset=20");
 }
 
 TEST_CASE("untrusted titles, URLs, snippets and alternates are escaped in text and attributes") {
@@ -289,7 +289,7 @@ TEST_CASE("error page: the message, escaped, instead of results; the query stays
   SearchPage page;
   page.query = "\"unclosed <phrase>";
   page.error = "malformed query: a phrase is missing its closing '\"'";
-  const std::string html = canon::query::render_search_page(page);
+  const std::string html = canon::web::render_search_page(page);
   CHECK(
       contains(html,
                "<p class=\"error\" role=\"alert\">malformed query: a phrase is missing its closing "
@@ -302,7 +302,7 @@ TEST_CASE("error page: the message, escaped, instead of results; the query stays
 TEST_CASE("start page: a GET form to /search, the document count, no script") {
   SearchPage page;
   page.document_count = 30;
-  const std::string html = canon::query::render_search_page(page);
+  const std::string html = canon::web::render_search_page(page);
   CHECK(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
   CHECK(contains(html, "<meta charset=\"utf-8\">"));
   CHECK(contains(html, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"));
@@ -330,12 +330,12 @@ TEST_CASE("did you mean: the corrected query's results, and a link to the query 
   page.results = &results;
   page.has_next = true;
   page.as_typed = true;
-  CHECK(contains(canon::query::render_search_page(page), "href=\"/search?q=gathr&amp;offset=1&amp;correct=0\""));
+  CHECK(contains(canon::web::render_search_page(page), "href=\"/search?q=gathr&amp;offset=1&amp;correct=0\""));
 }
 
 TEST_CASE("search_page_url: correct=0 for the query as typed") {
-  CHECK(canon::query::search_page_url("gathr", 0, true) == "/search?q=gathr&correct=0");
-  CHECK(canon::query::search_page_url("gathr", 10, true) == "/search?q=gathr&offset=10&correct=0");
+  CHECK(canon::web::search_page_url("gathr", 0, true) == "/search?q=gathr&correct=0");
+  CHECK(canon::web::search_page_url("gathr", 10, true) == "/search?q=gathr&offset=10&correct=0");
 }
 
 TEST_CASE("PageTemplate: slots named {{title}} {{query}} {{style}} {{form}} {{results}}; others refused (table)") {
@@ -352,7 +352,7 @@ TEST_CASE("PageTemplate: slots named {{title}} {{query}} {{style}} {{form}} {{re
   };
   for (const Row& row : rows) {
     CAPTURE(row.text);
-    const auto parsed = canon::query::PageTemplate::parse(row.text);
+    const auto parsed = canon::web::PageTemplate::parse(row.text);
     if (std::string(row.error).empty()) {
       CHECK(parsed.ok());
     } else {
@@ -360,11 +360,11 @@ TEST_CASE("PageTemplate: slots named {{title}} {{query}} {{style}} {{form}} {{re
       CHECK(contains(parsed.status().message(), row.error));
     }
   }
-  canon::query::PageSlots slots;
+  canon::web::PageSlots slots;
   slots.title = "T";
   slots.query = "Q";
   slots.results = "R";
-  CHECK(canon::query::PageTemplate::parse("a{{title}}b{{query}}c{{results}}d{{style}}").value().render(slots) == "aTbQcRd");
+  CHECK(canon::web::PageTemplate::parse("a{{title}}b{{query}}c{{results}}d{{style}}").value().render(slots) == "aTbQcRd");
 }
 
 TEST_CASE("a result shows its short title and its sections, each linking to its place (escaped)") {
@@ -395,9 +395,9 @@ TEST_CASE("filters: each facet value a link narrowing the search, a picked one w
   page.query = "open";
   page.results = &results;
   page.filters = {{canon::index_format::Facet::kRelease, "3.11"}};
-  const std::string html = canon::query::render_search_page(page);
+  const std::string html = canon::web::render_search_page(page);
   CHECK(contains(html, "<a href=\"/search?q=open&amp;release=3.11&amp;section=library\">library</a> <span class=\"n\">2</span>"));
   CHECK(contains(html, "<strong>3.11</strong> <a class=\"drop\" href=\"/search?q=open\""));
   CHECK(contains(html, "&lt;3.12&gt;</a>"));  // values are escaped
-  CHECK(canon::query::search_page_url("x", 10, false, page.filters) == "/search?q=x&offset=10&release=3.11");
+  CHECK(canon::web::search_page_url("x", 10, false, page.filters) == "/search?q=x&offset=10&release=3.11");
 }

@@ -25,8 +25,8 @@
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
-using canon::query::WebServer;
-using canon::query::WebServerOptions;
+using canon::web::WebServer;
+using canon::web::WebServerOptions;
 using nlohmann::json;
 
 namespace {
@@ -287,7 +287,7 @@ TEST_CASE("GET /api/search: query::to_json over HTTP") {
   CHECK(hit["title"].get<std::string>().starts_with("Kestrel note "));
   CHECK(contains(hit["snippet"].get<std::string>(), "kestrel"));  // plain text: no markers
   CHECK_FALSE(
-      contains(hit["snippet"].get<std::string>(), std::string(canon::query::kHighlightStart)));
+      contains(hit["snippet"].get<std::string>(), std::string(canon::web::kHighlightStart)));
   CHECK(hit["alternates"].is_array());
 
   const json guide = json::parse(server.get("/api/search?q=configuration").body);
@@ -607,7 +607,7 @@ TEST_CASE("stop() right after run() starts, repeatedly, never hangs") {
 }
 
 TEST_CASE("SearchRoutes without a socket: paths, repeated and encoded parameters, a NUL in q") {
-  canon::query::SearchRoutes routes(test_index());
+  canon::web::SearchRoutes routes(test_index());
   REQUIRE(routes.check_index().ok());
   struct Row {
     std::string target;
@@ -628,7 +628,7 @@ TEST_CASE("SearchRoutes without a socket: paths, repeated and encoded parameters
   };
   for (const Row& row : rows) {
     CAPTURE(row.target);
-    const canon::query::HttpAnswer answer = routes.answer(row.target);
+    const canon::web::HttpAnswer answer = routes.answer(row.target);
     CHECK(answer.status == row.status);
     CHECK(answer.content_type.rfind(row.content_type_start, 0) == 0);
     CHECK_MESSAGE(contains(answer.body, row.body_part), answer.body.substr(0, 300));
@@ -640,21 +640,21 @@ TEST_CASE("searches at once: one per core, more when the index lists remote shar
   canon::testing::TempDir dir;
   WebServerOptions options;
   options.index_dir = test_index();
-  CHECK(canon::query::search_threads(options) == std::max(2u, cores));
+  CHECK(canon::web::search_threads(options) == std::max(2u, cores));
   options.index_dir = dir.write("local.stub", "auto " + (test_index() / "xapian").string() + "\n");
-  CHECK(canon::query::search_threads(options) == std::max(2u, cores));
+  CHECK(canon::web::search_threads(options) == std::max(2u, cores));
   // Whether a shard answers does not matter: the sizing reads the stub only.
   options.index_dir =
       dir.write("remote.stub", "auto " + (test_index() / "xapian").string() + "\nremote 127.0.0.1:1\n");
-  CHECK(canon::query::search_threads(options) == canon::query::kSearchesPerCoreOverNetwork * cores);
+  CHECK(canon::web::search_threads(options) == canon::web::kSearchesPerCoreOverNetwork * cores);
   options.search_threads = 3;
-  CHECK(canon::query::search_threads(options) == 3);
+  CHECK(canon::web::search_threads(options) == 3);
 }
 
 TEST_CASE("SearchRoutes: the API answers pages of listed origins, refuses other sites', serves the box") {
-  canon::query::FrontEnd front_end;
+  canon::web::FrontEnd front_end;
   front_end.allowed_origins = {"http://docs.example:8000"};
-  canon::query::SearchRoutes routes(test_index(), {}, {}, front_end);
+  canon::web::SearchRoutes routes(test_index(), {}, {}, front_end);
   struct Row {
     const char* comment;
     std::string origin;
@@ -670,34 +670,34 @@ TEST_CASE("SearchRoutes: the API answers pages of listed origins, refuses other 
   };
   for (const Row& row : rows) {
     INFO(row.comment);
-    const canon::query::HttpAnswer answer = routes.answer("/api/search?q=kestrel", row.origin, "search.example:8080");
+    const canon::web::HttpAnswer answer = routes.answer("/api/search?q=kestrel", row.origin, "search.example:8080");
     CHECK(answer.status == row.status);
     CHECK(answer.allow_origin == row.allow_origin);
     if (row.status == 403) CHECK(contains(answer.body, "--allow-origin"));
   }
-  canon::query::FrontEnd any;
+  canon::web::FrontEnd any;
   any.allowed_origins = {"*"};
-  canon::query::SearchRoutes open_routes(test_index(), {}, {}, any);
+  canon::web::SearchRoutes open_routes(test_index(), {}, {}, any);
   CHECK(open_routes.answer("/api/search?q=kestrel", "https://anyone.example", "h").allow_origin == "https://anyone.example");
 
-  const canon::query::HttpAnswer script = routes.answer("/embed/canon-search.js");
+  const canon::web::HttpAnswer script = routes.answer("/embed/canon-search.js");
   CHECK(script.status == 200);
   CHECK(script.content_type.starts_with("text/javascript"));
   CHECK(contains(script.body, "data-canon-search"));
-  const canon::query::HttpAnswer style = routes.answer("/embed/canon-search.css");
+  const canon::web::HttpAnswer style = routes.answer("/embed/canon-search.css");
   CHECK(style.status == 200);
   CHECK(style.content_type.starts_with("text/css"));
 }
 
 TEST_CASE("SearchRoutes: the search page laid out by the operator's template") {
-  auto layout = canon::query::PageTemplate::parse(
+  auto layout = canon::web::PageTemplate::parse(
       "<html><head><title>{{title}}</title></head><body><div class=\"site\">{{form}}<h1>Docs: {{query}}</h1>"
       "{{results}}</div></body></html>");
   REQUIRE(layout.ok());
-  canon::query::FrontEnd front_end;
-  front_end.page_template = std::make_shared<const canon::query::PageTemplate>(std::move(layout).value());
-  canon::query::SearchRoutes routes(test_index(), {}, {}, front_end);
-  const canon::query::HttpAnswer answer = routes.answer("/search?q=kestrel+%3Cb%3E");
+  canon::web::FrontEnd front_end;
+  front_end.page_template = std::make_shared<const canon::web::PageTemplate>(std::move(layout).value());
+  canon::web::SearchRoutes routes(test_index(), {}, {}, front_end);
+  const canon::web::HttpAnswer answer = routes.answer("/search?q=kestrel+%3Cb%3E");
   CHECK(answer.status == 200);
   CHECK(answer.body.starts_with("<html><head><title>kestrel &lt;b&gt; — canon search</title>"));
   CHECK(contains(answer.body, "<h1>Docs: kestrel &lt;b&gt;</h1>"));  // the query escaped

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-namespace canon::query {
+namespace canon::web {
 
 /// web/embed/canon-search.js: finds the elements marked data-canon-search (or its own place)
 /// and puts a search box there that asks this server's /api/search as the reader types.
@@ -13,4 +13,4 @@ std::string_view embed_script();
 /// web/embed/canon-search.css: the box's look.
 std::string_view embed_stylesheet();
 
-}  // namespace canon::query
+}  // namespace canon::web

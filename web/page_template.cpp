@@ -6,7 +6,7 @@
 #include <array>
 #include <utility>
 
-namespace canon::query {
+namespace canon::web {
 namespace {
 
 constexpr std::string_view kStandard =
@@ -66,4 +66,4 @@ std::string PageTemplate::render(const PageSlots& slots) const {
   return out;
 }
 
-}  // namespace canon::query
+}  // namespace canon::web

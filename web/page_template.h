@@ -9,7 +9,7 @@
 
 #include "common/status.h"
 
-namespace canon::query {
+namespace canon::web {
 
 /// What canon puts in a template's slots, each already HTML (escaped where it holds text).
 struct PageSlots {
@@ -48,4 +48,4 @@ private:
   std::vector<Piece> pieces_;
 };
 
-}  // namespace canon::query
+}  // namespace canon::web

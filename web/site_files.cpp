@@ -12,7 +12,7 @@
 #include "format/index_format.h"
 #include "web/web_routes.h"
 
-namespace canon::query {
+namespace canon::web {
 namespace fs = std::filesystem;
 
 namespace {
@@ -149,4 +149,4 @@ Result<ServedSite> find_served_site(const fs::path& index_dir, const std::option
   return site;
 }
 
-}  // namespace canon::query
+}  // namespace canon::web

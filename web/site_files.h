@@ -17,7 +17,7 @@
 
 #include "common/status.h"
 
-namespace canon::query {
+namespace canon::web {
 
 struct HttpAnswer;
 
@@ -56,4 +56,4 @@ private:
 /// JavaScript, JSON, common images and fonts, text/plain; application/octet-stream else).
 std::string content_type_of(const std::filesystem::path& file);
 
-}  // namespace canon::query
+}  // namespace canon::web

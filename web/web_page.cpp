@@ -8,7 +8,9 @@
 #include "common/percent_encoding.h"
 #include "query/render.h"
 
-namespace canon::query {
+namespace canon::web {
+
+using query::to_json;
 namespace {
 
 /// Readable on a phone and a desktop, light and dark; no external resources (the CSP allows
@@ -337,4 +339,4 @@ std::string render_search_page(const SearchPage& page, const PageTemplate& page_
   return page_template.render(slots);
 }
 
-}  // namespace canon::query
+}  // namespace canon::web

@@ -17,7 +17,17 @@
 #include "query/searcher.h"
 #include "web/page_template.h"
 
-namespace canon::query {
+namespace canon::web {
+
+using query::FacetFilter;
+using query::SearchHit;
+using query::SearchRequest;
+using query::SearchResults;
+using query::Searcher;
+using query::Alternate;
+using query::FacetCount;
+using query::FacetCounts;
+using query::SectionHit;
 
 /// Highlight markers to ask the Searcher for (SearchRequest::highlight_start/end). They are
 /// control characters, which escape_html() drops from text, so a page cannot forge them.
@@ -77,4 +87,4 @@ struct SearchPage {
 std::string render_search_page(const SearchPage& page,
                                const PageTemplate& page_template = PageTemplate::standard());
 
-}  // namespace canon::query
+}  // namespace canon::web

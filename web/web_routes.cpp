@@ -17,7 +17,14 @@
 #include "web/embed_assets.h"
 #include "web/web_page.h"
 
-namespace canon::query {
+namespace canon::web {
+
+using query::FacetFilter;
+using query::SearchHit;
+using query::SearchRequest;
+using query::SearchResults;
+using query::Searcher;
+using query::to_json;
 namespace {
 
 /// Why `query` cannot be searched, or ok.
@@ -325,4 +332,4 @@ HttpAnswer SearchRoutes::answer(std::string_view target, std::string_view origin
   }
 }
 
-}  // namespace canon::query
+}  // namespace canon::web

@@ -27,7 +27,9 @@
 #include "web/page_template.h"
 #include "web/site_files.h"
 
-namespace canon::query {
+namespace canon::web {
+
+using query::ShardOptions;
 
 /// Longest query accepted, in bytes.
 inline constexpr std::size_t kMaxQueryBytes = 1024;
@@ -96,4 +98,4 @@ private:
   std::unique_ptr<Rep> rep_;
 };
 
-}  // namespace canon::query
+}  // namespace canon::web

@@ -30,7 +30,7 @@
 #include "format/index_format.h"
 #include "format/shards.h"
 
-namespace canon::query {
+namespace canon::web {
 namespace {
 
 namespace fs = std::filesystem;
@@ -400,4 +400,4 @@ Status WebServer::run() {
 
 void WebServer::stop() { rep_->loop.stop(); }
 
-}  // namespace canon::query
+}  // namespace canon::web

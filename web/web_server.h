@@ -29,7 +29,7 @@
 #include "query/shard_set.h"
 #include "web/web_routes.h"
 
-namespace canon::query {
+namespace canon::web {
 
 /// Largest request line and headers, in bytes.
 inline constexpr std::size_t kMaxHeaderBytes = 8 * 1024;
@@ -105,4 +105,4 @@ private:
   std::unique_ptr<Rep> rep_;
 };
 
-}  // namespace canon::query
+}  // namespace canon::web

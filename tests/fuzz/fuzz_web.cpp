@@ -23,7 +23,7 @@
 namespace {
 
 struct Served {
-  std::unique_ptr<canon::query::WebServer> server;
+  std::unique_ptr<canon::web::WebServer> server;
   std::thread thread;
   int port = 0;
   std::filesystem::path index;  // removed at exit
@@ -40,10 +40,10 @@ struct Served {
 Served& serve_sample_index() {
   static Served served = [] {
     const std::filesystem::path index = canon::fuzz::index_sample_site("web");
-    canon::query::WebServerOptions web;
+    canon::web::WebServerOptions web;
     web.index_dir = index;
     web.port = 0;
-    auto server = canon::query::WebServer::create(web);
+    auto server = canon::web::WebServer::create(web);
     if (!server.ok()) std::abort();
     Served s;
     s.server = std::move(server.value());
