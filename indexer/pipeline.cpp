@@ -216,10 +216,10 @@ Result<FileChanges> compare_with_previous(const WalkedSite& walked, const Previo
   if (processes.size() == 1) return compare_files(walked.plan, previous, options.limits, threads, walked.by_rule.marked);
   FileChanges mine;
   if (processes.rank() == 0) mine = compare_files(walked.plan, previous, options.limits, threads, walked.by_rule.marked);
-  const std::vector<std::string> told =
+  const std::vector<std::string> first_process_changes =
       processes.all_gather_bytes(processes.rank() == 0 ? encode_file_changes(mine) : std::string());
   if (processes.rank() == 0) return mine;
-  auto changes = decode_file_changes(told[0], walked.plan.files.size());
+  auto changes = decode_file_changes(first_process_changes[0], walked.plan.files.size());
   if (!changes.ok()) return changes.status();
   for (const std::uint32_t entry : changes->unchanged_entry) {
     if (entry != kNoEntry && entry >= previous.catalog.files.size()) {
@@ -246,7 +246,7 @@ std::string no_pages_message(const SitePlan& plan, const IndexOptions& options) 
 /// none (collective: each process walked the whole site).
 Status check_has_pages(const SitePlan& plan, const IndexOptions& options, const Collective& processes) {
   const Status mine = plan.file_count() == 0 ? Status::not_found(no_pages_message(plan, options)) : Status::ok_status();
-  return every_process_did(mine, processes, "find the site's pages");
+  return status_of_all_processes(mine, processes, "find the site's pages");
 }
 
 /// Stage 1: the site's files and their URLs (`crawl`, the plan of web archives, or the walk of
@@ -327,7 +327,7 @@ Result<dedup::Clusters> find_near_duplicates(dedup::Detector& detector, const de
   progress.finish();
   summary.candidates_examined = clusters.candidates_examined;
   summary.near_duplicate_pairs = clusters.pairs.size();
-  if (Status read = every_process_did(store_reader.failed(), processes, "read the pages it measured"); !read.ok()) {
+  if (Status read = status_of_all_processes(store_reader.failed(), processes, "read the pages it measured"); !read.ok()) {
     return read;
   }
   return clusters;
@@ -453,7 +453,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   auto assigned = choose_authority(options, *detector.value(), clusters, records, walked->by_rule, load_page, parts, processes, summary);
   if (!assigned.ok()) return assigned.status();
   const ClusterAssignment& assignment = assigned.value();
-  if (Status read = every_process_did(store_reader.failed(), processes, "read the pages it measured"); !read.ok()) {
+  if (Status read = status_of_all_processes(store_reader.failed(), processes, "read the pages it measured"); !read.ok()) {
     return read;
   }
   // Nothing after asks the detector: its sketches, names and site statistics (about a fifth of
@@ -562,7 +562,7 @@ Result<IndexSummary> build_index(const IndexOptions& options) {
   }
   const Status finished = processes.rank() == 0 ? finish_index(summary.value(), options, work.value()) : Status::ok_status();
   // The other processes return once the index is in place (or fail with the first).
-  if (Status all = every_process_did(finished, processes, "put the index in place"); !all.ok()) return all;
+  if (Status all = status_of_all_processes(finished, processes, "put the index in place"); !all.ok()) return all;
   return summary;
 }
 

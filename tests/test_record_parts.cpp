@@ -1,5 +1,5 @@
 /// @file test_record_parts.cpp
-/// @brief RecordParts (which process holds each record) from chunk layouts, and ask_holders and
+/// @brief RecordParts (which process holds each record) from chunk layouts, and ask_record_holders and
 /// tell_holders against one process holding every record (the oracle), among 1 to 5 simulated
 /// processes with random parts (empty ones among them) and random questions and messages.
 #include <doctest/doctest.h>
@@ -67,7 +67,7 @@ TEST_CASE("RecordParts: the processes' files, the skipped paths with the last") 
   CHECK(alone.holder(12) == 0);
 }
 
-TEST_CASE("ask_holders: each process gets the holders' answers in the order it asked") {
+TEST_CASE("ask_record_holders: each process gets the holders' answers in the order it asked") {
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     std::mt19937_64 rng(seed);
     const auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
@@ -91,7 +91,7 @@ TEST_CASE("ask_holders: each process gets the holders' answers in the order it a
         if (parts.holder(record) != me) wrong.push_back("asked about record " + std::to_string(record) + " it does not hold");
         out = answer_of(record);
       };
-      auto answers = ask_holders(wanted[me], parts, answer, collective);
+      auto answers = ask_record_holders(wanted[me], parts, answer, collective);
       const std::lock_guard lock(mutex);
       for (const std::string& w : wrong) failures.push_back("process " + std::to_string(me) + " " + w);
       if (!answers.ok()) {

@@ -65,7 +65,7 @@ Status place_url_rule_duplicates(HeldRecords& records, const RecordParts& parts,
     if (!recorded_by_rules(records[i])) continue;
     if (records[i].rule_page != kNoRecord) pages.push_back(records[i].rule_page);
   }
-  auto answers = ask_holders(
+  auto answers = ask_record_holders(
       pages, parts,
       [&records](std::uint32_t record, std::string& out) {
         const PageRecord& page = records[record];

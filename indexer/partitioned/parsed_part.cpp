@@ -115,10 +115,10 @@ Result<ParsedPart> load_parsed_part(const fs::path& path) {
   return decode_parsed_part(bytes.value(), path.string());
 }
 
-PartTakeOver::PartTakeOver(const ParseContext& run, const RunStore& store, std::string base_url)
+DetectorPartLoader::DetectorPartLoader(const ParseContext& run, const RunStore& store, std::string base_url)
     : run_(run), segments_(store.names.size()), base_url_(std::move(base_url)) {}
 
-Status PartTakeOver::take(ParsedPart&& part, unsigned threads) {
+Status DetectorPartLoader::take(ParsedPart&& part, unsigned threads) {
   const bool add_pages = !part.detector_state.has_value();
   if (part.detector_state) {
     if (Status taken = run_.detector.add_encoded(*part.detector_state); !taken.ok()) {

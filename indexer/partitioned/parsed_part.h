@@ -24,7 +24,7 @@ namespace canon::indexer::detail {
 /// the files are taken over as a re-index takes over unchanged files), and what the detector kept
 /// of them (Detector::encode_added), when the detector can say. A one-process build is one part
 /// of the whole site; a partitioned build's process parses one part and gives it to the others,
-/// which take it over (PartTakeOver): the detector's state of its files, or, from a detector
+/// which take it over (DetectorPartLoader): the detector's state of its files, or, from a detector
 /// without one, the files' entries, whose stored pages they read. Not their records.
 struct ParsedPart {
   std::uint32_t first_file = 0;
@@ -39,7 +39,7 @@ struct ParsedPart {
 enum class PartContent {
   /// Every file's entry with its links, and the detector's state.
   kWhole,
-  /// What another process's PartTakeOver uses: the detector's state when it has one to give
+  /// What another process's DetectorPartLoader uses: the detector's state when it has one to give
   /// (no entries: ~0.2 KB a file that every other process received and dropped; on the 100k
   /// site with two processes, process 0 sent 13.0 MB with them, 0.75 MB without), else the
   /// files' entries without links, whose stored pages the receivers read. A
@@ -78,10 +78,10 @@ Result<ParsedPart> load_parsed_part(const std::filesystem::path& path);
 
 /// Takes parts (other processes', received or loaded) over into the detector of `run`, one after
 /// another. Not thread-safe.
-class PartTakeOver {
+class DetectorPartLoader {
 public:
   /// `base_url`: the run's, under which a part's files have their URLs (urls::file_url).
-  PartTakeOver(const ParseContext& run, const RunStore& store, std::string base_url);
+  DetectorPartLoader(const ParseContext& run, const RunStore& store, std::string base_url);
   /// Takes `part` over on `threads` threads: what the detector kept of its files taken from the
   /// part, or, when the part has no detector state, added from their pages in the run's store
   /// (nothing else of the part is kept: the process that parsed its files holds their records,

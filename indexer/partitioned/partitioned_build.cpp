@@ -12,7 +12,7 @@
 namespace canon::indexer::detail {
 namespace fs = std::filesystem;
 
-Status every_process_did(const Status& mine, const Collective& processes, const std::string& what) {
+Status status_of_all_processes(const Status& mine, const Collective& processes, const std::string& what) {
   if (processes.size() == 1) return mine;
   // A failure as its code (one byte) and its message, so that every process fails with its code.
   const std::vector<std::string> told = processes.all_gather_bytes(
@@ -30,7 +30,7 @@ Result<RunStore> start_shared_store(const fs::path& store_dir, Reuse& reuse, con
                                     const Collective& processes) {
   auto store = start_store(store_dir, reuse, chunks.count(), processes.rank() == 0);
   const Status started = store.ok() ? Status::ok_status() : store.status();
-  if (Status all = every_process_did(started, processes, "start the page store"); !all.ok()) return all;
+  if (Status all = status_of_all_processes(started, processes, "start the page store"); !all.ok()) return all;
   return store;
 }
 
@@ -58,7 +58,7 @@ Status gather_parts(const ParseContext& parse, const ChunkLayout& chunks, const 
   // drop (PartContent::kForTakeOver): each process works out its own files' links by their
   // URLs' owners (link_pages_by_owner) and writes their part of the catalog, so no process
   // interns the URLs and texts the others' files link with or holds their entries.
-  PartTakeOver take_over(parse, store, base_url);
+  DetectorPartLoader take_over(parse, store, base_url);
   for (std::size_t round = 0; round < rounds; ++round) {
     const auto [first, end] = piece(processes.rank(), round);
     std::vector<std::string> pieces = processes.all_gather_bytes(encode_parsed_part(

@@ -18,7 +18,7 @@ namespace canon::indexer::detail {
 
 /// `mine` when it failed, else the first failure of another of `processes` (each gives its own
 /// status to all: a collective call), as "process R could not WHAT: why"; ok when all did.
-Status every_process_did(const Status& mine, const Collective& processes, const std::string& what);
+Status status_of_all_processes(const Status& mine, const Collective& processes, const std::string& what);
 
 /// The run's page store (start_store), with every process of a partitioned build: the first
 /// puts the previous segments in place, the others wait for it. Fails on every process when

@@ -47,7 +47,7 @@ RecordAnswer url_answer(const HeldRecords& records) {
   return [&records](std::uint32_t record, std::string& out) { out = records[record].url; };
 }
 
-Result<std::vector<std::string>> ask_holders(std::span<const std::uint32_t> wanted, const RecordParts& parts,
+Result<std::vector<std::string>> ask_record_holders(std::span<const std::uint32_t> wanted, const RecordParts& parts,
                                              const RecordAnswer& answer, const Collective& processes) {
   std::vector<std::string> answers(wanted.size());
   const unsigned me = processes.rank();

@@ -50,7 +50,7 @@ struct ProcessCounts {
 /// processes' before it and of all. One all_gather_bytes (none in one process). Collective.
 ProcessCounts count_of_processes(std::uint64_t mine, const Collective& processes);
 
-/// Writes into `out` what this process knows of one of its records (an answer of ask_holders).
+/// Writes into `out` what this process knows of one of its records (an answer of ask_record_holders).
 using RecordAnswer = std::function<void(std::uint32_t record, std::string& out)>;
 
 /// Answers with a record's URL (`records`, this process's, must outlive the answer).
@@ -61,7 +61,7 @@ RecordAnswer url_answer(const HeldRecords& records);
 /// order of `wanted`. Two all_to_all_bytes: the questions, then the answers. Collective call
 /// (every process calls it, with its own `wanted`); fails (kCorruption) when a question or an
 /// answer does not decode, or names a record its receiver does not hold.
-Result<std::vector<std::string>> ask_holders(std::span<const std::uint32_t> wanted, const RecordParts& parts,
+Result<std::vector<std::string>> ask_record_holders(std::span<const std::uint32_t> wanted, const RecordParts& parts,
                                              const RecordAnswer& answer, const Collective& processes);
 
 /// Bytes about one record, for the process holding it (tell_holders).

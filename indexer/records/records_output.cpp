@@ -194,7 +194,7 @@ fs::path part_path(const fs::path& path, unsigned part) {
 /// order, and removed. Collective; fails on every process when one could not write its part
 /// (`written`) or the first could not join them.
 Status join_parts(const fs::path& path, const Status& written, const Collective& processes, const std::string& what) {
-  if (Status all = every_process_did(written, processes, "write its part of " + what); !all.ok()) return all;
+  if (Status all = status_of_all_processes(written, processes, "write its part of " + what); !all.ok()) return all;
   Status joined = Status::ok_status();
   if (processes.rank() == 0) {
     std::vector<fs::path> parts;
@@ -203,7 +203,7 @@ Status join_parts(const fs::path& path, const Status& written, const Collective&
     std::error_code ec;
     for (const fs::path& part : parts) fs::remove(part, ec);
   }
-  return every_process_did(joined, processes, "join " + what);
+  return status_of_all_processes(joined, processes, "join " + what);
 }
 
 /// A part of pages.jsonl as its process writes it: each line after its key (the record's path),
@@ -333,7 +333,7 @@ Status write_pairs(const fs::path& pairs_path, const HeldRecords& records, const
   const std::span<const dedup::SimilarPair> mine(mine_first, mine_end);
   std::vector<std::uint32_t> seconds;
   for (const dedup::SimilarPair& pair : mine) seconds.push_back(pair.b);
-  auto urls = ask_holders(seconds, parts, url_answer(records), processes);
+  auto urls = ask_record_holders(seconds, parts, url_answer(records), processes);
   if (!urls.ok()) return urls.status();
   const bool alone = processes.size() == 1;
   LineWriter out(alone ? pairs_path : part_path(pairs_path, me));
@@ -357,7 +357,7 @@ Status write_pages(const fs::path& pages_path, const HeldRecords& records, const
   for (const std::uint32_t i : by_path) {
     if (records[i].cluster) authoritative.push_back(records[i].authoritative);
   }
-  auto authoritative_urls = ask_holders(authoritative, parts, url_answer(records), processes);
+  auto authoritative_urls = ask_record_holders(authoritative, parts, url_answer(records), processes);
   if (!authoritative_urls.ok()) return authoritative_urls.status();
   std::vector<std::size_t> counts(5, 0);  // by PageStatus, then the pages with warnings
   const bool alone = processes.size() == 1;
@@ -388,7 +388,7 @@ Status write_pages(const fs::path& pages_path, const HeldRecords& records, const
   }
   if (alone) return lines->close();
   const Status written = part->close();
-  if (Status all = every_process_did(written, processes, "write its part of pages.jsonl"); !all.ok()) return all;
+  if (Status all = status_of_all_processes(written, processes, "write its part of pages.jsonl"); !all.ok()) return all;
   Status merged = Status::ok_status();
   if (me == 0) {
     std::vector<fs::path> part_paths;
@@ -397,7 +397,7 @@ Status write_pages(const fs::path& pages_path, const HeldRecords& records, const
     std::error_code ec;
     for (const fs::path& p : part_paths) fs::remove(p, ec);
   }
-  return every_process_did(merged, processes, "merge pages.jsonl");
+  return status_of_all_processes(merged, processes, "merge pages.jsonl");
 }
 
 }  // namespace
@@ -421,7 +421,7 @@ Status write_link_graph(const fs::path& work_dir, const HeldRecords& records, co
   }
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  auto target_urls = ask_holders(targets, parts, url_answer(records), processes);
+  auto target_urls = ask_record_holders(targets, parts, url_answer(records), processes);
   if (!target_urls.ok()) return target_urls.status();
   const auto url_of_target = [&](std::uint32_t record) -> const std::string& {
     return target_urls.value()[std::lower_bound(targets.begin(), targets.end(), record) - targets.begin()];

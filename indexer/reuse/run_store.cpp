@@ -91,7 +91,7 @@ Status StoredPlaces::locate(std::span<const std::uint32_t> docs) {
   }
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-  auto answers = ask_holders(
+  auto answers = ask_record_holders(
       wanted, parts_,
       [this](std::uint32_t record, std::string& out) {
         codec::put_varint(out, records_[record].store_location.segment);
@@ -169,7 +169,7 @@ Status write_catalog(const RunStore& store, const PlanOutline& plan, const HeldR
         return catalog_entry(records[i], urls.renumber(links.targets_of(i)), anchors.renumber(links.texts_of(i)),
                              segment_number);
       });
-  if (Status all = every_process_did(written, processes, "write its part of the page store's catalog"); !all.ok()) {
+  if (Status all = status_of_all_processes(written, processes, "write its part of the page store's catalog"); !all.ok()) {
     return all;
   }
   if (processes.rank() != 0) return Status::ok_status();

@@ -71,7 +71,7 @@ Result<RunStore> start_store(const std::filesystem::path& store_dir, Reuse& reus
 
 /// Where the detector's documents (the site's files, by number) are stored in the run's page
 /// store: a process's own files' places are in their records; in a partitioned build another
-/// process's are asked of it (ask_holders), for the documents the detector is about to load, and
+/// process's are asked of it (ask_record_holders), for the documents the detector is about to load, and
 /// kept until it asks again. So no process holds the place of every page of the site (16 bytes
 /// a page), only of its own and of those it measures.
 class StoredPlaces {
@@ -80,7 +80,7 @@ public:
   StoredPlaces(const HeldRecords& records, const RecordParts& parts, const Collective& processes)
       : records_(records), parts_(parts), processes_(processes) {}
   /// Every process gives the documents it loads next (any order, repeats allowed); each is
-  /// then found by find(), as are the process's own. One ask_holders (none in one process):
+  /// then found by find(), as are the process's own. One ask_record_holders (none in one process):
   /// collective. Fails (kCorruption) when a message does not decode.
   Status locate(std::span<const std::uint32_t> docs);
   /// The place of `doc`'s page: one of this process's files', or of the last locate(); nullptr

@@ -263,7 +263,7 @@ Result<ChosenAuthorities> choose_authorities_by_owner(const HeldRecords& records
 
 namespace {
 
-using detail::ask_holders;
+using detail::ask_record_holders;
 using detail::count_of_processes;
 using detail::RecordMessage;
 using detail::RecordParts;
@@ -320,7 +320,7 @@ Result<ClusterAssignment> assign_clusters(HeldRecords& records, const ChosenAuth
   for (std::uint32_t d = first; d < end; ++d) {
     if (records[d].in_dedup) firsts.push_back(cluster_of(d));
   }
-  auto answers = ask_holders(
+  auto answers = ask_record_holders(
       firsts, parts,
       [&](std::uint32_t record, std::string& bytes) {
         const auto id = own_cluster_ids.find(record);

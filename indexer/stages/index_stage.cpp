@@ -92,7 +92,7 @@ Result<OwnDocuments> own_documents(const HeldRecords& records, const RecordParts
   for (const std::uint32_t d : own.records) {
     if (records[d].status == PageStatus::kDuplicate) authoritative.push_back(records[d].authoritative);
   }
-  auto urls = ask_holders(authoritative, parts, url_answer(records), processes);
+  auto urls = ask_record_holders(authoritative, parts, url_answer(records), processes);
   if (!urls.ok()) return urls.status();
   own.authoritative_urls.resize(own.records.size());
   std::size_t next = 0;
@@ -499,7 +499,7 @@ Status write_search_index(const PreviousBuild* previous, const ChunkLayout& chun
                           Progress& progress, ReindexSummary& reindex) {
   const Status written = write_database(previous, chunks, store_reader, records, parts, index_plan, threads, layout, processes,
                                         to_merge, progress, reindex);
-  if (Status all = every_process_did(written, processes, "write its shard"); !all.ok()) return all;
+  if (Status all = status_of_all_processes(written, processes, "write its shard"); !all.ok()) return all;
   if (processes.size() == 1 || processes.rank() != 0) return Status::ok_status();
   return join_shards(layout, processes.size(), to_merge);
 }
