@@ -12,7 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/option_groups.h"
-#include "indexer/records/page_lines.h"
+#include "indexer/records/pages_jsonl.h"
 #include "urls/rule_learner.h"
 #include "urls/url_rules.h"
 

@@ -29,7 +29,7 @@
 #include "common/utf8.h"
 #include "html/html_extract.h"
 #include "format/index_format.h"
-#include "indexer/records/page_lines.h"
+#include "indexer/records/pages_jsonl.h"
 #include "query/searcher.h"
 
 namespace canon::eval {

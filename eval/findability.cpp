@@ -9,7 +9,7 @@
 
 
 #include "format/index_format.h"
-#include "indexer/records/page_lines.h"
+#include "indexer/records/pages_jsonl.h"
 #include "query/searcher.h"
 
 namespace canon::eval {

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/status.h"
-#include "indexer/records/page_lines.h"
+#include "indexer/records/pages_jsonl.h"
 
 namespace canon::eval {
 
@@ -43,7 +43,7 @@ Result<Truth> read_truth(const std::filesystem::path& path);
 /// read_truth() of `text`, the contents of the file called `name` (for messages).
 Result<Truth> parse_truth(std::string_view text, const std::string& name);
 
-/// One line of pages.jsonl (indexer/records/page_lines.h).
+/// One line of pages.jsonl (indexer/records/pages_jsonl.h).
 using IndexRecord = indexer::PageLine;
 
 /// A verified near-duplicate pair of pairs.tsv (before union-find).

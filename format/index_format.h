@@ -30,7 +30,7 @@ struct IndexLayout {
 
   /// The Xapian database (glass), readable by Omega's tools.
   std::filesystem::path xapian() const { return dir / "xapian"; }
-  /// One JSON line per input file: its status, cluster and authoritative page (page_lines.h).
+  /// One JSON line per input file: its status, cluster and authoritative page (pages_jsonl.h).
   std::filesystem::path pages() const { return dir / "pages.jsonl"; }
   /// The link graph PageRank ran on, as an edge list.
   std::filesystem::path graph() const { return dir / "graph.tsv"; }

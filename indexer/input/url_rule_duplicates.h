@@ -10,7 +10,7 @@
 #include "common/collective.h"
 #include "common/status.h"
 #include "indexer/records/page_record.h"
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 #include "indexer/stages/site_links.h"
 #include "indexer/input/site_plan.h"
 #include "urls/url_rules.h"

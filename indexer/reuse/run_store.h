@@ -19,7 +19,7 @@
 #include "dedup/detectors/detector.h"
 #include "indexer/records/page_record.h"
 #include "indexer/reuse/previous_build.h"
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 #include "indexer/stages/site_links.h"
 #include "indexer/input/site_plan.h"
 #include "store/page_store.h"

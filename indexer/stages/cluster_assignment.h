@@ -19,7 +19,7 @@
 #include "common/collective.h"
 #include "common/status.h"
 #include "indexer/records/page_record.h"
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 #include "indexer/stages/site_links.h"
 
 namespace canon::indexer {

@@ -19,7 +19,7 @@
 #include "indexer/index_options.h"
 #include "indexer/index_summary.h"
 #include "indexer/reuse/previous_build.h"
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 #include "indexer/reuse/run_store.h"
 
 namespace canon::indexer::detail {

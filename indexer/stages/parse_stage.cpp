@@ -12,7 +12,7 @@
 #include "dedup/authority/authoritative_pages.h"
 #include "html/page_encoding.h"
 #include "indexer/reuse/previous_build.h"
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 #include "store/store_catalog.h"
 #include "urls/url.h"
 

@@ -27,7 +27,7 @@
 
 namespace canon::indexer::detail {
 
-class RecordParts;  // record_parts.h
+class RecordParts;  // record_holders.h
 
 /// A page file as parsed, with its size and modification time as it was read.
 struct ParsedFile {

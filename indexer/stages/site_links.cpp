@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "common/byte_codec.h"
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 #include "urls/url.h"
 
 namespace canon::indexer {

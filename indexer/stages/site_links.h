@@ -16,7 +16,7 @@
 #include "ranking/out_link_rows.h"
 
 namespace canon::indexer::detail {
-class RecordParts;  // record_parts.h
+class RecordParts;  // record_holders.h
 }
 
 namespace canon::indexer {

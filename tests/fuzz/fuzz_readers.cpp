@@ -15,7 +15,7 @@
 #include "format/index_format.h"
 #include "format/text_head.h"
 #include "format/text_tail.h"
-#include "indexer/records/page_lines.h"
+#include "indexer/records/pages_jsonl.h"
 #include "store/store_catalog.h"
 #include "ranking/edge_list.h"
 

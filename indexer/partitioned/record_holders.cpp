@@ -1,6 +1,6 @@
-/// @file record_parts.cpp
+/// @file record_holders.cpp
 /// @brief The processes' parts of the records, and questions to the holders of records.
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 
 #include <algorithm>
 #include <cassert>

@@ -1,4 +1,4 @@
-/// @file record_parts.h
+/// @file record_holders.h
 /// @brief Which process of a partitioned build holds each page record, and asking the holders
 /// for what they know of the records another process needs (docs/partitioned-build.md,
 /// "Records by parts").

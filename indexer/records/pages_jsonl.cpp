@@ -1,6 +1,6 @@
-/// @file page_lines.cpp
+/// @file pages_jsonl.cpp
 /// @brief pages.jsonl lines to and from PageLine, with nlohmann/json.
-#include "indexer/records/page_lines.h"
+#include "indexer/records/pages_jsonl.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-/// @file test_page_lines.cpp
+/// @file test_pages_jsonl.cpp
 /// @brief pages.jsonl's encoder and decoder: round trips, the documented example lines, and
 /// lines that are not canon's.
 #include <doctest/doctest.h>
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "indexer/records/page_lines.h"
+#include "indexer/records/pages_jsonl.h"
 #include "support/canon_index.h"
 #include "support/temp_dir.h"
 

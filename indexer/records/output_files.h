@@ -1,4 +1,4 @@
-/// @file records_output.h
+/// @file output_files.h
 /// @brief Stage 7 of `canon index`: pages.jsonl, graph.tsv, pairs.tsv and summary.json beside the index.
 #pragma once
 
@@ -17,7 +17,7 @@
 #include "common/status.h"
 #include "dedup/detectors/detector.h"
 #include "indexer/records/page_record.h"
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 #include "indexer/index_options.h"
 #include "indexer/index_summary.h"
 #include "indexer/reuse/run_store.h"

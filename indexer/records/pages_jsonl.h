@@ -1,4 +1,4 @@
-/// @file page_lines.h
+/// @file pages_jsonl.h
 /// @brief pages.jsonl, the record of every input page beside the index: its one encoder and its
 /// one decoder (docs/index-format.md, "pages.jsonl").
 #pragma once

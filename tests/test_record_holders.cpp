@@ -1,4 +1,4 @@
-/// @file test_record_parts.cpp
+/// @file test_record_holders.cpp
 /// @brief RecordParts (which process holds each record) from chunk layouts, and ask_record_holders and
 /// tell_holders against one process holding every record (the oracle), among 1 to 5 simulated
 /// processes with random parts (empty ones among them) and random questions and messages.
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "indexer/stages/parse_stage.h"
-#include "indexer/partitioned/record_parts.h"
+#include "indexer/partitioned/record_holders.h"
 #include "support/thread_collective.h"
 
 using namespace canon::indexer::detail;

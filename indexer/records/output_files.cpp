@@ -1,6 +1,6 @@
-/// @file records_output.cpp
+/// @file output_files.cpp
 /// @brief The records beside the index, written line by line, and the run's summary as JSON.
-#include "indexer/records/records_output.h"
+#include "indexer/records/output_files.h"
 
 #include <algorithm>
 #include <charconv>
@@ -13,7 +13,7 @@
 #include "common/byte_codec.h"
 #include "common/file_system.h"
 #include "format/index_format.h"
-#include "indexer/records/page_lines.h"
+#include "indexer/records/pages_jsonl.h"
 #include "indexer/partitioned/partitioned_build.h"
 #include "ranking/out_link_rows.h"
 
