@@ -1,6 +1,6 @@
 """Recall on pages known to be one item under several paths, from a canon index's pages.jsonl.
 
-same_item_pairs.py INDEX_DIR [--site rust] [--entries SITE_DIR] [--definitions SITE_DIR]
+same_item_pairs.py INDEX_DIR [--site rust] [--entries SITE_DIR] [--definitions SITE_DIR] [--same-line SITE_DIR]
     rust (rust-doc): pairs of content pages at the same path under std/, core/ and alloc/ (a
     re-export documents the item again), by kind of item; pairs of one intrinsic under
     core/arch/x86 and x86_64, and under arm and aarch64 (and std/arch's); and what became of the
@@ -13,7 +13,9 @@ places in other pages left out): how many pairs have a page missing at most a sh
 entries from the other, and the module pages' figures (docs/dedup-names.md, "What moved pages list"). With
 --definitions, the same-item pairs split by where each page says its item is defined (its first
 link into the site's src/ tree, the line range's first line): one definition, or two (arm and
-aarch64 intrinsics that stdarch defines twice, stable on one, nightly on the other).
+aarch64 intrinsics that stdarch defines twice, stable on one, nightly on the other). With
+--same-line, every pair of pages of one file name whose first source link names one line, at
+any paths (re-exports, per-platform and per-OS copies, a submodule's items re-exported).
 """
 import collections
 import itertools
@@ -105,6 +107,27 @@ def rust_definitions(rows, site_dir):
             report(f"{name}, {kind}", split[kind])
 
 
+def rust_same_line(rows, site_dir):
+    """Every pair of std/core/alloc content pages of one file name whose first source link names
+    one line: the same definition wherever rustdoc put it (a re-export at the same path, a
+    platform module repeating another's items, a module re-exporting its submodule's). Reported
+    with and without the pairs of x86/x86_64 and arm/aarch64 at the same path (counted above)."""
+    groups = collections.defaultdict(list)
+    for r in rows:
+        if r["status"] in ("indexed", "duplicate") and re.match(r"(std|core|alloc)/", r["path"]):
+            d = definition(site_dir, r["path"])
+            if d and d[1] is not None:
+                groups[(r["path"].rsplit("/", 1)[-1], d)].append(r)
+    pairs = [(a, b) for g in groups.values() for a, b in itertools.combinations(g, 2)]
+    report("std/core/alloc, one file name and one source line", pairs)
+    family = lambda p: re.sub(r"^(core|std)/arch/(x86_64|x86|aarch64|arm)/", r"\1/arch/FAMILY/", p)
+    report("... without x86/x86_64 and arm/aarch64 at the same path",
+           [(a, b) for a, b in pairs if family(a["path"]) != family(b["path"]) or a["path"] == b["path"]])
+    apart = [(a["path"], b["path"]) for a, b in pairs if not together(a, b)]
+    for a, b in apart[:20]:
+        print(f"  apart: {a} {b}")
+
+
 def rust_entries(rows, site_dir):
     pairs = pairs_by(rows, r"(std|core|alloc)/(.*)$", lambda m: m.group(2))
     lacks = []
@@ -130,5 +153,7 @@ if __name__ == "__main__":
     {"rust": rust}[site](rows)
     if "--definitions" in sys.argv:
         rust_definitions(rows, sys.argv[sys.argv.index("--definitions") + 1])
+    if "--same-line" in sys.argv:
+        rust_same_line(rows, sys.argv[sys.argv.index("--same-line") + 1])
     if "--entries" in sys.argv:
         rust_entries(rows, sys.argv[sys.argv.index("--entries") + 1])
