@@ -53,13 +53,25 @@ def read_results(driver):
 
 
 def search(driver, words):
+    """Types `words` into the box and returns the results once they are the answer to them: the
+    list and status are emptied first, and read again until two readings agree (a slow answer
+    to an earlier query is never taken for this one's)."""
     field = driver.find(".canon-pf-input")
-    driver.script("arguments[0].value = ''", ref(field))
+    driver.script("arguments[0].value = '';"
+                  "document.querySelector('.canon-pf-results').textContent = '';"
+                  "document.querySelector('.canon-pf-status').textContent = ''", ref(field))
     driver.type(field, words)
     wait_for(lambda: driver.find_all(".canon-pf-result") or driver.text(driver.find(".canon-pf-status")),
              "an answer to %r" % words)
-    time.sleep(0.5)  # Pagefind's debounce: let a later answer replace an earlier one
-    return results(driver)
+    seen = [results(driver)]
+
+    def settled():
+        time.sleep(0.4)
+        seen.append(results(driver))
+        return seen[-1] == seen[-2]
+
+    wait_for(settled, "the answer to %r to settle" % words)
+    return seen[-1]
 
 
 def check_box(driver, page_url, screenshot=None):

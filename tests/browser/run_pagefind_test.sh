@@ -77,6 +77,11 @@ page kitchen/bread.html "Larder bread" '<p>Bread from the flour in the larder, b
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >"$work/static.log" 2>&1 &
 static_pid=$!
+for _ in $(seq 1 100); do  # at most 10 s for the server to answer
+  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/pagefind/search.html', timeout=1)" \
+    2>/dev/null && break
+  sleep 0.1
+done
 
 python3 "$here/pagefind_test.py" --site-url "http://127.0.0.1:$port/" \
   ${CANON_SCREENSHOT_DIR:+--screenshot "$CANON_SCREENSHOT_DIR/pagefind-box.png"}
