@@ -16,17 +16,14 @@ typing shows an error line and no results.
 import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from search_page_test import TestFailure, WebDriver, check, free_port, wait_for
+from search_page_test import TestFailure, check, wait_for, with_chromium
 
 TITLE_PAYLOAD = "<script>window.pwned=1</script> Larder notes"
 TEXT_PAYLOAD = '<img src=x onerror="window.pwned=2">'
@@ -258,46 +255,22 @@ def main():
     parser.add_argument("--screenshot", help="where to save a screenshot of the box with results open")
     args = parser.parse_args()
 
-    chromium = os.environ.get("CANON_CHROMIUM") or shutil.which("chromium")
-    chromedriver = os.environ.get("CANON_CHROMEDRIVER") or shutil.which("chromedriver")
-    if not chromium or not chromedriver:
-        print("embed test: FAILED: chromium and chromedriver are required (Debian packages "
-              "chromium and chromium-driver; scripts/install-deps.sh installs them)", file=sys.stderr)
-        return 1
-
     if args.screenshot:
         os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
-    work = tempfile.mkdtemp(prefix="canon-chromium-")
-    port = free_port()
-    log = open(os.path.join(work, "chromedriver.log"), "w")
-    service = subprocess.Popen([chromedriver, "--port=%d" % port], stdout=log, stderr=subprocess.STDOUT)
-    driver = WebDriver("http://127.0.0.1:%d" % port)
     try:
         for page in (args.allowed_url, args.other_url):  # the static servers are up
             wait_for(lambda: page_up(page), "%s to be served" % page)
         check_http(args.search_url, args.embed_dir, origin_of(args.allowed_url), origin_of(args.other_url))
-        wait_for(lambda: service.poll() is not None or driver.ready(), "chromedriver to start")
-        check(service.poll() is None, "chromedriver exited with status %s" % service.returncode)
-        driver.start(chromium, os.path.join(work, "profile"))
-        driver.call("POST", driver.s("/window/rect"), {"width": 900, "height": 720})
-        check_allowed_site(driver, args.allowed_url, args.search_url, args.screenshot)
-        check_other_site(driver, args.other_url)
-        kept = " (screenshot: %s)" % args.screenshot if args.screenshot else ""
-        print("embed test: passed" + kept)
-        return 0
     except TestFailure as e:
         print("embed test: FAILED: %s" % e, file=sys.stderr)
         return 1
-    finally:
-        driver.quit()
-        service.terminate()
-        try:
-            service.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            service.kill()
-            service.wait()
-        log.close()
-        shutil.rmtree(work, ignore_errors=True)
+
+    def run(driver):
+        driver.call("POST", driver.s("/window/rect"), {"width": 900, "height": 720})
+        check_allowed_site(driver, args.allowed_url, args.search_url, args.screenshot)
+        check_other_site(driver, args.other_url)
+
+    return with_chromium("embed test", run)
 
 
 if __name__ == "__main__":

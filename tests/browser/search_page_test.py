@@ -287,42 +287,11 @@ def main():
     parser.add_argument("--base-url", required=True, help="URL `canon serve` serves, ending in /")
     parser.add_argument("--screenshot", help="where to save a screenshot of the result page")
     args = parser.parse_args()
-
-    chromium = os.environ.get("CANON_CHROMIUM") or shutil.which("chromium")
-    chromedriver = os.environ.get("CANON_CHROMEDRIVER") or shutil.which("chromedriver")
-    if not chromium or not chromedriver:
-        print("browser test: FAILED: chromium and chromedriver are required (Debian packages "
-              "chromium and chromium-driver; scripts/install-deps.sh installs them)",
-              file=sys.stderr)
-        return 1
-
-    work = tempfile.mkdtemp(prefix="canon-chromium-")
-    screenshot = args.screenshot or os.path.join(work, "search-page.png")
-    port = free_port()
-    log = open(os.path.join(work, "chromedriver.log"), "w")
-    service = subprocess.Popen([chromedriver, "--port=%d" % port], stdout=log,
-                               stderr=subprocess.STDOUT)
-    driver = WebDriver("http://127.0.0.1:%d" % port)
+    work = tempfile.mkdtemp(prefix="canon-screenshot-")
     try:
-        wait_for(lambda: service.poll() is not None or driver.ready(), "chromedriver to start")
-        check(service.poll() is None, "chromedriver exited with status %s" % service.returncode)
-        driver.start(chromium, os.path.join(work, "profile"))
-        run(driver, args.base_url, screenshot)
-        kept = " (screenshot: %s)" % screenshot if args.screenshot else ""
-        print("browser test: passed" + kept)
-        return 0
-    except TestFailure as e:
-        print("browser test: FAILED: %s" % e, file=sys.stderr)
-        return 1
+        screenshot = args.screenshot or os.path.join(work, "search-page.png")
+        return with_chromium("browser test", lambda driver: run(driver, args.base_url, screenshot))
     finally:
-        driver.quit()
-        service.terminate()
-        try:
-            service.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            service.kill()
-            service.wait()
-        log.close()
         shutil.rmtree(work, ignore_errors=True)
 
 
