@@ -8,7 +8,7 @@ packages=(
   libxapian-dev libgumbo-dev libboost-dev libboost-graph-dev nlohmann-json3-dev libcli11-dev
   liburiparser-dev libre2-dev libxxhash-dev libicu-dev zlib1g-dev liblz4-dev libcpp-httplib-dev doctest-dev wordnet-base
   libjemalloc-dev
-  chromium chromium-driver python3 wget nodejs npm
+  chromium chromium-driver python3 wget
   xapian-omega xapian-tools
   clang-14 libfuzzer-14-dev wrk
   python3.11-doc cppreference-doc-en-html
@@ -19,6 +19,10 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js and npm (for `canon export pagefind`), from Debian unless the machine has them already:
+# a Node.js from elsewhere (NodeSource's, which carries its own npm) conflicts with Debian's npm.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
