@@ -7,6 +7,9 @@
 #include <cassert>
 #include <cctype>
 
+#include <nlohmann/json.hpp>
+
+#include "common/file_io.h"
 #include "format/shards.h"
 
 namespace canon::index_format {
@@ -76,6 +79,19 @@ Result<Xapian::Database> open_canon_index(const std::filesystem::path& dir) {
   } catch (const Xapian::Error& e) {
     return Status::corruption("cannot open the index at '" + database.value().string() + "': " + e.get_description());
   }
+}
+
+IndexedSite read_indexed_site(const std::filesystem::path& dir) {
+  IndexedSite site;
+  auto summary = read_file(IndexLayout{dir}.summary());
+  if (!summary.ok()) return site;
+  const nlohmann::json j = nlohmann::json::parse(summary.value(), nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("parameters") || !j["parameters"].is_object()) return site;
+  const nlohmann::json& parameters = j["parameters"];
+  if (parameters.contains("base_url") && parameters["base_url"].is_string()) site.base_url = parameters["base_url"];
+  if (parameters.contains("site_dir") && parameters["site_dir"].is_string())
+    site.site_dir = parameters["site_dir"].get<std::string>();
+  return site;
 }
 
 Status check_canon_index(const std::filesystem::path& dir) {

@@ -69,6 +69,18 @@ Status check_canon_metadata(const Xapian::Database& db, const std::filesystem::p
 /// the index is opened once).
 Result<Xapian::Database> open_canon_index(const std::filesystem::path& dir);
 
+/// What the index at `dir` says of the site it was built from (summary.json's `parameters`).
+struct IndexedSite {
+  /// The base URL its pages have; kDefaultBaseUrl when the summary does not say.
+  std::string base_url = std::string(kDefaultBaseUrl);
+  /// The site directory it was built from, when the summary says (not a crawl's).
+  std::optional<std::filesystem::path> site_dir;
+};
+
+/// The IndexedSite of the index at `dir`: the defaults when its summary.json is missing or does
+/// not say (a summary is a record, never needed to read an index). Never throws.
+IndexedSite read_indexed_site(const std::filesystem::path& dir);
+
 /// Omega's value slots. Slot 0: last-modified time of the page's file as a 4-byte big-endian
 /// time_t (what Omega's date-range filters read); slot 2: the file's size in bytes,
 /// Xapian::sortable_serialise'd. (Omega's slot 1, the MD5 of the file, is not written.)
@@ -244,5 +256,10 @@ std::string last_modified_value(std::int64_t time);
 
 /// The stemming language of every text field.
 inline constexpr const char* kStemLanguage = "english";
+/// The TermGenerator flags of every text canon indexes: Chinese and Japanese are written without
+/// spaces, so a run of CJK characters is indexed as its single characters and pairs of
+/// characters (Xapian's n-gram mode); a reader counting a text's words as the index numbered
+/// them (pagefind/bundle_pages.cpp) sets the same.
+inline constexpr int kTermGeneratorFlags = Xapian::TermGenerator::FLAG_CJK_NGRAM;
 
 }  // namespace canon::index_format

@@ -3,7 +3,6 @@
 #include "pagefind/bundle_pages.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -35,7 +34,7 @@ namespace {
 std::vector<std::size_t> word_offsets(std::string_view text, const std::vector<Xapian::termpos>& positions,
                                       Xapian::termpos end) {
   Xapian::TermGenerator terms;
-  terms.set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
+  terms.set_flags(fmt::kTermGeneratorFlags);
   Xapian::Document scratch;
   terms.set_document(scratch);
   terms.index_text(Xapian::Utf8Iterator(text.data(), text.size()));

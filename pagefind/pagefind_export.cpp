@@ -38,19 +38,6 @@ fs::path default_pagefind_package() {
 
 namespace {
 
-/// The base URL the index's pages have (summary.json's parameters.base_url), canon's default
-/// when the summary does not say.
-std::string index_base_url(const fs::path& index_dir) {
-  std::string base(fmt::kDefaultBaseUrl);
-  auto summary = read_file(fmt::IndexLayout{index_dir}.summary());
-  if (!summary.ok()) return base;
-  const nlohmann::json j = nlohmann::json::parse(summary.value(), nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("parameters") || !j["parameters"].is_object()) return base;
-  const nlohmann::json& parameters = j["parameters"];
-  if (parameters.contains("base_url") && parameters["base_url"].is_string()) base = parameters["base_url"];
-  return base;
-}
-
 /// The language most of the database's pages declare (value slot kLanguageSlot), "" when none.
 std::string most_declared_language(const Xapian::Database& db) {
   std::map<std::string, std::size_t> pages;
@@ -124,8 +111,9 @@ private:
   int input_ = -1;
 };
 
-/// Streams every indexed page of `db` to `node` as a JSON line; counts what it sent and skipped.
-bool send_pages(const Xapian::Database& db, const std::string& base_url, NodeProcess& node, Progress& progress,
+/// Streams every indexed page of `db` to `node` as a JSON line, until it stops reading (its exit
+/// status then says why); counts the duplicates left out.
+void send_pages(const Xapian::Database& db, const std::string& base_url, NodeProcess& node, Progress& progress,
                 PagefindExportReport& report) {
   progress.start("export pagefind", db.get_doccount());
   std::size_t done = 0;
@@ -140,10 +128,9 @@ bool send_pages(const Xapian::Database& db, const std::string& base_url, NodePro
     line = nlohmann::json{{"url", page->url}, {"html", bundle_page_html(*page)}}.dump(
         -1, ' ', false, nlohmann::json::error_handler_t::replace);
     line += '\n';
-    if (!node.write(line)) return false;
+    if (!node.write(line)) break;
   }
   progress.finish();
-  return true;
 }
 
 /// Writes canon's search box for the bundle into `dir`.
@@ -215,7 +202,7 @@ Result<PagefindExportReport> export_pagefind(const PagefindExportOptions& option
     return started;
   }
   Progress progress(options.progress);
-  send_pages(db.value(), index_base_url(options.index_dir), node, progress, report);
+  send_pages(db.value(), fmt::read_indexed_site(options.index_dir).base_url, node, progress, report);
   const int exit_status = node.finish();
   auto said = read_file(answer);
   const nlohmann::json j = nlohmann::json::parse(said.ok() ? said.value() : "", nullptr, /*allow_exceptions=*/false);

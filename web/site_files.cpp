@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/file_io.h"
 #include "common/percent_encoding.h"
 #include "format/index_format.h"
@@ -117,16 +115,9 @@ std::string content_type_of(const fs::path& file) {
 Result<ServedSite> find_served_site(const fs::path& index_dir, const std::optional<fs::path>& site_dir,
                                     std::string& note) {
   ServedSite site;
-  site.base_url = std::string(index_format::kDefaultBaseUrl);
-  std::optional<fs::path> recorded;
-  if (auto summary = read_file(index_format::IndexLayout{index_dir}.summary()); summary.ok()) {
-    const nlohmann::json j = nlohmann::json::parse(summary.value(), nullptr, /*allow_exceptions=*/false);
-    const nlohmann::json parameters = j.is_object() ? j.value("parameters", nlohmann::json::object()) : nlohmann::json();
-    if (parameters.is_object()) {
-      site.base_url = parameters.value("base_url", site.base_url);
-      if (parameters.contains("site_dir") && parameters["site_dir"].is_string()) recorded = parameters["site_dir"].get<std::string>();
-    }
-  }
+  index_format::IndexedSite indexed = index_format::read_indexed_site(index_dir);
+  site.base_url = std::move(indexed.base_url);
+  const std::optional<fs::path>& recorded = indexed.site_dir;
   std::error_code ec;
   if (site_dir) {
     if (!fs::is_directory(*site_dir, ec)) return Status::error("--site: '" + site_dir->string() + "' is not a directory");

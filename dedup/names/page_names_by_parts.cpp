@@ -286,9 +286,11 @@ SiteNames::name_pairs(std::size_t neighbours, const EncodedPageNames& pages, con
     const std::uint64_t place[2] = {segments_[url.segments_end - 1].hash, depth};
     const std::uint64_t key = XXH3_64bits(place, sizeof place);
     put_record(to_each[key % count], Member{key, 1, first_ + k});
-    for (std::size_t directory = 0; directory + 1 < depth; ++directory) {
-      const std::uint64_t path = path_hash_without(url, directory == 0 ? kNoDirectory : directory);
-      put_record(to_each[path % count], Member{path, 2, first_ + k});
+    const std::uint64_t path = path_hash_without(url, kNoDirectory);
+    put_record(to_each[path % count], Member{path, 2, first_ + k});
+    for (std::size_t directory = 1; directory + 1 < depth; ++directory) {  // as nested_moved_pairs() looks
+      const std::uint64_t without = path_hash_without(url, directory);
+      put_record(to_each[without % count], Member{without, 2, first_ + k});
     }
   }
   std::vector<Member> members;

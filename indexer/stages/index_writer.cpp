@@ -84,10 +84,9 @@ Xapian::TermGenerator& term_generator() {
     Xapian::TermGenerator generator;
     generator.set_stemmer(Xapian::Stem(std::string(fmt::kStemLanguage)));
     generator.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
-    // Chinese and Japanese are written without spaces: a run of CJK characters is indexed as
-    // its single characters and pairs of characters (Xapian's n-gram mode), so a word inside a
-    // longer run is found; the searcher parses queries the same way.
-    generator.set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
+    // CJK runs as n-grams, so that a word inside a longer run is found; the searcher parses
+    // queries the same way.
+    generator.set_flags(fmt::kTermGeneratorFlags);
     return generator;
   }();
   return terms;

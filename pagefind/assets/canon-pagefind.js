@@ -59,9 +59,9 @@ const parsed = (json) => {
   } catch (e) { return []; }
 };
 
-function render(list, results, limit) {
+function render(list, results) {
   list.textContent = '';
-  for (const r of results.slice(0, limit)) {
+  for (const r of results) {
     const li = el('li', 'result');
     const meta = r.meta || {};
     li.append(link(r.url, meta.title || r.url, 'title'));
@@ -122,7 +122,7 @@ async function makeBox(host) {
     const results = await Promise.all(search.results.slice(0, limit).map((r) => r.data()));
     if (mine !== latest) return;
     status.textContent = results.length ? '' : 'No results for \u201c' + query + '\u201d';
-    render(list, results, limit);
+    render(list, results);
   };
 
   const available = await pagefind.filters();
