@@ -14,13 +14,7 @@ canon=${3:-${CANON:-$here/../../build/cli/canon}}
 package=${CANON_PAGEFIND:-$here/../../pagefind/node_modules/pagefind}
 rm -rf "$work" && mkdir -p "$work"
 cp -rL "$site" "$work/site"
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" > /dev/null
-  end=$(date +%s.%N)
-  python3 -c "print('%.2f' % ($end - $start))"
-}
+source "$here/seconds.sh"
 build() {
   local index export
   index=$(seconds "$canon" index "$work/site" --out "$work/index" -q)

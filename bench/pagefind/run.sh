@@ -19,14 +19,8 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 declare -A default_dir=([sample]=$PWD/sample_site [python]=/usr/share/doc/python3.11/html
                         [rust]=/usr/share/doc/rust-doc/html [numba]=${NUMBA_DIR:-/work/numba})
-seconds() {  # seconds CMD...: runs CMD quietly, prints its wall time
-  local start end
-  start=$(date +%s.%N)
-  "$@" > /dev/null
-  end=$(date +%s.%N)
-  python3 -c "print(round($end - $start, 2))"
-}
-echo "| site | bundle | copies among the top 10 of title queries | known items top 1 | build s | bundle MiB | first query KiB |"
+source "$here/seconds.sh"
+echo "| site | bundle | copies among the top 10 of heading queries | known items top 1 | build s | bundle MiB | first query KiB |"
 echo "|---|---|---:|---:|---:|---:|---:|"
 for entry in ${SITES:-sample python rust numba}; do
   name=${entry%%=*}

@@ -53,14 +53,7 @@ free_port() {
 # --- the site ---------------------------------------------------------------------------------
 site="$work/site"
 mkdir -p "$site/docs" "$site/print" "$site/kitchen"
-guide='<h1>Installing Larder</h1>
-<p>Larder installs from Debian packages: run apt install larder and answer the questions of the
-installer. The service starts at boot, and the manual pages describe every subcommand.</p>
-<section id="configuration"><h2>Configuration</h2>
-<p>The configuration lives in /etc/larder/larder.toml: one table per pantry, with its shelves
-and the days before food on them is called stale.</p></section>
-<section id="completions"><h2>Shell completions</h2>
-<p>Completions for bash, zsh and fish are installed with the package.</p></section>'
+guide="$(cat "$here/larder_guide.html")"  # a guide with two sections
 cat > "$site/index.html" <<'HTML'
 <!DOCTYPE html><html><head><title>Larder</title></head><body><main>
 <p>Larder keeps a pantry inventory.</p>
