@@ -1,21 +1,15 @@
 /// @file synth.cpp
-/// @brief The near-duplicate site generator: page selection, copies with inserted noun
-/// segments (edits spliced into the source bytes at positions gumbo reports), re-rooted
-/// links, and truth.json.
+/// @brief The near-duplicate site generator's run: options checked, the source read, the
+/// originals chosen, the site written beside OUT_SITE with its truth.json, then moved into place.
+///
+/// Where a page may be edited is found in synth_page_layout.cpp and the copies are planned and
+/// made in synth_copies.cpp; this file holds the seeded random numbers and everything about the
+/// site as a whole.
 #include "eval/synth.h"
 
-#include <gumbo.h>
-
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <fstream>
-#include <memory>
-#include <set>
-#include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,12 +20,11 @@
 
 #include "common/build_dir.h"
 #include "common/file_io.h"
-#include "common/html_escape.h"
-#include "common/percent_encoding.h"
 #include "common/utf8.h"
+#include "eval/synth_copies.h"
+#include "eval/synth_page_layout.h"
 #include "eval/truth.h"
 #include "html/html_extract.h"
-#include "html/html_rules.h"
 #include "indexer/input/site_plan.h"
 #include "indexer/input/site_walker.h"
 #include "urls/url.h"
@@ -64,348 +57,12 @@ constexpr std::uint64_t kTextStream = 0x9e3779b97f4a7c15;
 /// The URL pages are looked at under while choosing originals (any base gives the same answer).
 constexpr const char* kProbeBase = "http://localhost/";
 
-// --- HTML: where the main content's text is, and where the relative links are -------------
-
-// The main text is walked by the extractor's own walk (html::walk_main_text), so that
-// the words edited are the words the detector reads.
-using html::attribute;
-using html::children_of;
-using html::find_outermost;
-using html::is_element;
-using html::is_html_space;
-
-/// Byte offset of `p` in the buffer starting at `base`.
-std::size_t offset_in(const char* base, const char* p) {
-  return static_cast<std::size_t>(p - base);
-}
-
-/// Where a page can be edited: all offsets are bytes of the source file.
-struct PageLayout {
-  /// main_text_word_ends() of the page.
-  std::vector<std::size_t> word_ends;
-  /// Where a copy's relative-link prefix goes: the start of each relative URL attribute value
-  /// (or only of <base href> when the page has a relative one; nothing when it has an absolute
-  /// one, since the page's other links then do not depend on where the page is).
-  std::vector<std::size_t> link_starts;
-  /// Where the original's links to its copies go: before </body>, else </html>, else the end.
-  std::size_t versions_at = 0;
-};
-
-/// Finds the word ends of the main content in the source bytes, from the extractor's own walk.
-class WordFinder : public html::MainTextVisitor {
-public:
-  WordFinder(const char* base, std::vector<std::size_t>& word_ends)
-      : base_(base), word_ends_(word_ends) {}
-
-  void text(const GumboNode* node) override {
-    if (node->type == GUMBO_NODE_WHITESPACE) return end_word();
-    const GumboStringPiece& source = node->v.text.original_text;
-    // A CDATA section, or text whose source holds markup gumbo kept as text, is read but not
-    // edited: its words are not the source bytes.
-    if (node->type == GUMBO_NODE_CDATA || std::memchr(source.data, '<', source.length) != nullptr) {
-      return unedited(node->v.text.text);
-    }
-    const std::size_t begin = offset_in(base_, source.data);
-    for (std::size_t i = 0; i < source.length; ++i) {
-      if (is_html_space(source.data[i])) {
-        end_word();
-      } else {
-        last_ = begin + i + 1;
-      }
-    }
-  }
-
-  void word_break() override { end_word(); }
-
-  /// Ends the last word; call after the walk.
-  void end_word() {
-    if (last_ != kNone) word_ends_.push_back(last_);
-    last_ = kNone;
-  }
-
-private:
-  /// Text not edited: a word running on into it gets no end here (the extractor's word goes on),
-  /// nor do its own words; a word it ends, or that starts in it and runs on, ends as usual.
-  void unedited(std::string_view text) {
-    if (text.empty()) return;  // the words on either side are one
-    if (is_html_space(text.front())) end_word();
-    last_ = kNone;
-  }
-
-  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  const char* base_;
-  std::vector<std::size_t>& word_ends_;
-  std::size_t last_ = kNone;  // just after the current word's last byte
-};
-
-/// True for a URL reference that is a relative path: not empty, no scheme, not "/...",
-/// "//...", "#..." or "?...". Such references change target when the page moves.
-bool is_relative_path_reference(std::string_view ref) {
-  while (!ref.empty() && is_html_space(ref.front())) ref.remove_prefix(1);
-  if (ref.empty() || ref.front() == '/' || ref.front() == '#' || ref.front() == '?' ||
-      ref.front() == '\\') {
-    return false;
-  }
-  if (std::isalpha(static_cast<unsigned char>(ref.front()))) {
-    for (std::size_t i = 1; i < ref.size(); ++i) {
-      const char c = ref[i];
-      if (c == ':') return false;  // a scheme
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.') break;
-    }
-  }
-  return true;
-}
-
-bool is_url_attribute(const GumboNode* element, std::string_view name) {
-  if (name == "href" || name == "src" || name == "action" || name == "formaction" ||
-      name == "poster" || name == "cite") {
-    return true;
-  }
-  return name == "data" && element->v.element.tag == GUMBO_TAG_OBJECT;
-}
-
-/// Offset of the first character of `attr`'s value after its quote and leading white space.
-std::size_t value_start(const GumboAttribute* attr, const char* base) {
-  const GumboStringPiece& v = attr->original_value;
-  std::size_t i = 0;
-  if (v.length > 0 && (v.data[0] == '"' || v.data[0] == '\'')) ++i;
-  while (i < v.length && is_html_space(v.data[i])) ++i;
-  return offset_in(base, v.data) + i;
-}
-
-void collect_links(const GumboNode* root, const char* base, std::vector<std::size_t>& out) {
-  const auto enter = [&](const GumboNode* node) {
-    if (node->type == GUMBO_NODE_ELEMENT || node->type == GUMBO_NODE_TEMPLATE) {
-      const GumboVector& attrs = node->v.element.attributes;
-      for (unsigned i = 0; i < attrs.length; ++i) {
-        const auto* attr = static_cast<const GumboAttribute*>(attrs.data[i]);
-        if (attr->original_value.length == 0 || !is_url_attribute(node, attr->name)) continue;
-        if (is_relative_path_reference(attr->value)) out.push_back(value_start(attr, base));
-      }
-    }
-    return true;
-  };
-  html::walk_tree(root, enter, [](const GumboNode*) {});
-}
-
-PageLayout layout_of(const std::string& html) {
-  PageLayout layout;
-  const char* base = html.data();
-  std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> output(
-      gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size()),
-      [](GumboOutput* o) { gumbo_destroy_output(&kGumboDefaultOptions, o); });
-
-  WordFinder words(base, layout.word_ends);
-  html::walk_main_text(output->root, words);
-  words.end_word();
-
-  // Links: a <base href> decides how the others resolve (an empty one names the page itself).
-  std::vector<const GumboNode*> bases;
-  find_outermost(
-      output->root,
-      [](const GumboNode* n) {
-        const char* href = is_element(n, GUMBO_TAG_BASE) ? attribute(n, "href") : nullptr;
-        return href != nullptr &&
-               std::string_view(href).find_first_not_of(" \t\n\r\f") != std::string_view::npos;
-      },
-      bases);
-  if (!bases.empty()) {
-    const GumboAttribute* href = gumbo_get_attribute(&bases.front()->v.element.attributes, "href");
-    if (href->original_value.length > 0 && is_relative_path_reference(href->value)) {
-      layout.link_starts.push_back(value_start(href, base));
-    }
-  } else {
-    collect_links(output->document, base, layout.link_starts);
-    // Elements gumbo re-creates (misnested formatting) share their source attributes.
-    std::sort(layout.link_starts.begin(), layout.link_starts.end());
-    layout.link_starts.erase(std::unique(layout.link_starts.begin(), layout.link_starts.end()),
-                             layout.link_starts.end());
-  }
-
-  layout.versions_at = html.size();
-  const GumboNode* html_element = output->root;
-  for (const GumboNode* child : children_of(html_element)) {
-    if (is_element(child, GUMBO_TAG_BODY) && child->v.element.original_end_tag.length > 0) {
-      layout.versions_at = offset_in(base, child->v.element.original_end_tag.data);
-      return layout;
-    }
-  }
-  if (html_element->v.element.original_end_tag.length > 0) {
-    layout.versions_at = offset_in(base, html_element->v.element.original_end_tag.data);
-  }
-  return layout;
-}
-
-}  // namespace
-
-std::vector<std::size_t> main_text_word_ends(const std::string& html) {
-  return layout_of(html).word_ends;
-}
-
-namespace {
-
-// --- paths and text -------------------------------------------------------------------------
-
-/// "../" once per directory of `relative_path` ("a/b/c.html" gives "../../").
-std::string up_to_root(std::string_view relative_path) {
-  std::string out;
-  for (char c : relative_path) {
-    if (c == '/') out += "../";
-  }
-  return out;
-}
-
-std::string directory_of(const std::string& relative_path) {
-  const std::size_t slash = relative_path.rfind('/');
-  return slash == std::string::npos ? std::string() : relative_path.substr(0, slash + 1);
-}
-
-/// Two paths a server maps to one URL ("d/index.html" and "d/index.htm" are "d/").
-std::string url_key(const std::string& relative_path) {
-  const std::string dir = directory_of(relative_path);
-  const std::string name = relative_path.substr(dir.size());
-  return name == "index.html" || name == "index.htm" ? dir : relative_path;
-}
-
-struct CopyKind {
-  const char* directory;
-  const char* link_text;
-};
-constexpr CopyKind kCopyKinds[] = {
-    {"mirror", "mirror"}, {"print", "printer-friendly version"}, {"archive", "archived copy"}};
-
-/// The paths already used in the output, so that copies never clash with a page, a file, a
-/// directory or a URL of the site.
-class PathRegistry {
-public:
-  void add(const std::string& path) {
-    files_.insert(path);
-    url_keys_.insert(url_key(path));
-    for (std::size_t slash = path.find('/'); slash != std::string::npos;
-         slash = path.find('/', slash + 1)) {
-      directories_.insert(path.substr(0, slash));
-    }
-  }
-  bool free(const std::string& path) const {
-    if (files_.contains(path) || directories_.contains(path) ||
-        url_keys_.contains(url_key(path))) {
-      return false;
-    }
-    for (std::size_t slash = path.find('/'); slash != std::string::npos;
-         slash = path.find('/', slash + 1)) {
-      if (files_.contains(path.substr(0, slash))) return false;
-    }
-    return true;
-  }
-
-private:
-  std::set<std::string> files_;
-  std::set<std::string> directories_;
-  std::set<std::string> url_keys_;
-};
-
-/// One source page.
-struct SourcePage {
-  std::string path;  // relative, '/'-separated
-  std::string bytes;
-  PageLayout layout;
-  /// XXH3 of the main text canon extracts (0: not an eligible page): pages of the source with
-  /// the same main text are one document saved under several names.
-  std::uint64_t text_key = 0;
-  std::vector<std::string> copies;  // relative paths, in order
-  std::vector<std::string> copy_link_texts;
-};
-
-/// A change to the source bytes: `erase` bytes at `at` replaced by `text`.
-struct Splice {
-  std::size_t at;
-  std::size_t erase;
-  std::string text;
-};
-
-/// The splice that makes the relative reference starting at `at` in a copy of the page at
-/// `original_path` (one directory deeper, under a top-level directory) reach the same target:
-/// back to the site root, then into the original's directory. Leading "./" and "../" of the
-/// reference are folded into that path, so "../x.html" in "docs/a.html" becomes "../../x.html"
-/// in "mirror/docs/a.html", not "../../docs/../x.html".
-Splice reroot_link(const std::string& html, std::size_t at, const std::string& original_path) {
-  std::vector<std::string> directories;
-  for (std::size_t start = 0, slash; (slash = original_path.find('/', start)) != std::string::npos;
-       start = slash + 1) {
-    directories.push_back(original_path.substr(start, slash - start));
-  }
-  std::size_t end = at;
-  for (;;) {
-    if (html.compare(end, 3, "../") == 0 && !directories.empty()) {
-      directories.pop_back();
-      end += 3;
-    } else if (html.compare(end, 2, "./") == 0) {
-      end += 2;
-    } else {
-      break;
-    }
-  }
-  std::string prefix = up_to_root(original_path) + "../";
-  for (const std::string& directory : directories) prefix += percent_encode(directory, KeepInUrl::kPath) + "/";
-  return {at, end - at, escape_html(prefix)};
-}
-
-/// A copy of `page`: segments inserted into the main text, relative links re-rooted.
-std::string make_copy(const SourcePage& page, const NounList& nouns, const SynthOptions& options,
-                      Random& random, SynthReport& report) {
-  const std::string& html = page.bytes;
-  std::vector<Splice> splices;
-  for (std::size_t at : page.layout.link_starts) {
-    splices.push_back(reroot_link(html, at, page.path));
-  }
-  for (const std::size_t at : page.layout.word_ends) {
-    ++report.words;
-    if (!random.chance(options.segment_ratio)) continue;
-    const std::uint64_t length = random.between(1, options.max_segment);
-    std::string segment;
-    std::uint64_t words = 0;
-    while (words < length) {
-      const auto& noun = nouns.nouns[random.below(nouns.nouns.size())];
-      for (std::size_t w = 0; w < noun.size() && words < length; ++w, ++words) {
-        segment += ' ';
-        segment += escape_html(noun[w]);
-      }
-    }
-    ++report.segments;
-    report.inserted_words += length;
-    splices.push_back({at, 0, std::move(segment)});
-  }
-  // Link values and text never overlap: the splices apply in offset order.
-  std::stable_sort(splices.begin(), splices.end(),
-                   [](const Splice& a, const Splice& b) { return a.at < b.at; });
-  std::string out;
-  out.reserve(html.size() + html.size() / 4);
-  std::size_t done = 0;
-  for (const Splice& splice : splices) {
-    out.append(html, done, splice.at - done);
-    out += splice.text;
-    done = splice.at + splice.erase;
-  }
-  out.append(html, done, std::string::npos);
-  return out;
-}
-
-/// The original with one link to each of its copies, in a <nav> (page chrome, so the main
-/// text the detector reads does not change).
-std::string with_version_links(const SourcePage& page) {
-  std::string nav =
-      "<nav class=\"canon-synth-versions\" aria-label=\"Other versions of this page\">";
-  for (std::size_t c = 0; c < page.copies.size(); ++c) {
-    if (c > 0) nav += " | ";
-    nav += "<a href=\"" + escape_html(up_to_root(page.path) + percent_encode(page.copies[c], KeepInUrl::kPath)) + "\">" +
-           escape_html(page.copy_link_texts[c]) + "</a>";
-  }
-  nav += "</nav>\n";
-  std::string out = page.bytes;
-  out.insert(page.layout.versions_at, nav);
-  return out;
-}
-
+using detail::layout_of;
+using detail::make_copy;
+using detail::PathRegistry;
+using detail::plan_copies;
+using detail::SourcePage;
+using detail::with_version_links;
 
 Status write_file(const fs::path& path, std::string_view bytes) {
   std::error_code ec;
@@ -538,36 +195,6 @@ std::vector<std::size_t> choose_originals(std::vector<std::size_t> eligible, dou
   std::vector<std::size_t> chosen(eligible.begin(), eligible.begin() + static_cast<std::ptrdiff_t>(originals));
   std::sort(chosen.begin(), chosen.end());
   return chosen;
-}
-
-/// Each original's copies (1 to max_dups) and their paths: the copy kinds' directories in turn,
-/// numbered past the first round (or `copies/1/`, `copies/2/`, ... in the numbered layout), made
-/// free of taken paths.
-void plan_copies(std::vector<SourcePage>& pages, const std::vector<std::size_t>& chosen, std::uint64_t max_dups,
-                 SynthOptions::CopyLayout layout, Random& random, PathRegistry& taken) {
-  for (std::size_t index : chosen) {
-    SourcePage& page = pages[index];
-    const std::uint64_t count = random.between(1, max_dups);
-    for (std::uint64_t c = 0; c < count; ++c) {
-      const CopyKind& kind = kCopyKinds[c % std::size(kCopyKinds)];
-      std::string directory = kind.directory;
-      std::string link_text = kind.link_text;
-      if (layout == SynthOptions::CopyLayout::kNumbered) {
-        directory = "copies/" + std::to_string(c + 1);
-        link_text = "copy " + std::to_string(c + 1);
-      } else if (c >= std::size(kCopyKinds)) {
-        directory += std::to_string(c / std::size(kCopyKinds) + 1);
-        link_text += " " + std::to_string(c / std::size(kCopyKinds) + 1);
-      }
-      std::string path = directory + "/" + page.path;
-      for (int variant = 2; !taken.free(path); ++variant) {
-        path = directory + "-" + std::to_string(variant) + "/" + page.path;
-      }
-      taken.add(path);
-      page.copies.push_back(path);
-      page.copy_link_texts.push_back(link_text);
-    }
-  }
 }
 
 /// truth.json: the generator, its parameters, the run's counts and the clusters.

@@ -1,7 +1,7 @@
 /// @file html_rules.h
 /// @brief Which parts of a gumbo parse tree are a page's main text, and the one walk of them
 /// (walk_main_text), shared by the extractor (html_extract.cpp) and the near-duplicate site
-/// generator (eval/synth.cpp), so that the words `canon synth` edits are exactly the words the
+/// generator (eval/synth_page_layout.cpp), so that the words `canon synth` edits are exactly the words the
 /// detector reads.
 ///
 /// The rules (docs/design.md, "Parse"): the main content is the outermost <main>/role=main
