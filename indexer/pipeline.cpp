@@ -361,6 +361,116 @@ Result<std::unique_ptr<dedup::Detector>> make_run_detector(const IndexOptions& o
   return detector;
 }
 
+/// What every stage of a run reads or adds to: its options, processes, clock and counts.
+struct RunContext {
+  const IndexOptions& options;
+  const MeteredCollective& processes;
+  StageClock& clock;
+  Progress& progress;
+  IndexSummary& summary;
+  unsigned threads = 1;
+};
+
+/// Stage 1's hand-off to the rest of the run: the walk, the files' chunks (each process's share)
+/// and the detector ready for the run's documents.
+struct PlannedRun {
+  WalkedSite walked;
+  ChunkLayout chunks;
+  std::unique_ptr<dedup::Detector> detector;
+};
+
+/// Stage 1: the site's files and their URLs, which are unchanged since `previous`, and how they
+/// are shared among the processes. Collective.
+Result<PlannedRun> plan_run(const RunContext& run, const std::string& base_url, const fs::path& work_dir,
+                            std::optional<SitePlan> crawl, const PreviousBuild* previous, ReindexSummary& reindex) {
+  const Collective& processes = run.processes;
+  auto walked = walk_site(run.options, base_url, std::move(crawl), previous, run.threads, processes, reindex, run.summary);
+  if (!walked.ok()) return walked.status();
+  ChunkLayout chunks =
+      chunk_layout(work_dir, walked->plan.files.size(), run.options.chunk_files, run.threads * processes.size());
+  if (processes.size() > 1) {
+    if (Status shared = share_chunks(chunks, chunk_work(chunks, walked->plan, walked->reuse), processes); !shared.ok()) {
+      return shared;
+    }
+  }
+  auto detector = make_run_detector(run.options, run.threads, chunks, processes);
+  if (!detector.ok()) return detector.status();
+  return PlannedRun{std::move(walked).value(), std::move(chunks), std::move(detector).value()};
+}
+
+/// Stages 3 to 5's hand-off to the search index: the graph's size, the clusters and the page each
+/// is indexed under.
+struct CollapsedSite {
+  std::size_t nodes = 0;
+  dedup::Clusters clusters;
+  ClusterAssignment assignment;
+};
+
+/// Stages 3 to 5: redirects, the link graph (graph.tsv written) and PageRank; the near-duplicate
+/// clusters, verified with the pages' texts from the store; the page each cluster is indexed
+/// under. The detector is let go at the end (nothing after asks it). Collective.
+Result<CollapsedSite> rank_and_collapse(const RunContext& run, const fs::path& work_dir, HeldRecords& records,
+                                        const ParsedLinks& links, std::vector<std::string>& anchor_texts,
+                                        PlannedRun& planned, StoreReader& store_reader, const RecordParts& parts) {
+  const Collective& processes = run.processes;
+  auto linked = link_site(records, links, anchor_texts, parts, processes);
+  if (!linked.ok()) return linked.status();
+  SiteGraph site = std::move(linked).value();
+  // graph.tsv now, by parts: PageRank lets the rows go, and no later stage reads a link.
+  if (Status written = write_link_graph(work_dir, records, parts, site, processes); !written.ok()) return written;
+  run.clock.lap("graph");
+  rank_pages(site, run.options.pagerank, processes, records, run.summary);
+  run.clock.lap("pagerank");
+
+  // Where the detector's documents are in the store, for the detector (and the authority stage,
+  // through it) to read pages of any process again: its own from their records, the others'
+  // asked of their holders when it is about to read them.
+  StoredPlaces stored_places(records, parts, processes);
+  const dedup::DocumentLoader load_page = store_reader.loader(stored_places);
+  dedup::Detector& detector = *planned.detector;
+  auto found = find_near_duplicates(detector, load_page, store_reader, run.progress, processes, run.summary);
+  if (!found.ok()) return found.status();
+  run.clock.lap("dedup");
+
+  auto assigned = choose_authority(run.options, detector, found.value(), records, planned.walked.by_rule, load_page,
+                                   parts, processes, run.summary);
+  if (!assigned.ok()) return assigned.status();
+  if (Status read = status_of_all_processes(store_reader.failed(), processes, "read the pages it measured"); !read.ok()) {
+    return read;
+  }
+  // Its sketches, names and site statistics (about a fifth of the memory the 100k-page site holds
+  // at this point) are let go before the Xapian stage, the run's peak.
+  planned.detector.reset();
+  run.clock.lap("authority");
+  return CollapsedSite{site.node_records.size(), std::move(found).value(), std::move(assigned).value()};
+}
+
+/// Stage 6: the search index (a shard a process) of the pages `collapsed` indexes; a link to a
+/// copy names the page standing for it. Collective.
+Status index_pages(const RunContext& run, const fs::path& work_dir, const PreviousBuild* previous,
+                   const ChunkLayout& chunks, const StoreReader& store_reader, HeldRecords& records,
+                   const RecordParts& parts, const CollapsedSite& collapsed, std::vector<std::string>& anchor_texts,
+                   ReindexSummary& reindex) {
+  const IndexOptions& options = run.options;
+  if (options.collapse == CollapseMode::kIndexTime) {
+    if (Status gathered = gather_cluster_anchors(records, anchor_texts, parts, run.processes); !gathered.ok()) {
+      return gathered;
+    }
+  }
+  IndexPlan index_plan(records, parts, collapsed.assignment, anchor_texts, options, collapsed.nodes, run.processes);
+  bool merging = false;  // "xapian": the documents into chunk databases; "merge": those compacted
+  index_plan.documents_written = [&] {
+    run.clock.lap("xapian");
+    merging = true;
+  };
+  const Status indexed = write_search_index(previous, chunks, store_reader, records, parts, index_plan, run.threads,
+                                            index_format::IndexLayout{work_dir}, run.processes, options.merge_shards,
+                                            run.progress, reindex);
+  if (!indexed.ok()) return indexed;
+  run.clock.lap(merging ? "merge" : "xapian");
+  return Status::ok_status();
+}
+
 /// The run itself, stage by stage (docs/design.md, "The pipeline"); `work_dir` is the fresh
 /// directory the new index is built in; `crawl`, the plan of web archives read into it (else the
 /// site directory is walked); `previous`, when set, the index it replaces, re-used.
@@ -371,35 +481,30 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   const MeteredCollective processes(all_processes);
   StageClock clock(summary, options.after_stage, processes);
   Progress progress(options.show_progress && processes.rank() == 0);
+  const RunContext run{options, processes, clock, progress, summary, resolve_thread_count(options.threads)};
+  const unsigned threads = run.threads;
   const std::int64_t run_started_ns = now_ns();
-  const unsigned threads = resolve_thread_count(options.threads);
 
   // 1. The site's files and their URLs, and which are unchanged since the previous build.
-  auto walked = walk_site(options, base_url, std::move(crawl), previous, threads, processes, reindex, summary);
-  if (!walked.ok()) return walked.status();
-  const SitePlan& plan = walked->plan;
-  ChunkLayout chunks = chunk_layout(work_dir, plan.files.size(), options.chunk_files, threads * processes.size());
-  if (processes.size() > 1) {
-    if (Status shared = share_chunks(chunks, chunk_work(chunks, plan, walked->reuse), processes); !shared.ok()) {
-      return shared;
-    }
-  }
-  auto detector = make_run_detector(options, threads, chunks, processes);
-  if (!detector.ok()) return detector.status();
+  auto planned = plan_run(run, base_url, work_dir, std::move(crawl), previous, reindex);
+  if (!planned.ok()) return planned.status();
+  WalkedSite& walked = planned->walked;
+  const SitePlan& plan = walked.plan;
+  const ChunkLayout& chunks = planned->chunks;
   clock.lap("walk");
-  auto run_store = start_shared_store(index_format::IndexLayout{work_dir}.store(), walked->reuse, chunks, processes);
+  auto run_store = start_shared_store(index_format::IndexLayout{work_dir}.store(), walked.reuse, chunks, processes);
   if (!run_store.ok()) return run_store.status();
   StoreReader store_reader(run_store.value());
   if (Status opened = store_reader.open_kept(); !opened.ok()) return opened;
 
-  SamplePages sample(plan, options.limits, threads, walked->reuse, store_reader);
-  if (Status learned = learn_repeated_text(*detector.value(), sample, plan); !learned.ok()) return learned;
+  SamplePages sample(plan, options.limits, threads, walked.reuse, store_reader);
+  if (Status learned = learn_repeated_text(*planned->detector, sample, plan); !learned.ok()) return learned;
   // A process of a partitioned build keeps the plan of its own files only (and the last, the
   // skipped paths): the rest of the walk's strings, ~400 bytes a file, are let go before the parse.
   const RecordParts parts(chunks, static_cast<std::uint32_t>(plan.file_count() + plan.skipped_count()));
   if (processes.size() > 1) {
     const auto [own_first, own_end] = files_of_process(chunks, processes.rank(), processes.size());
-    walked->plan.keep_part(own_first, own_end, processes.rank() + 1 == processes.size());
+    walked.plan.keep_part(own_first, own_end, processes.rank() + 1 == processes.size());
     sample.drop_outside(own_first, own_end);
   }
   clock.lap("sample");
@@ -409,7 +514,7 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   // only the records it holds, asking the other processes for what they need of theirs.
   UrlIds url_ids;
   AnchorIds anchor_ids;
-  ParseContext parse{plan, walked->by_rule, walked->reuse, sample, *detector.value(), store_reader, url_ids, anchor_ids};
+  ParseContext parse{plan, walked.by_rule, walked.reuse, sample, *planned->detector, store_reader, url_ids, anchor_ids};
   auto parsed = parse_site(parse, chunks, run_store.value(), base_url, threads, parse_stage_name(previous, reindex),
                            parts, processes, progress);
   if (!parsed.ok()) return parsed.status();
@@ -422,68 +527,30 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   // The files' paths and URLs are in the records now: the plan is let go (`plan` is empty from
   // here on), its outline kept.
   const PlanOutline plan_outline = outline_of(plan);
-  walked->plan = SitePlan{};
+  walked.plan = SitePlan{};
   // The link texts by id; their table is not needed any more (no text is interned after the parse).
   std::vector<std::string> anchor_texts = anchor_ids.release();
   const ParsedLinks parsed_links = take_links(records, url_ids, anchor_texts);
   clock.lap("parse");
 
-  // 3. Redirects, the link graph and PageRank.
-  auto linked = link_site(records, parsed_links, anchor_texts, parts, processes);
-  if (!linked.ok()) return linked.status();
-  SiteGraph site = std::move(linked).value();
-  // graph.tsv now, by parts: PageRank lets the rows go, and no later stage reads a link.
-  if (Status written = write_link_graph(work_dir, records, parts, site, processes); !written.ok()) return written;
-  clock.lap("graph");
-  rank_pages(site, options.pagerank, processes, records, summary);
-  clock.lap("pagerank");
+  // 3-5. The link graph and PageRank, the near-duplicates, the page each cluster is indexed under.
+  // (`parse` refers to the detector, let go there, and is not used again.)
+  auto collapsed = rank_and_collapse(run, work_dir, records, parsed_links, anchor_texts, planned.value(), store_reader, parts);
+  if (!collapsed.ok()) return collapsed.status();
 
-  // 4. Near-duplicates, verified with the pages' texts from the store.
-  // Where the detector's documents are in the store, for the detector (and the authority stage,
-  // through it) to read pages of any process again: its own from their records, the others'
-  // asked of their holders when it is about to read them.
-  StoredPlaces stored_places(records, parts, processes);
-  const dedup::DocumentLoader load_page = store_reader.loader(stored_places);
-  const auto found = find_near_duplicates(*detector.value(), load_page, store_reader, progress, processes, summary);
-  if (!found.ok()) return found.status();
-  const dedup::Clusters& clusters = found.value();
-  clock.lap("dedup");
-
-  // 5. The page each cluster is indexed under.
-  auto assigned = choose_authority(options, *detector.value(), clusters, records, walked->by_rule, load_page, parts, processes, summary);
-  if (!assigned.ok()) return assigned.status();
-  const ClusterAssignment& assignment = assigned.value();
-  if (Status read = status_of_all_processes(store_reader.failed(), processes, "read the pages it measured"); !read.ok()) {
-    return read;
+  // 6. The search index (a shard a process).
+  if (Status indexed = index_pages(run, work_dir, previous, chunks, store_reader, records, parts, collapsed.value(),
+                                   anchor_texts, reindex);
+      !indexed.ok()) {
+    return indexed;
   }
-  // Nothing after asks the detector: its sketches, names and site statistics (about a fifth of
-  // the memory the 100k-page site holds at this point) are let go before the Xapian stage, the
-  // run's peak. `parse` refers to it still, and is not used again.
-  detector.value().reset();
-  clock.lap("authority");
-
-  // 6. The search index (a shard a process); a link to a copy names the page standing for it.
-  if (options.collapse == CollapseMode::kIndexTime) {
-    if (Status gathered = gather_cluster_anchors(records, anchor_texts, parts, processes); !gathered.ok()) return gathered;
-  }
-  IndexPlan index_plan(records, parts, assignment, anchor_texts, options, site.node_records.size(), processes);
-  bool merging = false;  // "xapian": the documents into chunk databases; "merge": those compacted
-  index_plan.documents_written = [&] {
-    clock.lap("xapian");
-    merging = true;
-  };
-  const Status indexed = write_search_index(previous, chunks, store_reader, records, parts, index_plan, threads,
-                                            index_format::IndexLayout{work_dir}, processes, options.merge_shards,
-                                            progress, reindex);
-  if (!indexed.ok()) return indexed;
-  clock.lap(merging ? "merge" : "xapian");
   // 7. The store's catalog for the next run (each process writes its files' part), and the
   // records beside the index (the first process).
   const auto own_files = files_of_process(chunks, processes.rank(), processes.size());
   const Status cataloged = write_catalog(run_store.value(), plan_outline, records, parsed_links, own_files, fingerprint,
                                          run_started_ns, processes);
   if (!cataloged.ok()) return cataloged;
-  const Status written = write_record_files(work_dir, records, parts, clusters, options, processes, summary);
+  const Status written = write_record_files(work_dir, records, parts, collapsed->clusters, options, processes, summary);
   if (!written.ok()) return written;
   clock.lap("records");
   summary.reindex = std::move(reindex);

@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -33,6 +34,90 @@ constexpr double kEstimateSlackSigmas = 4.0;
 /// The key of pair (a, b), a < b, in MinhashDetector::measured_.
 std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return std::uint64_t{a} << 32 | b; }
 
+/// Which process holds each document's sketch in a partitioned run: every process's [first, end),
+/// told to all.
+class SketchHolders {
+public:
+  /// Collective: every process gives the range it holds.
+  SketchHolders(std::uint32_t first, std::uint32_t end, const Collective& processes) : count_(processes.size()) {
+    std::string mine;
+    codec::put_varint(mine, first);
+    codec::put_varint(mine, end);
+    const std::vector<std::string> told = processes.all_gather_bytes(mine);
+    for (unsigned p = 0; p < count_; ++p) {
+      codec::Reader in(told[p]);
+      const auto held_first = static_cast<std::uint32_t>(in.varint());
+      const auto held_end = static_cast<std::uint32_t>(in.varint());
+      if (held_first < held_end) by_first_.emplace_back(held_first, held_end, p);
+    }
+    std::sort(by_first_.begin(), by_first_.end());
+  }
+  /// The process holding d's sketch; the number of processes when none does.
+  unsigned of(std::uint32_t d) const {
+    auto it = std::upper_bound(by_first_.begin(), by_first_.end(), d,
+                               [](std::uint32_t key, const auto& range) { return key < std::get<0>(range); });
+    if (it == by_first_.begin() || d >= std::get<1>(*--it)) return count_;
+    return std::get<2>(*it);
+  }
+
+private:
+  unsigned count_;
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, unsigned>> by_first_;  ///< the non-empty ranges, sorted
+};
+
+/// Sketches received from the processes holding them, by document.
+class ReceivedSketches {
+public:
+  /// Reads all_to_all_bytes' messages of (document, `width` values) records.
+  ReceivedSketches(const std::vector<std::string>& messages, std::size_t width) {
+    for (const std::string& message : messages) {
+      codec::Reader in(message);
+      while (!in.at_end() && in.ok()) {
+        auto& [d, sketch] = received_.emplace_back(static_cast<std::uint32_t>(in.fixed(4)), std::vector<std::uint32_t>(width));
+        for (std::uint32_t& value : sketch) value = static_cast<std::uint32_t>(in.fixed(4));
+      }
+    }
+    std::sort(received_.begin(), received_.end());
+  }
+  /// d's sketch. REQUIRES: it was received.
+  std::span<const std::uint32_t> of(std::uint32_t d) const {
+    const auto it = std::lower_bound(received_.begin(), received_.end(), d,
+                                     [](const auto& r, std::uint32_t key) { return r.first < key; });
+    assert(it != received_.end() && it->first == d);
+    return it->second;
+  }
+
+private:
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> received_;  ///< sorted by document
+};
+
+
+/// The sketches this process holds that other processes judge candidates with (SketchHolders:
+/// the holder of a candidate's first document judges it; `unbounded_at` says which candidates
+/// need no judging), as messages for all_to_all_bytes: each sent once, to each judge.
+std::vector<std::string> sketches_for_judges(std::span<const std::pair<std::uint32_t, std::uint32_t>> candidates, const SketchHolders& holders,
+                                             const std::function<bool(std::size_t)>& unbounded_at,
+                                             const std::function<std::span<const std::uint32_t>(std::uint32_t)>& sketch_of,
+                                             const Collective& processes) {
+  const unsigned count = processes.size();
+  std::vector<std::vector<std::uint32_t>> wanted(count);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const auto& p = candidates[c];
+    if (unbounded_at(c) || holders.of(p.second) != processes.rank()) continue;
+    const unsigned judge = holders.of(p.first);
+    if (judge != processes.rank() && judge < count) wanted[judge].push_back(p.second);
+  }
+  std::vector<std::string> to_each(count);
+  for (unsigned p = 0; p < count; ++p) {
+    std::sort(wanted[p].begin(), wanted[p].end());
+    wanted[p].erase(std::unique(wanted[p].begin(), wanted[p].end()), wanted[p].end());
+    for (const std::uint32_t d : wanted[p]) {
+      codec::put_fixed(to_each[p], d, 4);
+      for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(to_each[p], value, 4);
+    }
+  }
+  return to_each;
+}
 
 }  // namespace
 
@@ -339,69 +424,15 @@ std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candida
   // Sketches held by parts: the process holding a candidate's first sketch judges it.
   const Collective& processes = *processes_;
   const unsigned count = processes.size();
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> held(count);  // [first, end) by process
-  {
-    std::string mine;
-    codec::put_varint(mine, held_first_);
-    codec::put_varint(mine, held_end_);
-    const std::vector<std::string> told = processes.all_gather_bytes(mine);
-    for (unsigned p = 0; p < count; ++p) {
-      codec::Reader in(told[p]);
-      held[p].first = static_cast<std::uint32_t>(in.varint());
-      held[p].second = static_cast<std::uint32_t>(in.varint());
-    }
-  }
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, unsigned>> by_first;  // the non-empty ranges, sorted
-  for (unsigned p = 0; p < count; ++p) {
-    if (held[p].first < held[p].second) by_first.emplace_back(held[p].first, held[p].second, p);
-  }
-  std::sort(by_first.begin(), by_first.end());
-  const auto holder = [&](std::uint32_t d) {
-    auto it = std::upper_bound(by_first.begin(), by_first.end(), d,
-                               [](std::uint32_t key, const auto& range) { return key < std::get<0>(range); });
-    if (it == by_first.begin() || d >= std::get<1>(*--it)) return count;  // held by none
-    return std::get<2>(*it);
-  };
-  // 1. The sketches this process holds that another's candidates need: each sent once.
-  std::vector<std::vector<std::uint32_t>> wanted(count);
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    const Pair& p = candidates[c];
-    if (unbounded_at(c) || holder(p.second) != processes.rank()) continue;
-    const unsigned judge = holder(p.first);
-    if (judge != processes.rank() && judge < count) wanted[judge].push_back(p.second);
-  }
-  std::vector<std::string> to_each(count);
-  for (unsigned p = 0; p < count; ++p) {
-    std::sort(wanted[p].begin(), wanted[p].end());
-    wanted[p].erase(std::unique(wanted[p].begin(), wanted[p].end()), wanted[p].end());
-    for (const std::uint32_t d : wanted[p]) {
-      codec::put_fixed(to_each[p], d, 4);
-      for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(to_each[p], value, 4);
-    }
-  }
-  wanted.clear();
-  const std::vector<std::string> from_each = processes.all_to_all_bytes(to_each);
-  to_each.clear();
-  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> received;  // sorted by document
-  for (const std::string& message : from_each) {
-    codec::Reader in(message);
-    while (!in.at_end() && in.ok()) {
-      auto& [d, sketch] = received.emplace_back(static_cast<std::uint32_t>(in.fixed(4)), std::vector<std::uint32_t>(width_));
-      for (std::uint32_t& value : sketch) value = static_cast<std::uint32_t>(in.fixed(4));
-    }
-  }
-  std::sort(received.begin(), received.end());
-  const auto sketch = [&](std::uint32_t d) -> std::span<const std::uint32_t> {
-    if (holds(d)) return sketch_of(d);
-    const auto it = std::lower_bound(received.begin(), received.end(), d,
-                                     [](const auto& r, std::uint32_t key) { return r.first < key; });
-    assert(it != received.end() && it->first == d);
-    return it->second;
-  };
-  // 2. This process's verdicts, in candidate order; then every process's, in the same order.
+  const SketchHolders holders(held_first_, held_end_, processes);
+  const std::vector<std::string> to_each = sketches_for_judges(
+      candidates, holders, unbounded_at, [&](std::uint32_t d) { return sketch_of(d); }, processes);
+  const ReceivedSketches received(processes.all_to_all_bytes(to_each), width_);
+  const auto sketch = [&](std::uint32_t d) { return holds(d) ? sketch_of(d) : received.of(d); };
+  // This process's verdicts, in candidate order; then every process's, in the same order.
   std::vector<std::size_t> judged;
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (!unbounded_at(c) && holder(candidates[c].first) == processes.rank()) judged.push_back(c);
+    if (!unbounded_at(c) && holders.of(candidates[c].first) == processes.rank()) judged.push_back(c);
   }
   std::string verdicts(judged.size(), '\0');
   parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) {
@@ -415,7 +446,7 @@ std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candida
       worth[c] = 1;
       continue;
     }
-    const unsigned judge = holder(candidates[c].first);
+    const unsigned judge = holders.of(candidates[c].first);
     worth[c] = judge < count && next[judge] < all[judge].size() && all[judge][next[judge]++] != 0;
   }
   return {worth.begin(), worth.end()};

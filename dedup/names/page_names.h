@@ -375,6 +375,14 @@ private:
   /// summed by the pair's owner. Collective.
   static std::vector<std::pair<std::uint64_t, std::uint64_t>> parallel_pair_counts(
       std::vector<std::pair<std::uint64_t, std::uint64_t>>& blanked, std::uint64_t least, const Collective& processes);
+  /// In a partitioned run: the number of pages of each title of `pages` over every process's
+  /// (each title's pages summed by its owner). Collective.
+  static std::unordered_map<std::uint64_t, std::uint64_t> site_title_pages(const EncodedPageNames& pages,
+                                                                           const Collective& processes);
+  /// In a partitioned run: the site's statistics from every process's `counts` (their lists of
+  /// blanked paths emptied), each key summed by its owner and the keys chosen kept by every
+  /// process. Collective.
+  static Statistics site_statistics(Counts& counts, const Collective& processes);
   /// Adds document d's names (a title many pages share or not), with the statistics.
   void add(std::uint32_t d, const PageName& page, bool generic_title);
   /// The whole site's statistics and names from `pages` (each call visits every page in order).
@@ -473,6 +481,9 @@ private:
     bool operator<(const Holder& other) const { return first < other.first; }
   };
   std::vector<Holder> holders_;
+  /// In a partitioned run: every process's [first, end) of documents, the empty ones left out.
+  /// Collective.
+  static std::vector<Holder> holders_of_parts(std::uint32_t first, std::uint32_t end, const Collective& processes);
   /// The process holding document d. REQUIRES: of_part(); d is a document of the run.
   unsigned holder(std::uint32_t d) const;
   /// The names of `wanted` (sorted, unique; its own answered by this process too) from their holders,

@@ -112,26 +112,28 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> SiteNames::parallel_pair_co
   return out;
 }
 
-SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first, const Collective& processes) {
-  const unsigned count = processes.size();
-  SiteNames names;
-  names.first_ = first;
-  {
-    std::string mine;
-    put_record(mine, first);
-    put_record(mine, static_cast<std::uint32_t>(first + pages.size()));
-    // The parts that hold documents, by their first (an empty part's first says nothing).
-    const std::vector<std::string> all = processes.all_gather_bytes(mine);
-    for (unsigned p = 0; p < count; ++p) {
-      std::uint32_t part[2];
-      std::memcpy(part, all[p].data(), sizeof part);
-      if (part[0] < part[1]) names.holders_.push_back({part[0], part[1], p});
-    }
-    std::sort(names.holders_.begin(), names.holders_.end());
+std::vector<SiteNames::Holder> SiteNames::holders_of_parts(std::uint32_t first, std::uint32_t end,
+                                                           const Collective& processes) {
+  std::string mine;
+  put_record(mine, first);
+  put_record(mine, end);
+  // The parts that hold documents, by their first (an empty part's first says nothing).
+  const std::vector<std::string> all = processes.all_gather_bytes(mine);
+  std::vector<Holder> holders;
+  for (unsigned p = 0; p < processes.size(); ++p) {
+    std::uint32_t part[2];
+    std::memcpy(part, all[p].data(), sizeof part);
+    if (part[0] < part[1]) holders.push_back({part[0], part[1], p});
   }
+  std::sort(holders.begin(), holders.end());
+  return holders;
+}
 
-  // 1. The titles many pages share: each title's pages counted by its owner, which answers each
-  // process with the totals of the titles it counted, in the order it sent them.
+std::unordered_map<std::uint64_t, std::uint64_t> SiteNames::site_title_pages(const EncodedPageNames& pages,
+                                                                             const Collective& processes) {
+  const unsigned count = processes.size();
+  // Each title's pages counted by its owner, which answers each process with the totals of the
+  // titles it counted, in the order it sent them.
   std::unordered_map<std::uint64_t, std::uint64_t> title_pages;
   pages.for_each([&](const PageName& page) {
     if (page.title_text != 0) ++title_pages[page.title_text];
@@ -157,13 +159,11 @@ SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first,
     std::size_t k = 0;
     for_each_record<std::uint64_t>(from_each[p], [&](std::uint64_t total) { title_pages[asked[p][k++]] = total; });
   }
-  const auto generic = [&](const PageName& page) {
-    return page.title_text != 0 && title_pages.at(page.title_text) >= kMinSitePages;
-  };
+  return title_pages;
+}
 
-  // 2. The site's counts, summed by their keys' owners.
-  Counts counts;
-  pages.for_each([&](const PageName& page) { count_page(page, generic(page), counts); });
+SiteNames::Statistics SiteNames::site_statistics(Counts& counts, const Collective& processes) {
+  Statistics statistics;
   std::uint64_t named = 0;
   std::unordered_map<std::uint64_t, std::uint64_t> section_named;
   {
@@ -184,7 +184,7 @@ SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first,
   for (const auto& [w, k] : sum_by_owner(mine, processes)) {
     if (k.count >= cutoff) chosen.push_back(w);
   }
-  for (const std::uint64_t w : gather_keys(chosen, processes)) names.statistics_.common_words.insert(static_cast<std::uint32_t>(w));
+  for (const std::uint64_t w : gather_keys(chosen, processes)) statistics.common_words.insert(static_cast<std::uint32_t>(w));
   mine.clear();
   chosen.clear();
   for (const auto& [key, section_count] : counts.section_word_pages) mine.push_back({key, section_count.first, section_count.second});
@@ -194,16 +194,32 @@ SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first,
       chosen.push_back(key);
     }
   }
-  for (const std::uint64_t key : gather_keys(chosen, processes)) names.statistics_.common_section_words.insert(key);
+  for (const std::uint64_t key : gather_keys(chosen, processes)) statistics.common_section_words.insert(key);
   // Parallel trees, and how many of their same paths have names that say their place.
   for (const auto& [key, paths] : parallel_pair_counts(counts.blanked, kMinPlaceTreePaths, processes))
-    names.statistics_.parallel_paths[key].paths = static_cast<std::uint32_t>(paths);
+    statistics.parallel_paths[key].paths = static_cast<std::uint32_t>(paths);
   for (const auto& [key, named_paths] : parallel_pair_counts(counts.named_blanked, kMinNamedPlacePaths, processes)) {
-    if (auto kept = names.statistics_.parallel_paths.find(key); kept != names.statistics_.parallel_paths.end())
+    if (auto kept = statistics.parallel_paths.find(key); kept != statistics.parallel_paths.end())
       kept->second.named = static_cast<std::uint32_t>(named_paths);
   }
-  counts = Counts{};
+  return statistics;
+}
 
+SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first, const Collective& processes) {
+  SiteNames names;
+  names.first_ = first;
+  names.holders_ = holders_of_parts(first, static_cast<std::uint32_t>(first + pages.size()), processes);
+  // 1. The titles many pages share.
+  const std::unordered_map<std::uint64_t, std::uint64_t> title_pages = site_title_pages(pages, processes);
+  const auto generic = [&](const PageName& page) {
+    return page.title_text != 0 && title_pages.at(page.title_text) >= kMinSitePages;
+  };
+  // 2. The site's counts, summed by their keys' owners.
+  {
+    Counts counts;
+    pages.for_each([&](const PageName& page) { count_page(page, generic(page), counts); });
+    names.statistics_ = site_statistics(counts, processes);
+  }
   // 3. This process's own names.
   std::uint32_t d = first;
   pages.for_each([&](const PageName& page) { names.add(d++, page, generic(page)); });

@@ -365,6 +365,73 @@ void read_pair_lists(std::string_view bytes, std::vector<std::vector<Pair>>& out
   }
 }
 
+/// How a partitioned run keys its documents' bands: `rows` values a band; `row_bytes` of them
+/// sent with each key (0 when the key is the band itself, exact_band_keys).
+struct BandKeying {
+  std::size_t width = 0;
+  std::size_t rows = 0;
+  bool exact_keys = false;
+  std::size_t row_bytes = 0;
+};
+
+/// Step 1 of a round of bands [round, round + in_round): this process's documents (`held_rows`,
+/// documents [own_first, own_end)) keyed, each key for the process that owns it (key mod P).
+std::vector<std::string> band_keys_for_owners(std::span<const std::uint32_t> held_rows, std::size_t own_first,
+                                              std::size_t own_end, const BandKeying& keying, std::size_t round,
+                                              std::size_t in_round, std::span<const bool> skip, unsigned threads,
+                                              unsigned count) {
+  std::vector<std::vector<std::string>> outbox(in_round, std::vector<std::string>(count));
+  parallel_for(in_round, threads, [&](std::size_t i, std::size_t) {
+    const auto band = static_cast<std::uint32_t>(round + i);
+    for (std::size_t d = own_first; d < own_end; ++d) {
+      if (!skip.empty() && skip[d]) continue;
+      const auto band_rows = held_rows.subspan((d - own_first) * keying.width + std::size_t{band} * keying.rows, keying.rows);
+      const SentKey sent{band, static_cast<std::uint32_t>(d), band_key(band_rows)};
+      std::string& message = outbox[i][sent.key % count];
+      message.append(reinterpret_cast<const char*>(&sent), sizeof sent);
+      if (keying.row_bytes > 0) message.append(reinterpret_cast<const char*>(band_rows.data()), keying.row_bytes);
+    }
+  });
+  std::vector<std::string> to_each(count);
+  for (unsigned p = 0; p < count; ++p) {
+    for (std::size_t i = 0; i < in_round; ++i) to_each[p] += outbox[i][p];
+  }
+  return to_each;
+}
+
+/// Step 2 of a round: the keys this process owns (`from_each`, band_keys_for_owners' messages),
+/// by band; the pairs of their runs, each band's sorted and unique.
+std::vector<std::vector<Pair>> owned_band_pairs(const std::vector<std::string>& from_each, const BandKeying& keying,
+                                                std::size_t round, std::size_t in_round, unsigned threads) {
+  std::vector<std::vector<ReceivedKey>> received(in_round);
+  std::vector<std::vector<std::uint32_t>> received_rows(in_round);
+  for (const std::string& message : from_each) {
+    for (std::size_t at = 0; at < message.size(); at += sizeof(SentKey) + keying.row_bytes) {
+      SentKey sent{};
+      std::memcpy(&sent, message.data() + at, sizeof sent);
+      const std::size_t i = sent.band - round;
+      std::vector<std::uint32_t>& band_rows = received_rows[i];
+      received[i].push_back({sent.key, sent.document, band_rows.size()});
+      if (keying.row_bytes == 0) continue;  // exact keys: no rows sent
+      band_rows.resize(band_rows.size() + keying.row_bytes / sizeof(std::uint32_t));
+      std::memcpy(band_rows.data() + received[i].back().rows_at, message.data() + at + sizeof sent, keying.row_bytes);
+    }
+  }
+  std::vector<std::vector<Pair>> owned_pairs(in_round);
+  parallel_for(in_round, threads, [&](std::size_t i, std::size_t) {
+    std::vector<ReceivedKey>& keys = received[i];
+    std::sort(keys.begin(), keys.end());
+    std::vector<Keyed> keyed;
+    keyed.reserve(keys.size());
+    for (const ReceivedKey& k : keys) keyed.emplace_back(k.key, k.document);
+    pair_runs(keyed, keying.exact_keys, [&](std::size_t at) {
+      return std::span<const std::uint32_t>(received_rows[i]).subspan(keys[at].rows_at, keying.rows);
+    }, owned_pairs[i]);
+    sort_unique(owned_pairs[i]);
+  });
+  return owned_pairs;
+}
+
 }  // namespace
 
 std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
@@ -392,10 +459,9 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::
     assert(own_first == 0 && own_end == n);
     return lsh_candidates(held_rows, width, banding, skip, threads);
   }
-  const std::span<const std::uint32_t> matrix = held_rows;  // row d - own_first is document d's
-  const std::size_t rows = banding.rows;
-  const bool exact_keys = exact_band_keys(rows * sizeof(std::uint32_t));
-  const std::size_t row_bytes = exact_keys ? 0 : rows * sizeof(std::uint32_t);
+  BandKeying keying{width, banding.rows};
+  keying.exact_keys = exact_band_keys(keying.rows * sizeof(std::uint32_t));
+  keying.row_bytes = keying.exact_keys ? 0 : keying.rows * sizeof(std::uint32_t);
   // Bands in rounds of one per worker, as in the one-process version; a round is one exchange of
   // keys (all-to-all) and one of pairs (all-gather), and the pairs are merged in band order.
   const std::size_t workers = worker_count(banding.bands, threads);
@@ -403,53 +469,12 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::
   std::vector<std::uint32_t> degree(n, 0);
   for (std::size_t round = 0; round < banding.bands; round += workers) {
     const std::size_t in_round = std::min<std::size_t>(workers, banding.bands - round);
-    // 1. This process's documents keyed, each key for the process that owns it (key mod P).
-    std::vector<std::vector<std::string>> outbox(in_round, std::vector<std::string>(count));
-    parallel_for(in_round, threads, [&](std::size_t i, std::size_t) {
-      const auto band = static_cast<std::uint32_t>(round + i);
-      for (std::size_t d = own_first; d < own_end; ++d) {
-        if (!skip.empty() && skip[d]) continue;
-        const auto band_rows = matrix.subspan((d - own_first) * width + std::size_t{band} * rows, rows);
-        const SentKey sent{band, static_cast<std::uint32_t>(d), band_key(band_rows)};
-        std::string& message = outbox[i][sent.key % count];
-        message.append(reinterpret_cast<const char*>(&sent), sizeof sent);
-        if (row_bytes > 0) message.append(reinterpret_cast<const char*>(band_rows.data()), row_bytes);
-      }
-    });
-    std::vector<std::string> to_each(count);
-    for (unsigned p = 0; p < count; ++p) {
-      for (std::size_t i = 0; i < in_round; ++i) to_each[p] += outbox[i][p];
-    }
-    outbox.clear();
-    const std::vector<std::string> from_each = processes.all_to_all_bytes(to_each);
-    to_each.clear();
-    // 2. The keys this process owns, by band; the pairs of their runs.
-    std::vector<std::vector<ReceivedKey>> received(in_round);
-    std::vector<std::vector<std::uint32_t>> received_rows(in_round);
-    for (const std::string& message : from_each) {
-      for (std::size_t at = 0; at < message.size(); at += sizeof(SentKey) + row_bytes) {
-        SentKey sent{};
-        std::memcpy(&sent, message.data() + at, sizeof sent);
-        const std::size_t i = sent.band - round;
-        std::vector<std::uint32_t>& band_rows = received_rows[i];
-        received[i].push_back({sent.key, sent.document, band_rows.size()});
-        if (row_bytes == 0) continue;  // exact keys: no rows sent
-        band_rows.resize(band_rows.size() + row_bytes / sizeof(std::uint32_t));
-        std::memcpy(band_rows.data() + received[i].back().rows_at, message.data() + at + sizeof sent, row_bytes);
-      }
-    }
-    std::vector<std::vector<Pair>> owned_pairs(in_round);
-    parallel_for(in_round, threads, [&](std::size_t i, std::size_t) {
-      std::vector<ReceivedKey>& keys = received[i];
-      std::sort(keys.begin(), keys.end());
-      std::vector<Keyed> keyed;
-      keyed.reserve(keys.size());
-      for (const ReceivedKey& k : keys) keyed.emplace_back(k.key, k.document);
-      pair_runs(keyed, exact_keys, [&](std::size_t at) {
-        return std::span<const std::uint32_t>(received_rows[i]).subspan(keys[at].rows_at, rows);
-      }, owned_pairs[i]);
-      sort_unique(owned_pairs[i]);
-    });
+    // 1-2. The keys to their owners (row d - own_first of held_rows is document d's); the pairs
+    // of the keys this process owns.
+    std::vector<std::vector<Pair>> owned_pairs = owned_band_pairs(
+        processes.all_to_all_bytes(
+            band_keys_for_owners(held_rows, own_first, own_end, keying, round, in_round, skip, threads, count)),
+        keying, round, in_round, threads);
     // 3. Every band's pairs on every process, merged in band order.
     std::string mine;
     append_pair_lists(mine, owned_pairs);

@@ -126,6 +126,74 @@ bool all_done(bool done, const Collective& processes) {
   return flag == 1;
 }
 
+/// The owner's side of a lookup round: answers each URL asked for from `owned`, in the order
+/// asked, per asking process: 0 no page serves it; 1 a page (its file and node); 2 a redirect page
+/// (the URL it leads to).
+Result<std::vector<std::string>> answer_lookups(std::vector<std::string> received, const OwnedPages& owned) {
+  std::vector<std::string> answers(received.size());
+  for (std::size_t from = 0; from < received.size(); ++from) {
+    codec::Reader in(received[from]);
+    while (!in.at_end()) {
+      const std::string_view url = in.view();
+      if (!in.ok()) return damaged("a URL asked for");
+      const auto it = owned.by_url.find(url);
+      if (it == owned.by_url.end()) {
+        put_varint(answers[from], 0);
+      } else if (it->second.node == kNoRecord) {
+        put_varint(answers[from], 2);
+        put_string(answers[from], it->second.redirects_to);
+      } else {
+        put_varint(answers[from], 1);
+        put_varint(answers[from], it->second.file);
+        put_varint(answers[from], it->second.node);
+      }
+    }
+    std::string().swap(received[from]);
+  }
+  return answers;
+}
+
+/// Reads one answer (answer_lookups) into `query`; returns whether the query asks again (a
+/// redirect led on; its next URL in `hops`).
+Result<bool> read_answer(codec::Reader& in, Query& query, std::vector<std::string>& hops) {
+  const std::uint64_t kind = in.varint();
+  if (!in.ok() || kind > 2) return damaged("an answer");
+  ++query.lookups;
+  if (query.existence_only || kind != 2) {
+    // RedirectResolver::follow ends here: a page, nowhere, or (after its last hop) a URL served by
+    // a page or not.
+    query.final_url_is_page = kind != 0;
+    if (kind == 1) {
+      const std::uint64_t file = in.varint(), node = in.varint();
+      if (!in.ok() || file >= kNoRecord || node >= kNoRecord) return damaged("an answer");
+      if (!query.existence_only) {
+        query.file = static_cast<std::uint32_t>(file);
+        query.node = static_cast<std::uint32_t>(node);
+      }
+    } else if (kind == 2) {
+      in.view();
+    }
+    return false;
+  }
+  // The next URL, stripped of its index page by share_pages: a query's hops take one entry of the
+  // table, the last in it.
+  std::string next = in.string();
+  if (!in.ok()) return damaged("an answer");
+  if (query.hop == kNoRecord) {
+    query.hop = static_cast<std::uint32_t>(hops.size());
+    hops.push_back(std::move(next));
+  } else {
+    hops[query.hop] = std::move(next);
+  }
+  // After kMaxHops redirects the chain lands nowhere; a redirect page still asks whether its last
+  // URL is a page (then its redirects go round).
+  if (query.lookups == RedirectResolver::kMaxHops) {
+    if (query.redirect_of == kNoRecord) return false;
+    query.existence_only = true;
+  }
+  return true;
+}
+
 /// Follows every query to where it leads, a lookup a round at the URL's owner, which answers
 /// from `owned` (the pages whose URLs it owns); the URLs redirects lead queries on to go to
 /// `hops` (Query::hop).
@@ -144,71 +212,18 @@ Status follow_queries(std::vector<Query>& queries, std::vector<std::string>& hop
       put_string(asks[owner], url);
       asked[owner].push_back(q);
     }
-    std::vector<std::string> received = processes.all_to_all_bytes(asks);
+    auto answers = answer_lookups(processes.all_to_all_bytes(asks), owned);
+    if (!answers.ok()) return answers.status();
     asks = {};
-    std::vector<std::string> answers(p_count);
-    for (unsigned from = 0; from < p_count; ++from) {
-      codec::Reader in(received[from]);
-      while (!in.at_end()) {
-        const std::string_view url = in.view();
-        if (!in.ok()) return damaged("a URL asked for");
-        const auto it = owned.by_url.find(url);
-        if (it == owned.by_url.end()) {
-          put_varint(answers[from], 0);  // no page serves it
-        } else if (it->second.node == kNoRecord) {
-          put_varint(answers[from], 2);
-          put_string(answers[from], it->second.redirects_to);
-        } else {
-          put_varint(answers[from], 1);
-          put_varint(answers[from], it->second.file);
-          put_varint(answers[from], it->second.node);
-        }
-      }
-      std::string().swap(received[from]);
-    }
-    const std::vector<std::string> answered = processes.all_to_all_bytes(answers);
-    answers = {};
+    const std::vector<std::string> answered = processes.all_to_all_bytes(answers.value());
+    answers.value() = {};
     std::vector<std::uint32_t> still;
     for (unsigned owner = 0; owner < p_count; ++owner) {
       codec::Reader in(answered[owner]);
       for (const std::uint32_t q : asked[owner]) {
-        Query& query = queries[q];
-        const std::uint64_t kind = in.varint();
-        if (!in.ok() || kind > 2) return damaged("an answer");
-        ++query.lookups;
-        if (query.existence_only || kind != 2) {
-          // RedirectResolver::follow ends here: a page, nowhere, or (after its last hop) a URL
-          // served by a page or not.
-          query.final_url_is_page = kind != 0;
-          if (kind == 1) {
-            const std::uint64_t file = in.varint(), node = in.varint();
-            if (!in.ok() || file >= kNoRecord || node >= kNoRecord) return damaged("an answer");
-            if (!query.existence_only) {
-              query.file = static_cast<std::uint32_t>(file);
-              query.node = static_cast<std::uint32_t>(node);
-            }
-          } else if (kind == 2) {
-            in.view();
-          }
-          continue;
-        }
-        // The next URL, stripped of its index page by share_pages: a query's hops take one
-        // entry of the table, the last in it.
-        std::string next = in.string();
-        if (!in.ok()) return damaged("an answer");
-        if (query.hop == kNoRecord) {
-          query.hop = static_cast<std::uint32_t>(hops.size());
-          hops.push_back(std::move(next));
-        } else {
-          hops[query.hop] = std::move(next);
-        }
-        // After kMaxHops redirects the chain lands nowhere; a redirect page still asks whether
-        // its last URL is a page (then its redirects go round).
-        if (query.lookups == RedirectResolver::kMaxHops) {
-          if (query.redirect_of == kNoRecord) continue;
-          query.existence_only = true;
-        }
-        still.push_back(q);
+        const auto again = read_answer(in, queries[q], hops);
+        if (!again.ok()) return again.status();
+        if (again.value()) still.push_back(q);
       }
       if (!in.at_end()) return damaged("more answers than questions");
     }
@@ -305,101 +320,95 @@ Result<std::vector<Landing>> follow_link_targets(std::uint32_t first, std::uint3
   return landings;
 }
 
-}  // namespace
+/// This process's nodes (its parsed pages but redirects, in file order) numbered after those of
+/// the processes before it.
+struct OwnNodes {
+  std::vector<std::uint32_t> node_of;  ///< per file of [first, end): its node, or kNoRecord
+  std::vector<std::uint32_t> records;  ///< the files of this process's nodes, in node order
+  std::uint32_t base = 0;              ///< the first node's number
+  std::uint32_t total = 0;             ///< the nodes of every process
+};
 
-unsigned url_owner(std::string_view url, unsigned processes) {
-  return processes <= 1 ? 0 : static_cast<unsigned>(XXH3_64bits(url.data(), url.size()) % processes);
-}
-
-Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first, std::uint32_t end,
-                                      const ParsedLinks& links, std::vector<std::string>& anchor_texts,
-                                      const Collective& processes, std::size_t targets_per_round) {
-  const unsigned p_count = processes.size();
-  const auto ends = gather_ranges(first, end, records.size(), processes);
-  if (!ends.ok()) return ends.status();
-
-  // 1. This process's nodes, numbered after those of the processes before it.
-  std::vector<std::uint32_t> node_of(end - first, kNoRecord);
-  std::uint32_t own_nodes = 0;
+Result<OwnNodes> number_own_nodes(const HeldRecords& records, std::uint32_t first, std::uint32_t end,
+                                  const Collective& processes) {
+  OwnNodes nodes;
+  nodes.node_of.assign(end - first, kNoRecord);
   for (std::uint32_t i = first; i < end; ++i) {
-    if (records[i].parsed && !records[i].refresh_url) node_of[i - first] = own_nodes++;
+    if (!records[i].parsed || records[i].refresh_url) continue;
+    nodes.node_of[i - first] = static_cast<std::uint32_t>(nodes.records.size());
+    nodes.records.push_back(i);
   }
   std::string count;
-  put_varint(count, own_nodes);
-  std::uint32_t node_base = 0, node_total = 0;
+  put_varint(count, nodes.records.size());
   const std::vector<std::string> counts = processes.all_gather_bytes(count);
-  for (unsigned p = 0; p < p_count; ++p) {
+  for (unsigned p = 0; p < processes.size(); ++p) {
     codec::Reader in(counts[p]);
     const std::uint64_t n = in.varint();
-    if (!in.ok() || node_total + n >= kNoRecord) return damaged("a count of nodes");
-    if (p < processes.rank()) node_base += static_cast<std::uint32_t>(n);
-    node_total += static_cast<std::uint32_t>(n);
+    if (!in.ok() || nodes.total + n >= kNoRecord) return damaged("a count of nodes");
+    if (p < processes.rank()) nodes.base += static_cast<std::uint32_t>(n);
+    nodes.total += static_cast<std::uint32_t>(n);
   }
-  for (std::uint32_t& node : node_of) {
-    if (node != kNoRecord) node += node_base;
+  for (std::uint32_t& node : nodes.node_of) {
+    if (node != kNoRecord) node += nodes.base;
   }
+  return nodes;
+}
 
-  // 2. The pages told to their URLs' owners; this process's redirect pages and link targets
-  // followed there.
-  auto owned = share_pages(records, first, end, node_of, processes);
-  if (!owned.ok()) return owned.status();
+/// The URLs this process's records name besides their links, to follow: its redirect pages' URLs
+/// (the first `redirects` queries), then its pages' rel=canonical (a page URL rules recorded is a
+/// redirect to the URL they give).
+struct NamedPageQueries {
   std::vector<Query> queries;
+  std::size_t redirects = 0;
+  std::deque<std::string> canonical_urls;   ///< the queries view them: a deque's elements stay put
+  std::vector<std::uint32_t> canonical_of;  ///< per canonical query, its record
+  std::vector<std::string> hops;            ///< Query::hop
+};
+
+NamedPageQueries named_page_queries(const HeldRecords& records, std::uint32_t first, std::uint32_t end) {
+  NamedPageQueries named;
   for (std::uint32_t i = first; i < end; ++i) {
     if (!records[i].parsed || !records[i].refresh_url) continue;
-    queries.emplace_back();
-    queries.back().start = records[i].url;
-    queries.back().redirect_of = i;
+    named.queries.emplace_back();
+    named.queries.back().start = records[i].url;
+    named.queries.back().redirect_of = i;
   }
-  const std::size_t redirect_queries = queries.size();
-  // The pages records name besides their links (resolve_named_pages): a rel=canonical, followed.
-  // (A page URL rules recorded is a redirect to the URL they give, followed above.)
-  const std::size_t canonical_queries = queries.size();
-  std::deque<std::string> canonical_urls;  // the queries view them: a deque's elements stay put
-  std::vector<std::uint32_t> canonical_of;  // per canonical query, its record
+  named.redirects = named.queries.size();
   for (std::uint32_t i = first; i < end; ++i) {
     const PageRecord& r = records[i];
     if (!r.in_dedup || !r.canonical_url) continue;
-    canonical_urls.push_back(urls::strip_index_page(*r.canonical_url));
-    queries.emplace_back();
-    queries.back().start = canonical_urls.back();
-    canonical_of.push_back(i);
+    named.canonical_urls.push_back(urls::strip_index_page(*r.canonical_url));
+    named.queries.emplace_back();
+    named.queries.back().start = named.canonical_urls.back();
+    named.canonical_of.push_back(i);
   }
-  std::vector<std::string> hops;
-  if (Status followed = follow_queries(queries, hops, owned.value(), processes); !followed.ok()) return followed;
-  // The URLs this process's pages link to, followed a round of `targets_per_round` at a time (in
-  // id order; where each lands is kept, 8 bytes a URL): the queries and messages of a round are
-  // what the stage holds besides, whatever the number of URLs.
-  auto landings = follow_link_targets(first, end, node_of, links, targets_per_round, owned.value(), processes);
-  if (!landings.ok()) return landings.status();
-  owned.value() = {};
+  return named;
+}
 
-  // 3. This process's files: redirects and nodes as number_nodes() makes them.
-  for (std::uint32_t i = first; i < end; ++i) {
-    if (node_of[i - first] != kNoRecord) records[i].node = node_of[i - first];
-  }
-  for (std::size_t q = 0; q < redirect_queries; ++q) {
-    const Query& query = queries[q];
+/// Records where the followed `named` queries led, as number_nodes() and resolve_named_pages()
+/// do: each redirect page's status and final URL, the page URL rules named, a rel=canonical's
+/// page; each redirect's landing counted by the process holding the page it lands on.
+Status settle_named_pages(HeldRecords& records, std::uint32_t first, std::uint32_t end, const NamedPageQueries& named,
+                          const std::vector<std::uint32_t>& ends, const Collective& processes) {
+  std::vector<std::string> landed(processes.size());
+  for (std::size_t q = 0; q < named.redirects; ++q) {
+    const Query& query = named.queries[q];
     PageRecord& r = records[query.redirect_of];
     if (query.file == kNoRecord && query.final_url_is_page) {
       r.status = PageStatus::kSkipped;
       r.reason = redirect_loop_reason();
     } else {
       r.status = PageStatus::kRedirect;
-      r.redirect_to = std::string(query.url(hops));
+      r.redirect_to = std::string(query.url(named.hops));
     }
-  }
-
-  // The named pages: a page URL rules recorded, the page at its final URL (where its redirect
-  // lands, if anywhere: the chain ended there); a rel=canonical's. Each redirect's landing
-  // counted by the process holding the page it lands on.
-  std::vector<std::string> landed(p_count);
-  for (std::size_t q = 0; q < redirect_queries; ++q) {
-    const Query& query = queries[q];
+    // A page URL rules recorded: the page at its final URL (where its redirect lands, if anywhere).
     if (query.file == kNoRecord) continue;
-    if (records[query.redirect_of].url_rule) records[query.redirect_of].rule_page = query.file;
-    put_varint(landed[file_owner(query.file, ends.value())], query.file);
+    if (r.url_rule) r.rule_page = query.file;
+    put_varint(landed[file_owner(query.file, ends)], query.file);
   }
-  for (std::size_t k = 0; k < canonical_of.size(); ++k) records[canonical_of[k]].canonical_page = queries[canonical_queries + k].file;
+  for (std::size_t k = 0; k < named.canonical_of.size(); ++k) {
+    records[named.canonical_of[k]].canonical_page = named.queries[named.redirects + k].file;
+  }
   for (const std::string& bytes : processes.all_to_all_bytes(landed)) {
     codec::Reader in(bytes);
     while (in.ok() && !in.at_end()) {
@@ -408,23 +417,34 @@ Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first,
       ++records[page].redirects_in;
     }
   }
-  landed = {};
+  return Status::ok_status();
+}
 
-  // 4. Its rows, and the texts it links with sent to the owners of the files linked to.
-  const std::vector<std::uint32_t> name_of_place = names_of_places(anchor_texts);
+/// This process's rows of the graph (its nodes' links, where they land) and the texts it links
+/// with, addressed to the holders of the files linked to.
+struct OwnLinks {
   std::vector<ranking::Edge> edges;
+  std::vector<std::string> named_links_to;  ///< per process: NamedLinksTo's message
+};
+
+OwnLinks own_links(const OwnNodes& nodes, const ParsedLinks& links, const std::vector<Landing>& landings,
+                   const std::vector<std::string>& anchor_texts, const std::vector<std::uint32_t>& ends,
+                   unsigned p_count) {
+  const std::vector<std::uint32_t> name_of_place = names_of_places(anchor_texts);
+  OwnLinks out;
   NamedLinksTo named_to(p_count, anchor_texts);
   std::vector<std::uint64_t> page_named;
-  for (std::uint32_t i = first; i < end; ++i) {
-    if (node_of[i - first] == kNoRecord) continue;
+  for (std::size_t own = 0; own < nodes.records.size(); ++own) {
+    const std::uint32_t i = nodes.records[own];
+    const std::uint32_t node = nodes.base + static_cast<std::uint32_t>(own);
     const std::vector<std::uint32_t>& targets = links.targets_of(i);
     const std::vector<std::uint32_t>& texts = links.texts_of(i);
     const bool with_texts = texts.size() == targets.size();
     page_named.clear();
     for (std::size_t k = 0; k < targets.size(); ++k) {
-      const Landing& landing = landings.value()[targets[k]];
+      const Landing& landing = landings[targets[k]];
       if (landing.file == kNoRecord) continue;
-      edges.push_back({node_of[i - first], landing.node});
+      out.edges.push_back({node, landing.node});
       // As link_pages: a page's own links name its places only.
       const std::uint32_t text = with_texts ? texts[k] : kNoRecord;
       if (text == kNoRecord) continue;
@@ -437,17 +457,20 @@ Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first,
     page_named.erase(std::unique(page_named.begin(), page_named.end()), page_named.end());
     for (const std::uint64_t named : page_named) {
       const auto target = static_cast<std::uint32_t>(named >> 32);
-      named_to.add(file_owner(target, ends.value()), target, static_cast<std::uint32_t>(named));
+      named_to.add(file_owner(target, ends), target, static_cast<std::uint32_t>(named));
     }
   }
-  queries = {};
-  hops = {};
-  landings.value() = {};
+  out.named_links_to = std::move(named_to).messages();
+  return out;
+}
 
-  // 5. What other pages call this process's pages, counted where the pages are.
+/// What other pages call this process's pages, counted where the pages are: the texts received
+/// (`received`, NamedLinksTo's messages) into the records of `nodes` (count_inbound_anchors).
+Status count_named_links(std::vector<std::string> received, HeldRecords& records, std::uint32_t first,
+                         std::uint32_t end, const OwnNodes& nodes, std::vector<std::string>& anchor_texts) {
   TextIds text_ids(anchor_texts);
   std::vector<std::uint64_t> named_links;
-  for (const std::string& bytes : processes.all_to_all_bytes(std::move(named_to).messages())) {
+  for (std::string& bytes : received) {
     codec::Reader in(bytes);
     std::vector<std::uint32_t> id_of;  // the sender's list of texts, as ids of this process's
     const std::uint64_t texts = in.count();
@@ -462,34 +485,85 @@ Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first,
     if (!in.ok()) return damaged("a link text");
   }
   text_ids.commit();
-  std::vector<std::uint32_t> own_node_records;
-  for (std::uint32_t i = first; i < end; ++i) {
-    if (node_of[i - first] != kNoRecord) own_node_records.push_back(i);
-  }
-  count_inbound_anchors(std::move(named_links), own_node_records, anchor_texts, records);
+  count_inbound_anchors(std::move(named_links), nodes.records, anchor_texts, records);
+  return Status::ok_status();
+}
 
-  // 6. Its rows kept (the graph stays in parts), and the records of every process's nodes.
-  ranking::OutLinkRows rows = ranking::OutLinkRows::build(node_total, node_base, node_base + own_nodes, std::move(edges));
+/// Every process's node records, in node order (each process's in its range of files).
+Result<std::vector<std::uint32_t>> gather_node_records(const OwnNodes& nodes, const std::vector<std::uint32_t>& ends,
+                                                       const Collective& processes) {
   std::string mine;
-  for (const std::uint32_t record : own_node_records) put_varint(mine, record);
+  for (const std::uint32_t record : nodes.records) put_varint(mine, record);
   std::vector<std::string> parts = processes.all_gather_bytes(mine);
   std::vector<std::uint32_t> node_records;
-  node_records.reserve(node_total);
-  for (unsigned p = 0; p < p_count; ++p) {
-    const std::uint32_t part_first = p == 0 ? 0 : ends.value()[p - 1];
-    const std::uint32_t part_end = ends.value()[p];
+  node_records.reserve(nodes.total);
+  for (unsigned p = 0; p < processes.size(); ++p) {
+    const std::uint32_t part_first = p == 0 ? 0 : ends[p - 1];
+    const std::uint32_t part_end = ends[p];
     codec::Reader in(parts[p]);
     while (in.ok() && !in.at_end()) {
       const std::uint64_t record = in.varint();
-      if (!in.ok() || record < part_first || record >= part_end || node_records.size() == node_total) {
+      if (!in.ok() || record < part_first || record >= part_end || node_records.size() == nodes.total) {
         return damaged("a part's nodes");
       }
       node_records.push_back(static_cast<std::uint32_t>(record));
     }
     std::string().swap(parts[p]);  // read: not held while the next part is
   }
-  if (node_records.size() != node_total) return damaged("a part's nodes");
-  return SiteGraph{std::move(rows), std::move(node_records)};
+  if (node_records.size() != nodes.total) return damaged("a part's nodes");
+  return node_records;
+}
+
+}  // namespace
+
+unsigned url_owner(std::string_view url, unsigned processes) {
+  return processes <= 1 ? 0 : static_cast<unsigned>(XXH3_64bits(url.data(), url.size()) % processes);
+}
+
+Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first, std::uint32_t end,
+                                      const ParsedLinks& links, std::vector<std::string>& anchor_texts,
+                                      const Collective& processes, std::size_t targets_per_round) {
+  const auto ends = gather_ranges(first, end, records.size(), processes);
+  if (!ends.ok()) return ends.status();
+  auto nodes = number_own_nodes(records, first, end, processes);
+  if (!nodes.ok()) return nodes.status();
+  const std::vector<std::uint32_t>& node_of = nodes.value().node_of;
+
+  // The pages told to their URLs' owners; this process's redirect pages, rel=canonical URLs and
+  // link targets followed there.
+  auto owned = share_pages(records, first, end, node_of, processes);
+  if (!owned.ok()) return owned.status();
+  NamedPageQueries named = named_page_queries(records, first, end);
+  if (Status followed = follow_queries(named.queries, named.hops, owned.value(), processes); !followed.ok()) {
+    return followed;
+  }
+  // The URLs this process's pages link to, followed a round of `targets_per_round` at a time (in
+  // id order; where each lands is kept, 8 bytes a URL): the queries and messages of a round are
+  // what the stage holds besides, whatever the number of URLs.
+  auto landings = follow_link_targets(first, end, node_of, links, targets_per_round, owned.value(), processes);
+  if (!landings.ok()) return landings.status();
+  owned.value() = {};
+
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (node_of[i - first] != kNoRecord) records[i].node = node_of[i - first];
+  }
+  if (Status settled = settle_named_pages(records, first, end, named, ends.value(), processes); !settled.ok()) {
+    return settled;
+  }
+  named = {};
+  OwnLinks own = own_links(nodes.value(), links, landings.value(), anchor_texts, ends.value(), processes.size());
+  landings.value() = {};
+  Status counted = count_named_links(processes.all_to_all_bytes(std::move(own.named_links_to)), records, first, end,
+                                     nodes.value(), anchor_texts);
+  if (!counted.ok()) return counted;
+
+  // The rows kept (the graph stays in parts), and the records of every process's nodes.
+  const std::uint32_t base = nodes.value().base;
+  const auto own_count = static_cast<std::uint32_t>(nodes.value().records.size());
+  ranking::OutLinkRows rows = ranking::OutLinkRows::build(nodes.value().total, base, base + own_count, std::move(own.edges));
+  auto node_records = gather_node_records(nodes.value(), ends.value(), processes);
+  if (!node_records.ok()) return node_records.status();
+  return SiteGraph{std::move(rows), std::move(node_records).value()};
 }
 
 }  // namespace canon::indexer

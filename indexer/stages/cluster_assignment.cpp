@@ -33,24 +33,32 @@ std::optional<std::uint32_t> ClusterShare::index_of(std::uint32_t document) cons
   return static_cast<std::uint32_t>(at - documents.begin());
 }
 
-Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedup::Clusters& clusters,
-                                          const detail::RecordParts& parts, const Collective& processes) {
-  const std::span<const std::uint32_t> cluster_of = clusters.cluster_of;
-  const auto documents = static_cast<std::uint32_t>(cluster_of.size());
-  const std::vector<char> several = in_cluster_of_several(cluster_of);
-  const unsigned count = processes.size(), me = processes.rank();
-  const auto owner = [&](std::uint32_t d) { return cluster_owner(cluster_of[d], count); };
-  // To each owner: its members' candidates, whole, and the votes of other pages into its
-  // clusters (the document, the page its rel=canonical names + 1 or 0, whether whole).
-  std::vector<std::string> to_each(count);
+namespace {
+
+/// Who owns a document's cluster, and whether the document is in a cluster of two or more.
+struct ClusterOwners {
+  std::span<const std::uint32_t> cluster_of;  ///< dedup::Clusters'
+  std::vector<char> several;                  ///< in_cluster_of_several(cluster_of)
+  unsigned processes = 1;
+  unsigned owner(std::uint32_t d) const { return cluster_owner(cluster_of[d], processes); }
+  std::uint32_t documents() const { return static_cast<std::uint32_t>(cluster_of.size()); }
+};
+
+/// To each cluster owner: the candidates of its clusters' members this process holds, whole, and
+/// the votes of other pages into its clusters (the document, the page its rel=canonical names + 1
+/// or 0, whether whole).
+std::vector<std::string> candidates_for_owners(const HeldRecords& records, const ClusterOwners& owners,
+                                               const detail::RecordParts& parts, unsigned me) {
+  const std::uint32_t documents = owners.documents();
+  std::vector<std::string> to_each(owners.processes);
   for (std::uint32_t d = std::min(parts.first(me), documents); d < std::min(parts.end(me), documents); ++d) {
     const PageRecord& r = records[d];
     const std::uint32_t named = r.canonical_page;
-    const bool votes = named < documents && several[named] != 0;
-    if (several[d] != 0) {
-      std::string& out = to_each[owner(d)];
+    const bool votes = named < documents && owners.several[named] != 0;
+    if (owners.several[d] != 0) {
+      std::string& out = to_each[owners.owner(d)];
       codec::put_varint(out, d);
-      codec::put_varint(out, votes && owner(named) == owner(d) ? std::uint64_t{named} + 1 : 0);
+      codec::put_varint(out, votes && owners.owner(named) == owners.owner(d) ? std::uint64_t{named} + 1 : 0);
       codec::put_varint(out, 1);
       codec::put_string(out, r.url);
       codec::put_string(out, !r.heading.empty() ? std::string_view(r.heading) : std::string_view(r.title));
@@ -61,28 +69,30 @@ Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedu
       codec::put_varint(out, r.listed.size());
       for (const std::uint32_t entry : r.listed) codec::put_varint(out, entry);
     }
-    if (votes && (several[d] == 0 || owner(named) != owner(d))) {
-      std::string& out = to_each[owner(named)];
+    if (votes && (owners.several[d] == 0 || owners.owner(named) != owners.owner(d))) {
+      std::string& out = to_each[owners.owner(named)];
       codec::put_varint(out, d);
       codec::put_varint(out, std::uint64_t{named} + 1);
       codec::put_varint(out, 0);
     }
   }
-  ClusterShare share;
-  share.bytes = count == 1 ? std::move(to_each) : processes.all_to_all_bytes(to_each);
-  to_each = {};
-  // By sender in rank order, each in record order: in document order, each document once (a
-  // member's vote within its owner's share travels with its candidate).
-  std::vector<std::uint32_t> named;  // per share index: the document its rel=canonical names + 1, or 0
+  return to_each;
+}
+
+/// Decodes share.bytes (candidates_for_owners' messages, by sender in rank order, each in record
+/// order: in document order, each document once) into share's documents, members and candidates;
+/// `named`, per share index, the document its rel=canonical names + 1, or 0.
+Status read_share(ClusterShare& share, std::vector<std::uint32_t>& named, const ClusterOwners& owners, unsigned me) {
+  const std::uint32_t documents = owners.documents();
   for (unsigned p = 0; p < share.bytes.size(); ++p) {
     codec::Reader in(share.bytes[p]);
     while (in.ok() && !in.at_end()) {
       const std::uint64_t d = in.varint(), canonical = in.varint(), whole = in.varint();
       const bool in_order = share.documents.empty() || d > share.documents.back();
       const bool owned = d < documents && canonical <= documents &&
-                         (whole != 0 ? several[d] != 0 && owner(static_cast<std::uint32_t>(d)) == me
-                                     : canonical != 0 && several[canonical - 1] != 0 &&
-                                           owner(static_cast<std::uint32_t>(canonical - 1)) == me);
+                         (whole != 0 ? owners.several[d] != 0 && owners.owner(static_cast<std::uint32_t>(d)) == me
+                                     : canonical != 0 && owners.several[canonical - 1] != 0 &&
+                                           owners.owner(static_cast<std::uint32_t>(canonical - 1)) == me);
       if (!in.ok() || !in_order || !owned) {
         in.mark_bad();
         break;
@@ -105,8 +115,13 @@ Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedu
                                 " sent do not decode or are not of this process's clusters");
     }
   }
-  // In share indexes: the pages votes name (each a member, its owner's), the clusters (each
-  // named by a member), the verified pairs within them.
+  return Status::ok_status();
+}
+
+/// In share indexes: the pages votes name (each a member, its owner's), the clusters (each named
+/// by a member), the verified pairs within them.
+Status index_share(ClusterShare& share, const std::vector<std::uint32_t>& named, const dedup::Clusters& clusters,
+                   const ClusterOwners& owners, unsigned me) {
   const auto share_size = static_cast<std::uint32_t>(share.documents.size());
   share.cluster_of.resize(share_size);
   for (std::uint32_t i = 0; i < share_size; ++i) {
@@ -115,18 +130,33 @@ Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedu
       share.cluster_of[i] = i;
       continue;
     }
-    const auto cluster = share.index_of(cluster_of[share.documents[i]]);
+    const auto cluster = share.index_of(owners.cluster_of[share.documents[i]]);
     if (!cluster || share.member[*cluster] == 0) {
       return Status::corruption("a member of a cluster this process owns is missing from its share");
     }
     share.cluster_of[i] = *cluster;
   }
   for (const dedup::SimilarPair& pair : clusters.pairs) {
-    if (pair.a >= documents || several[pair.a] == 0 || owner(pair.a) != me) continue;
+    if (pair.a >= owners.documents() || owners.several[pair.a] == 0 || owners.owner(pair.a) != me) continue;
     const auto a = share.index_of(pair.a), b = share.index_of(pair.b);
     if (!a || !b) return Status::corruption("a verified pair of a cluster this process owns is missing from its share");
     share.pairs.push_back({*a, *b, pair.similarity});
   }
+  return Status::ok_status();
+}
+
+}  // namespace
+
+Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedup::Clusters& clusters,
+                                          const detail::RecordParts& parts, const Collective& processes) {
+  const ClusterOwners owners{clusters.cluster_of, in_cluster_of_several(clusters.cluster_of), processes.size()};
+  std::vector<std::string> to_each = candidates_for_owners(records, owners, parts, processes.rank());
+  ClusterShare share;
+  share.bytes = processes.size() == 1 ? std::move(to_each) : processes.all_to_all_bytes(to_each);
+  to_each = {};
+  std::vector<std::uint32_t> named;
+  if (Status read = read_share(share, named, owners, processes.rank()); !read.ok()) return read;
+  if (Status indexed = index_share(share, named, clusters, owners, processes.rank()); !indexed.ok()) return indexed;
   return share;
 }
 
@@ -277,66 +307,64 @@ std::string double_bytes(double value) {
 
 }  // namespace
 
-Result<ClusterAssignment> assign_clusters(HeldRecords& records, const ChosenAuthorities& chosen,
-                                          const RecordParts& parts, const Collective& processes) {
-  ClusterAssignment out;
-  const unsigned me = processes.rank();
-  const std::uint32_t first = parts.first(me), end = parts.end(me);
-  // A record's cluster, named by its smallest record (its own when it is alone).
-  const auto cluster_of = [&](std::uint32_t d) {
-    const AuthorityDecision* decision = chosen.find(d);
-    return decision != nullptr ? decision->cluster : d;
-  };
-  // A cluster's id is the number of clusters before its smallest member (cluster_of), which is
-  // the cluster's first record: each process numbers the clusters that start among its records,
-  // after the other processes' before it.
-  std::unordered_map<std::uint32_t, std::uint32_t> own_cluster_ids;  // by smallest member
+namespace {
+
+/// A record's cluster, named by its smallest record (its own when it is alone).
+std::uint32_t cluster_of_record(const ChosenAuthorities& chosen, std::uint32_t d) {
+  const AuthorityDecision* decision = chosen.find(d);
+  return decision != nullptr ? decision->cluster : d;
+}
+
+/// The clusters that start among this process's records (their smallest member is one of them).
+struct OwnClusters {
+  std::unordered_map<std::uint32_t, std::uint32_t> ids;  ///< by smallest member: its number among this process's
+  std::uint32_t before = 0;                              ///< the clusters of the processes before
+  std::unordered_map<std::uint32_t, double> pagerank;    ///< by smallest member: its members' sum
+};
+
+/// A cluster's id is the number of clusters before its smallest member, which is the cluster's
+/// first record: each process numbers the clusters that start among its records, after the other
+/// processes' before it. A cluster's PageRank, the sum of its members' in record order, by the
+/// holder of its first record: every member's PageRank goes there (messages come by sender in
+/// rank order, each sender's in record order: record order). Collective.
+Result<OwnClusters> number_own_clusters(const HeldRecords& records, const ChosenAuthorities& chosen,
+                                        const RecordParts& parts, const Collective& processes) {
+  const std::uint32_t first = parts.first(processes.rank()), end = parts.end(processes.rank());
+  OwnClusters own;
   for (std::uint32_t d = first; d < end; ++d) {
-    if (records[d].in_dedup && cluster_of(d) == d) {
-      own_cluster_ids.emplace(d, static_cast<std::uint32_t>(own_cluster_ids.size()));
+    if (records[d].in_dedup && cluster_of_record(chosen, d) == d) {
+      own.ids.emplace(d, static_cast<std::uint32_t>(own.ids.size()));
     }
   }
-  const auto clusters_before = static_cast<std::uint32_t>(count_of_processes(own_cluster_ids.size(), processes).before);
-  // A cluster's PageRank, the sum of its members' in record order, by the holder of its first
-  // record: every member's PageRank goes there (messages come by sender in rank order, each
-  // sender's in record order: record order).
+  own.before = static_cast<std::uint32_t>(count_of_processes(own.ids.size(), processes).before);
   std::vector<RecordMessage> pageranks;
   for (std::uint32_t d = first; d < end; ++d) {
-    if (records[d].in_dedup) pageranks.push_back({cluster_of(d), double_bytes(records[d].pagerank)});
+    if (records[d].in_dedup) pageranks.push_back({cluster_of_record(chosen, d), double_bytes(records[d].pagerank)});
   }
   auto summed = tell_holders(std::move(pageranks), parts, processes);
   if (!summed.ok()) return summed.status();
-  std::unordered_map<std::uint32_t, double> cluster_pagerank;  // by smallest member
   for (const RecordMessage& message : summed.value()) {
     codec::Reader in(message.bytes);
-    cluster_pagerank[message.record] += std::bit_cast<double>(in.fixed(8));
-    if (!in.ok() || !own_cluster_ids.contains(message.record)) {
+    own.pagerank[message.record] += std::bit_cast<double>(in.fixed(8));
+    if (!in.ok() || !own.ids.contains(message.record)) {
       return Status::corruption("a cluster's PageRank was sent to a process that does not start it");
     }
   }
-  summed.value().clear();
-  // Each member asks its cluster's first record's holder for the cluster's id and PageRank.
-  std::vector<std::uint32_t> firsts;
-  for (std::uint32_t d = first; d < end; ++d) {
-    if (records[d].in_dedup) firsts.push_back(cluster_of(d));
-  }
-  auto answers = ask_record_holders(
-      firsts, parts,
-      [&](std::uint32_t record, std::string& bytes) {
-        const auto id = own_cluster_ids.find(record);
-        codec::put_varint(bytes, id == own_cluster_ids.end() ? 0 : clusters_before + id->second);
-        codec::put_fixed(bytes, std::bit_cast<std::uint64_t>(cluster_pagerank[record]), 8);
-      },
-      processes);
-  if (!answers.ok()) return answers.status();
-  // Each duplicate's alternate goes to its authoritative page's holder (by sender in rank order,
-  // each in record order: in record order, as one process lists them).
+  return own;
+}
+
+/// Marks this process's records in dedup with their cluster (`answers`, a cluster's id and
+/// PageRank per record in order), authoritative page and status; returns each duplicate's
+/// alternate, addressed to its authoritative page's holder.
+Result<std::vector<RecordMessage>> mark_records(HeldRecords& records, const ChosenAuthorities& chosen,
+                                                const std::vector<std::string>& answers, std::uint32_t first,
+                                                std::uint32_t end) {
   std::vector<RecordMessage> alternates;
   std::size_t next_answer = 0;
   for (std::uint32_t d = first; d < end; ++d) {
     PageRecord& r = records[d];
     if (!r.in_dedup) continue;
-    codec::Reader in(answers.value()[next_answer++]);
+    codec::Reader in(answers[next_answer++]);
     r.cluster = static_cast<std::uint32_t>(in.varint());
     r.cluster_pagerank = std::bit_cast<double>(in.fixed(8));
     if (!in.ok()) return Status::corruption("a cluster's id and PageRank do not decode");
@@ -355,7 +383,36 @@ Result<ClusterAssignment> assign_clusters(HeldRecords& records, const ChosenAuth
       alternates.push_back({r.authoritative, std::move(bytes)});
     }
   }
-  auto received = tell_holders(std::move(alternates), parts, processes);
+  return alternates;
+}
+
+}  // namespace
+
+Result<ClusterAssignment> assign_clusters(HeldRecords& records, const ChosenAuthorities& chosen,
+                                          const RecordParts& parts, const Collective& processes) {
+  ClusterAssignment out;
+  const std::uint32_t first = parts.first(processes.rank()), end = parts.end(processes.rank());
+  auto own = number_own_clusters(records, chosen, parts, processes);
+  if (!own.ok()) return own.status();
+  // Each member asks its cluster's first record's holder for the cluster's id and PageRank.
+  std::vector<std::uint32_t> firsts;
+  for (std::uint32_t d = first; d < end; ++d) {
+    if (records[d].in_dedup) firsts.push_back(cluster_of_record(chosen, d));
+  }
+  auto answers = ask_record_holders(
+      firsts, parts,
+      [&](std::uint32_t record, std::string& bytes) {
+        const auto id = own->ids.find(record);
+        codec::put_varint(bytes, id == own->ids.end() ? 0 : own->before + id->second);
+        codec::put_fixed(bytes, std::bit_cast<std::uint64_t>(own->pagerank[record]), 8);
+      },
+      processes);
+  if (!answers.ok()) return answers.status();
+  // Each duplicate's alternate goes to its authoritative page's holder (by sender in rank order,
+  // each in record order: in record order, as one process lists them).
+  auto alternates = mark_records(records, chosen, answers.value(), first, end);
+  if (!alternates.ok()) return alternates.status();
+  auto received = tell_holders(std::move(alternates).value(), parts, processes);
   if (!received.ok()) return received.status();
   for (const RecordMessage& message : received.value()) {
     codec::Reader in(message.bytes);

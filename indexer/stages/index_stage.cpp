@@ -245,6 +245,38 @@ std::vector<std::size_t> index_groups(std::size_t documents, std::size_t per_gro
   return first;
 }
 
+/// Writes `documents` (one group of write_index's) into a new database at `path`: each from its
+/// stored document with its cluster fields (this process's records' from `own`, the others' as
+/// sent); this process's records get their digests.
+Status write_group(const std::string& path, std::span<const DocumentToWrite> documents, const OwnDocuments& own,
+                   const StoreReader& store_reader, HeldRecords& records, const IndexPlan& plan) {
+  auto writer = IndexWriter::create(path, plan.writer);
+  if (!writer.ok()) return writer.status();
+  writer.value()->set_static_score_bound(plan.static_score_bound);
+  for (const DocumentToWrite& document : documents) {
+    SentDocument doc;
+    if (document.own != kNoRecord) {  // one of this process's records
+      const PageRecord& r = records[document.record];
+      doc.fields = cluster_fields(document.record, r, own.authoritative_urls[document.own], plan.clusters,
+                                  plan.anchor_texts);
+      doc.location = r.store_location;
+    } else {
+      codec::Reader in(document.sent);
+      doc = decode_sent_document(in);
+      if (!in.ok() || !in.at_end()) return Status::corruption("a document another process sent does not decode");
+    }
+    auto page = store_reader.read(doc.location);
+    if (!page.ok()) return page.status();
+    const std::string& url = document.own != kNoRecord ? records[document.record].url : doc.url;
+    if (auto added = writer.value()->add(url, page->document, doc.fields); !added.ok()) return added.status();
+    if (document.own != kNoRecord) {
+      PageRecord& r = records[document.record];
+      r.digests = IndexWriter::digests(r.terms_source, r.file, doc.fields, plan.writer);
+    }
+  }
+  return writer.value()->finish();
+}
+
 /// Stage 6, from scratch: each document (is_document) is written once, from its stored
 /// document with its cluster fields, into the database of its group (index_groups: the
 /// process's documents, not the site's chunks, so the count does not grow with the site or P),
@@ -279,10 +311,9 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, H
   fs::create_directory(group_dir, ec);
   progress.start("index", documents.size());
   // The groups with the most to write go first: a thread that takes a heavy group last keeps
-  // the other idle until it ends (on rust-doc, where re-exports and redirects left some of the
-  // site's chunks almost nothing to write, 2 threads kept 1.6 cores busy in file order, 1.97
-  // heaviest first). The order changes nothing written: each group has its own database, merged
-  // in group order.
+  // the others idle until it ends (a site's chunks can differ widely in what they write, where
+  // re-exports and redirects leave some almost nothing). The order changes nothing written: each
+  // group has its own database, merged in group order.
   std::vector<std::uint64_t> group_work(groups, 0);
   for (std::size_t group = 0; group < groups; ++group) {
     for (std::size_t i = group_first[group]; i < group_first[group + 1]; ++i) group_work[group] += documents[i].store_bytes + 1;
@@ -290,44 +321,9 @@ Status write_index(const ChunkLayout& chunks, const StoreReader& store_reader, H
   const std::vector<std::size_t> order = heaviest_first(group_work);
   parallel_for(groups, threads, [&](std::size_t turn, std::size_t) {
     const std::size_t group = order[turn];
-    auto writer = IndexWriter::create(group_path(group), plan.writer);
-    if (!writer.ok()) {
-      group_status[group] = writer.status();
-      return;
-    }
-    writer.value()->set_static_score_bound(plan.static_score_bound);
-    for (std::size_t i = group_first[group]; i < group_first[group + 1]; ++i) {
-      const DocumentToWrite& document = documents[i];
-      SentDocument doc;
-      if (document.own != kNoRecord) {  // one of this process's records
-        const PageRecord& r = records[document.record];
-        doc.fields = cluster_fields(document.record, r, own->authoritative_urls[document.own], plan.clusters,
-                                    plan.anchor_texts);
-        doc.location = r.store_location;
-      } else {
-        codec::Reader in(document.sent);
-        doc = decode_sent_document(in);
-        if (!in.ok() || !in.at_end()) {
-          group_status[group] = Status::corruption("a document another process sent does not decode");
-          return;
-        }
-      }
-      auto page = store_reader.read(doc.location);
-      if (!page.ok()) {
-        group_status[group] = page.status();
-        return;
-      }
-      const std::string& url = document.own != kNoRecord ? records[document.record].url : doc.url;
-      if (auto added = writer.value()->add(url, page->document, doc.fields); !added.ok()) {
-        group_status[group] = added.status();
-        return;
-      }
-      if (document.own != kNoRecord) {
-        PageRecord& r = records[document.record];
-        r.digests = IndexWriter::digests(r.terms_source, r.file, doc.fields, plan.writer);
-      }
-    }
-    group_status[group] = writer.value()->finish();
+    const std::span<const DocumentToWrite> in_group(documents.data() + group_first[group],
+                                                    group_first[group + 1] - group_first[group]);
+    group_status[group] = write_group(group_path(group), in_group, own.value(), store_reader, records, plan);
     const std::size_t done = written += group_first[group + 1] - group_first[group];
     if (std::unique_lock lock(progress_mutex, std::try_to_lock); lock) progress.update(done);
   });
