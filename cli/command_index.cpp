@@ -11,6 +11,7 @@
 #include "cli/option_groups.h"
 #include "cli/processes.h"
 #include "dedup/detectors/detector.h"
+#include "dedup/detectors/registry.h"
 #include "indexer/pipeline.h"
 #include "urls/url_rules.h"
 

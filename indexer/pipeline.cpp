@@ -12,6 +12,7 @@
 /// since are not read; their records come from the store's catalog and their pages from its
 /// segments, for the detector as for the index; the previous Xapian database is copied and
 /// changed only where a document's digests say it must be.
+#include "dedup/detectors/registry.h"
 #include "indexer/pipeline.h"
 
 #include <algorithm>

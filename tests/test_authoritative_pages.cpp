@@ -13,6 +13,7 @@
 
 #include "dedup/detectors/exact_detector.h"
 #include "dedup/authority/authoritative_pages.h"
+#include "dedup/detectors/registry.h"
 #include "dedup/sketches/shingles.h"
 #include "dedup/sketches/tokenizer.h"
 #include "support/detector_fixtures.h"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dedup/detectors/detector.h"
+#include "dedup/detectors/registry.h"
 #include "support/detector_fixtures.h"
 
 using namespace canon::dedup;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "dedup/detectors/registry.h"
 #include "dedup/sketches/boilerplate.h"
 #include "dedup/detectors/detector.h"
 #include "dedup/detectors/minhash_detector.h"

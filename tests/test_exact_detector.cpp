@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dedup/detectors/exact_detector.h"
+#include "dedup/detectors/registry.h"
 #include "support/detector_fixtures.h"
 #include "dedup/detectors/minhash_detector.h"
 #include "dedup/sketches/shingles.h"

@@ -11,6 +11,7 @@
 
 #include "dedup/detectors/detector.h"
 #include "dedup/detectors/minhash_detector.h"
+#include "dedup/detectors/registry.h"
 #include "support/detector_fixtures.h"
 
 using namespace canon::dedup;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dedup/detectors/detector.h"
+#include "dedup/detectors/registry.h"
 #include "indexer/partitioned/parsed_part.h"
 #include "support/temp_dir.h"
 

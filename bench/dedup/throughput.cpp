@@ -25,6 +25,7 @@
 #include "bench/pseudo_words.h"
 #include "dedup/detectors/detector.h"
 #include "dedup/detectors/detector_support.h"
+#include "dedup/detectors/registry.h"
 
 using namespace canon;
 

@@ -23,11 +23,11 @@ struct AuthorityCandidate {
   std::optional<std::uint32_t> canonical;
   /// Redirect pages of the site whose final target is this page.
   std::uint32_t redirects_in = 0;
-  /// What the page defines (defined_terms() of dedup/authority/authoritative_pages.h): a page whose
+  /// What the page defines (defined_terms() of dedup/authority/page_entries.h): a page whose
   /// cluster's authoritative page lacks one of these is not that page's duplicate
   /// (choose_authoritative_pages, ChainPolicy::kSplit).
   std::vector<std::string> defined = {};
-  /// What the page lists (listed_entries() of dedup/authority/authoritative_pages.h): the same rule as
+  /// What the page lists (listed_entries() of dedup/authority/page_entries.h): the same rule as
   /// `defined`, for the entries of its main content's links; a page that lists everything a
   /// member lists and more is the fuller page (choose_authoritative_pages).
   std::vector<std::uint32_t> listed = {};

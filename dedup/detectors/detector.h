@@ -248,10 +248,4 @@ std::vector<Comparison> compare(Detector& detector, std::span<const DedupDocumen
 /// A DocumentLoader over documents held in memory.
 DocumentLoader memory_loader(std::span<const DedupDocument> docs);
 
-/// Names accepted by make_detector.
-std::vector<std::string> detector_names();
-
-/// The detector called `name` ("minhash" is the default), or an error naming the choices.
-Result<std::unique_ptr<Detector>> make_detector(std::string_view name, const DedupOptions& options);
-
 }  // namespace canon::dedup

@@ -164,18 +164,4 @@ Status DetectorPartLoader::take(ParsedPart&& part, unsigned threads) {
   return first_error(block_status);
 }
 
-std::pair<std::size_t, std::size_t> chunks_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes) {
-  if (chunks.process_first.size() != std::size_t{processes} + 1) {  // not cut: one process parses all
-    return rank == 0 ? std::pair<std::size_t, std::size_t>{0, chunks.count()} : std::pair<std::size_t, std::size_t>{0, 0};
-  }
-  return {chunks.process_first[rank], chunks.process_first[rank + 1]};
-}
-
-std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank,
-                                                         unsigned processes) {
-  const auto [first, end] = chunks_of_process(chunks, rank, processes);
-  if (first == end) return {0, 0};
-  return {static_cast<std::uint32_t>(chunks.first(first)), static_cast<std::uint32_t>(chunks.end(end - 1))};
-}
-
 }  // namespace canon::indexer::detail

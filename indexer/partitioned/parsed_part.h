@@ -98,12 +98,4 @@ private:
   std::string base_url_;
 };
 
-/// The chunks process `rank` of `processes` parses, [first, end): ChunkLayout::owner() gives
-/// each process a contiguous run of chunks; empty when it has none.
-std::pair<std::size_t, std::size_t> chunks_of_process(const ChunkLayout& chunks, unsigned rank, unsigned processes);
-
-/// The files of those chunks: one run of consecutive files, empty when it has no chunk.
-std::pair<std::uint32_t, std::uint32_t> files_of_process(const ChunkLayout& chunks, unsigned rank,
-                                                         unsigned processes);
-
 }  // namespace canon::indexer::detail

@@ -10,6 +10,7 @@
 #include "common/build_dir.h"
 #include "common/collective.h"
 #include "common/status.h"
+#include "indexer/chunk_layout.h"
 #include "indexer/records/page_record.h"
 #include "indexer/stages/parse_stage.h"
 #include "indexer/reuse/run_store.h"

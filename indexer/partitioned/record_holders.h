@@ -15,7 +15,7 @@
 #include "indexer/records/page_record.h"
 namespace canon::indexer::detail {
 
-struct ChunkLayout;  // parse_stage.h
+struct ChunkLayout;  // indexer/chunk_layout.h
 
 /// The processes' parts of the run's records: process p holds records [first(p), end(p)), the
 /// records of the files it parses (ChunkLayout::process_first); the last process also holds the

@@ -4,11 +4,8 @@
 
 #include <algorithm>
 
-#include <xxhash.h>
-
 #include "common/file_io.h"
 #include "common/parallel.h"
-#include "common/utf8.h"
 #include "format/index_format.h"
 
 #ifndef CANON_VERSION
@@ -64,8 +61,6 @@ Result<PreviousBuild> open_previous_build(const fs::path& index_dir,
   return previous;
 }
 
-std::uint64_t content_hash(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
-
 namespace {
 
 /// A second: more than the file system's clock can lag the one the run began by.
@@ -95,13 +90,6 @@ Comparison compare(const SiteFile& file, const store::CatalogEntry& e, std::int6
 
 }  // namespace
 
-Result<FilePrefix> read_page_bytes(const fs::path& path, const html::PageLimits& limits) {
-  auto read = read_file_prefix(path, limits.max_page_bytes);
-  if (!read.ok()) return read.status();
-  FilePrefix& file = read.value();
-  if (file.cut()) file.bytes.resize(utf8_prefix(file.bytes, limits.max_page_bytes).size());
-  return read;
-}
 
 FileChanges compare_files(const SitePlan& plan, const PreviousBuild& previous, const html::PageLimits& limits,
                           unsigned threads, const std::vector<bool>& by_url_rule) {

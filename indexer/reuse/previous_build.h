@@ -16,6 +16,7 @@
 #include "common/status.h"
 #include "indexer/stages/index_writer.h"
 #include "html/html_extract.h"
+#include "indexer/input/page_bytes.h"
 #include "indexer/input/site_plan.h"
 #include "store/store_catalog.h"
 
@@ -43,11 +44,6 @@ struct PreviousBuild {
 Result<PreviousBuild> open_previous_build(const std::filesystem::path& index_dir,
                                           const std::vector<std::pair<std::string, std::string>>& fingerprint);
 
-/// What a run parses of the file at `path`: at most limits.max_page_bytes, cut at a character
-/// boundary, with the file's size and modification time as opened (read_file_prefix).
-Result<FilePrefix> read_page_bytes(const std::filesystem::path& path, const html::PageLimits& limits);
-
-/// A re-used file's new stamp: the same bytes, written again or touched.
 
 /// No catalog entry: a new file.
 inline constexpr std::uint32_t kNoEntry = UINT32_MAX;
@@ -85,8 +81,5 @@ std::string encode_file_changes(const FileChanges& changes);
 /// The FileChanges whose bytes are `bytes` (encode_file_changes), for a plan of `files` files;
 /// kCorruption when they do not check out.
 Result<FileChanges> decode_file_changes(std::string_view bytes, std::size_t files);
-
-/// The content hash of a catalog entry (XXH3-64 of the bytes parsed).
-std::uint64_t content_hash(std::string_view bytes);
 
 }  // namespace canon::indexer

@@ -12,6 +12,7 @@
 #include "common/progress.h"
 #include "common/status.h"
 #include "format/index_format.h"
+#include "indexer/chunk_layout.h"
 #include "indexer/stages/cluster_assignment.h"
 #include "indexer/stages/index_writer.h"
 #include "indexer/records/page_record.h"

@@ -9,8 +9,9 @@
 #include <mutex>
 
 #include "common/file_io.h"
-#include "dedup/authority/authoritative_pages.h"
+#include "dedup/authority/page_entries.h"
 #include "html/page_encoding.h"
+#include "indexer/input/page_bytes.h"
 #include "indexer/reuse/previous_build.h"
 #include "indexer/partitioned/record_holders.h"
 #include "store/store_catalog.h"
@@ -369,22 +370,6 @@ Result<HeldRecords> parse_site(ParseContext& run, const ChunkLayout& chunks, con
     r.reason = skipped.reason;
   }
   return records;
-}
-
-namespace {
-
-/// The site is parsed in chunks of consecutive files, each written by one thread into a
-/// database of its own; merging the chunk databases in order numbers the documents in file
-/// order, so the index does not depend on the thread count. Enough chunks to keep every thread
-/// busy to the end; not so big that a chunk's Xapian write buffer grows large.
-std::size_t chunk_size(std::size_t files, unsigned threads) {
-  return std::clamp<std::size_t>((files + threads * 8 - 1) / (threads * 8), 32, 20000);
-}
-
-}  // namespace
-
-ChunkLayout chunk_layout(const fs::path& work_dir, std::size_t files, std::size_t chunk_files, unsigned threads) {
-  return ChunkLayout{work_dir / "chunks", files, chunk_files != 0 ? chunk_files : chunk_size(files, threads), {}};
 }
 
 }  // namespace canon::indexer::detail

@@ -18,6 +18,7 @@
 #include "dedup/sketches/boilerplate.h"
 #include "dedup/detectors/detector.h"
 #include "html/html_extract.h"
+#include "indexer/chunk_layout.h"
 #include "indexer/stages/index_writer.h"
 #include "indexer/records/page_record.h"
 #include "indexer/reuse/run_store.h"
@@ -48,33 +49,6 @@ Result<ParsedFile> read_page(const SiteFile& file, const std::string& url, const
 
 /// What the near-duplicate detector sees of a page: views into `page` and `url`.
 dedup::DedupDocument dedup_document(const html::ExtractedPage& page, const std::string& url);
-
-/// Where the parse writes its documents: one Xapian database per chunk of consecutive files.
-struct ChunkLayout {
-  std::filesystem::path dir;
-  std::size_t files = 0;
-  std::size_t files_per_chunk = 1;
-  std::size_t count() const { return files / files_per_chunk + (files % files_per_chunk != 0 ? 1 : 0); }
-  /// The chunk's Xapian database.
-  std::string path(std::size_t chunk) const { return (dir / std::to_string(chunk)).string(); }
-  /// [first, end) of the files of `chunk`.
-  std::size_t first(std::size_t chunk) const { return chunk * files_per_chunk; }
-  std::size_t end(std::size_t chunk) const { return std::min(files, (chunk + 1) * files_per_chunk); }
-  /// A partitioned build: process p parses chunks [process_first[p], process_first[p + 1])
-  /// (share_chunks). Empty: one process parses them all.
-  std::vector<std::size_t> process_first;
-  /// The process that parses `chunk`.
-  unsigned owner(std::size_t chunk) const {
-    if (process_first.empty()) return 0;
-    const auto after = std::upper_bound(process_first.begin(), process_first.end(), chunk);
-    return static_cast<unsigned>(after - process_first.begin() - 1);
-  }
-};
-
-/// The chunks of the run's `files` files under `work_dir`: `chunk_files` files each, or as many
-/// as chunk_size() gives for `threads` when it is 0.
-ChunkLayout chunk_layout(const std::filesystem::path& work_dir, std::size_t files, std::size_t chunk_files,
-                         unsigned threads);
 
 /// What parsing a file costs besides its bytes, in bytes: opening and reading it, a parser, a
 /// record, a stored page. Measured on rust-doc (`mpirun -np 2`, one thread each, parts cut by

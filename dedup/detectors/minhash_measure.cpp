@@ -1,0 +1,371 @@
+/// @file minhash_measure.cpp
+/// @brief MinhashDetector's verification: which candidates are worth measuring (their sketches'
+/// estimate), and their exact measures, component by component.
+///
+/// In a partitioned run the holder of a candidate's first sketch judges it, with the other sketch
+/// sent to it; the exact measures are shared so that every process verifies the same pairs.
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <span>
+#include <string>
+#include <tuple>
+
+#include "common/byte_codec.h"
+#include "common/collective.h"
+#include "dedup/detectors/detector_support.h"
+#include "dedup/detectors/minhash_detector.h"
+#include "dedup/sketches/sorted_sets.h"
+#include "dedup/sketches/union_find.h"
+
+namespace canon::dedup {
+namespace {
+
+/// How many worst-case standard deviations (0.5/sqrt(n), what n independent positions give at
+/// J = 0.5) a candidate's estimate may fall short of the threshold before it is dropped without
+/// loading. One-permutation sketches are within a few percent of that variance (measured in
+/// test_minhash), so a qualifying pair is dropped with P < 1e-4.
+constexpr double kEstimateSlackSigmas = 4.0;
+
+/// Which process holds each document's sketch in a partitioned run: every process's [first, end),
+/// told to all.
+class SketchHolders {
+public:
+  /// Collective: every process gives the range it holds.
+  SketchHolders(std::uint32_t first, std::uint32_t end, const Collective& processes) : count_(processes.size()) {
+    std::string mine;
+    codec::put_varint(mine, first);
+    codec::put_varint(mine, end);
+    const std::vector<std::string> told = processes.all_gather_bytes(mine);
+    for (unsigned p = 0; p < count_; ++p) {
+      codec::Reader in(told[p]);
+      const auto held_first = static_cast<std::uint32_t>(in.varint());
+      const auto held_end = static_cast<std::uint32_t>(in.varint());
+      if (held_first < held_end) by_first_.emplace_back(held_first, held_end, p);
+    }
+    std::sort(by_first_.begin(), by_first_.end());
+  }
+  /// The process holding d's sketch; the number of processes when none does.
+  unsigned of(std::uint32_t d) const {
+    auto it = std::upper_bound(by_first_.begin(), by_first_.end(), d,
+                               [](std::uint32_t key, const auto& range) { return key < std::get<0>(range); });
+    if (it == by_first_.begin() || d >= std::get<1>(*--it)) return count_;
+    return std::get<2>(*it);
+  }
+
+private:
+  unsigned count_;
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, unsigned>> by_first_;  ///< the non-empty ranges, sorted
+};
+
+/// Sketches received from the processes holding them, by document.
+class ReceivedSketches {
+public:
+  /// Reads all_to_all_bytes' messages of (document, `width` values) records.
+  ReceivedSketches(const std::vector<std::string>& messages, std::size_t width) {
+    for (const std::string& message : messages) {
+      codec::Reader in(message);
+      while (!in.at_end() && in.ok()) {
+        auto& [d, sketch] = received_.emplace_back(static_cast<std::uint32_t>(in.fixed(4)), std::vector<std::uint32_t>(width));
+        for (std::uint32_t& value : sketch) value = static_cast<std::uint32_t>(in.fixed(4));
+      }
+    }
+    std::sort(received_.begin(), received_.end());
+  }
+  /// d's sketch. REQUIRES: it was received.
+  std::span<const std::uint32_t> of(std::uint32_t d) const {
+    const auto it = std::lower_bound(received_.begin(), received_.end(), d,
+                                     [](const auto& r, std::uint32_t key) { return r.first < key; });
+    assert(it != received_.end() && it->first == d);
+    return it->second;
+  }
+
+private:
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> received_;  ///< sorted by document
+};
+
+
+/// The sketches this process holds that other processes judge candidates with (SketchHolders:
+/// the holder of a candidate's first document judges it; `unbounded_at` says which candidates
+/// need no judging), as messages for all_to_all_bytes: each sent once, to each judge.
+std::vector<std::string> sketches_for_judges(std::span<const std::pair<std::uint32_t, std::uint32_t>> candidates, const SketchHolders& holders,
+                                             const std::function<bool(std::size_t)>& unbounded_at,
+                                             const std::function<std::span<const std::uint32_t>(std::uint32_t)>& sketch_of,
+                                             const Collective& processes) {
+  const unsigned count = processes.size();
+  std::vector<std::vector<std::uint32_t>> wanted(count);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const auto& p = candidates[c];
+    if (unbounded_at(c) || holders.of(p.second) != processes.rank()) continue;
+    const unsigned judge = holders.of(p.first);
+    if (judge != processes.rank() && judge < count) wanted[judge].push_back(p.second);
+  }
+  std::vector<std::string> to_each(count);
+  for (unsigned p = 0; p < count; ++p) {
+    std::sort(wanted[p].begin(), wanted[p].end());
+    wanted[p].erase(std::unique(wanted[p].begin(), wanted[p].end()), wanted[p].end());
+    for (const std::uint32_t d : wanted[p]) {
+      codec::put_fixed(to_each[p], d, 4);
+      for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(to_each[p], value, 4);
+    }
+  }
+  return to_each;
+}
+
+}  // namespace
+
+bool MinhashDetector::worth_measuring(std::uint32_t a, std::uint32_t b, double required,
+                                      std::span<const std::uint32_t> sketch_a,
+                                      std::span<const std::uint32_t> sketch_b) const {
+  const double slack = kEstimateSlackSigmas * 0.5 / std::sqrt(static_cast<double>(width_));
+  const double high = std::min(1.0, estimate_jaccard(sketch_a, sketch_b) + slack);
+  // The overlap that Jaccard `high` would mean, at most the smaller set.
+  const double sum = static_cast<double>(sizes_[a]) + static_cast<double>(sizes_[b]);
+  const double common = std::min<double>(high * sum / (1.0 + high), std::min(sizes_[a], sizes_[b]));
+  const auto common_high = static_cast<std::size_t>(std::ceil(common));
+  return measure(common_high, sizes_[a], sizes_[b]) >= required;
+}
+
+std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candidates,
+                                                   std::span<const PairRule> rules) const {
+  // Masked containment, or all shingles: no bound from the sketches of the own shingles.
+  const auto unbounded_at = [&](std::size_t c) {
+    return rules[c].moved || repeated_only_[candidates[c].first] || repeated_only_[candidates[c].second];
+  };
+  std::vector<char> worth(candidates.size(), 0);
+  if (holds_all()) {
+    parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
+      const auto [a, b] = candidates[c];
+      worth[c] = unbounded_at(c) || worth_measuring(a, b, rules[c].required, sketch_of(a), sketch_of(b));
+    });
+    return {worth.begin(), worth.end()};
+  }
+  // Sketches held by parts: the process holding a candidate's first sketch judges it.
+  const Collective& processes = *processes_;
+  const unsigned count = processes.size();
+  const SketchHolders holders(held_first_, held_end_, processes);
+  const std::vector<std::string> to_each = sketches_for_judges(
+      candidates, holders, unbounded_at, [&](std::uint32_t d) { return sketch_of(d); }, processes);
+  const ReceivedSketches received(processes.all_to_all_bytes(to_each), width_);
+  const auto sketch = [&](std::uint32_t d) { return holds(d) ? sketch_of(d) : received.of(d); };
+  // This process's verdicts, in candidate order; then every process's, in the same order.
+  std::vector<std::size_t> judged;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (!unbounded_at(c) && holders.of(candidates[c].first) == processes.rank()) judged.push_back(c);
+  }
+  std::string verdicts(judged.size(), '\0');
+  parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) {
+    const auto [a, b] = candidates[judged[k]];
+    verdicts[k] = worth_measuring(a, b, rules[judged[k]].required, sketch(a), sketch(b)) ? 1 : 0;
+  });
+  const std::vector<std::string> all = processes.all_gather_bytes(verdicts);
+  std::vector<std::size_t> next(count, 0);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (unbounded_at(c)) {
+      worth[c] = 1;
+      continue;
+    }
+    const unsigned judge = holders.of(candidates[c].first);
+    worth[c] = judge < count && next[judge] < all[judge].size() && all[judge][next[judge]++] != 0;
+  }
+  return {worth.begin(), worth.end()};
+}
+
+namespace {
+
+/// The documents of the pairs `component` of `pairs`, sorted, once each.
+std::vector<std::uint32_t> component_members(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                             std::span<const std::size_t> component) {
+  std::vector<std::uint32_t> members;
+  for (const std::size_t p : component) {
+    members.push_back(pairs[p].first);
+    members.push_back(pairs[p].second);
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  return members;
+}
+
+/// The block of each of `members`: consecutive members, each block holding at most `budget`
+/// shingles (a member counts its own shingle count in `sizes`, at least 1; a member larger
+/// than the budget is a block of its own).
+std::vector<std::size_t> member_blocks(std::span<const std::uint32_t> members, std::span<const std::uint32_t> sizes,
+                                       std::size_t budget) {
+  std::vector<std::size_t> block_of(members.size());
+  std::size_t blocks = 0;
+  for (std::size_t m = 0, held = 0; m < members.size(); ++m) {
+    const std::size_t size = std::max<std::size_t>(sizes[members[m]], 1);
+    if (m == 0 || held + size > budget) {
+      ++blocks;
+      held = 0;
+    }
+    held += size;
+    block_of[m] = blocks - 1;
+  }
+  return block_of;
+}
+
+}  // namespace
+
+void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
+                                      std::span<const PairRule> rules,
+                                      const DocumentLoader& load, std::vector<Measured>& out) const {
+  // Connected components of the needed pairs: each document is loaded once, by the worker that
+  // owns its component, and its shingle set lives only while that component is measured.
+  const auto n = static_cast<std::uint32_t>(sizes_.size());
+  UnionFind sets(n);
+  std::vector<std::pair<std::uint32_t, std::size_t>> by_root;  // (component root, pair index)
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (needed[p]) sets.unite(pairs[p].first, pairs[p].second);
+  }
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (needed[p]) by_root.emplace_back(sets.find(pairs[p].first), p);
+  }
+  std::sort(by_root.begin(), by_root.end());
+  std::vector<std::pair<std::size_t, std::size_t>> components;  // [begin, end) in by_root
+  for (std::size_t begin = 0, end = 0; begin < by_root.size(); begin = end) {
+    while (end < by_root.size() && by_root[end].first == by_root[begin].first) ++end;
+    components.emplace_back(begin, end);
+  }
+  // Largest first, so that one big component does not start last.
+  std::stable_sort(components.begin(), components.end(), [](const auto& x, const auto& y) {
+    return x.second - x.first > y.second - y.first;
+  });
+  // In a partitioned build each process measures its share of the components (the same split
+  // on every process: each component, largest first, to the process with the fewest pairs so
+  // far), and every process then receives every measure.
+  const unsigned processes = processes_ != nullptr ? processes_->size() : 1;
+  const unsigned rank = processes_ != nullptr ? processes_->rank() : 0;
+  std::vector<std::size_t> mine, load_of(processes, 0);
+  for (std::size_t c = 0; c < components.size(); ++c) {
+    const auto least = static_cast<unsigned>(std::min_element(load_of.begin(), load_of.end()) - load_of.begin());
+    load_of[least] += components[c].second - components[c].first;
+    if (least == rank) mine.push_back(c);
+  }
+  // The documents this process loads, located first (where another process holds them).
+  {
+    std::vector<std::size_t> my_pairs;
+    for (const std::size_t c : mine) {
+      for (std::size_t i = components[c].first; i < components[c].second; ++i) my_pairs.push_back(by_root[i].second);
+    }
+    load.locate(component_members(pairs, my_pairs));
+  }
+  parallel_for(mine.size(), options_.threads, [&](std::size_t m, std::size_t) {
+    const auto [begin, end] = components[mine[m]];
+    std::vector<std::size_t> component;
+    for (std::size_t i = begin; i < end; ++i) component.push_back(by_root[i].second);
+    measure_component(pairs, component, rules, load, out);
+  });
+  if (processes > 1) share_measures(by_root, components, mine, out);
+}
+
+void MinhashDetector::share_measures(std::span<const std::pair<std::uint32_t, std::size_t>> by_root,
+                                     std::span<const std::pair<std::size_t, std::size_t>> components,
+                                     std::span<const std::size_t> mine, std::vector<Measured>& out) const {
+  struct Sent {
+    std::uint64_t pair;
+    double forward;
+    double backward;
+  };
+  std::string bytes;
+  for (const std::size_t c : mine) {
+    for (std::size_t i = components[c].first; i < components[c].second; ++i) {
+      const std::size_t p = by_root[i].second;
+      const Sent sent{p, out[p].forward, out[p].backward};
+      bytes.append(reinterpret_cast<const char*>(&sent), sizeof sent);
+    }
+  }
+  for (const std::string& theirs : processes_->all_gather_bytes(bytes)) {
+    for (std::size_t at = 0; at + sizeof(Sent) <= theirs.size(); at += sizeof(Sent)) {
+      Sent sent{};
+      std::memcpy(&sent, theirs.data() + at, sizeof sent);
+      out[sent.pair] = {sent.forward, sent.backward};
+    }
+  }
+}
+
+void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
+                                        std::span<const PairRule> rules,
+                                        const DocumentLoader& load, std::vector<Measured>& out) const {
+  const std::vector<std::uint32_t> members = component_members(pairs, component);
+  // Blocks of members, each with at most half the budget of shingles: a component larger than
+  // the budget (thousands of releases of one page) is measured block against block, so what a
+  // worker holds does not grow with the component; its documents are then loaded once per
+  // block they are measured against, instead of once.
+  const std::vector<std::size_t> block_of = member_blocks(members, sizes_, options_.measure_budget_shingles / 2);
+  const auto member_index = [&](std::uint32_t d) {
+    return static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), d) - members.begin());
+  };
+  // The component's pairs by (block of a, block of b), a < b so block of a <= block of b.
+  std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> by_blocks;  // (block a, block b, pair)
+  for (const std::size_t p : component) {
+    by_blocks.emplace_back(block_of[member_index(pairs[p].first)], block_of[member_index(pairs[p].second)], p);
+  }
+  std::sort(by_blocks.begin(), by_blocks.end());
+  // Per member: its own shingles, and for members of moved pairs its words (masked per pair).
+  // Members of pairs with a page all of whose text the site repeats: all their shingles too.
+  std::vector<ShingleSet> shingles(members.size()), all_shingles(members.size());
+  std::vector<JoinedWords> texts(members.size());
+  std::vector<char> in_moved(members.size(), 0), in_plain(members.size(), 0), in_whole(members.size(), 0);
+  for (const std::size_t p : component) {
+    const auto [a, b] = pairs[p];
+    std::vector<char>& in = rules[p].moved ? in_moved : repeated_only_[a] || repeated_only_[b] ? in_whole : in_plain;
+    for (const std::uint32_t d : {a, b}) in[member_index(d)] = 1;
+  }
+  const auto load_block = [&](std::size_t block) {
+    const auto first = std::lower_bound(block_of.begin(), block_of.end(), block) - block_of.begin();
+    for (auto m = static_cast<std::size_t>(first); m < members.size() && block_of[m] == block; ++m) {
+      load(members[m], [&](const DedupDocument& doc) {
+        // The words once: kept for the moved pairs (masked per pair), or in a scratch buffer.
+        thread_local JoinedWords scratch;
+        JoinedWords& words = in_moved[m] ? texts[m] : scratch;
+        tokenize_joined(doc.text, words);
+        if (in_plain[m]) {
+          shingle_set(words, options_.shingle_size, shingles[m]);
+          boilerplate_.remove_from(shingles[m]);  // the set stays sorted
+        }
+        if (in_whole[m]) shingle_set(words, options_.shingle_size, all_shingles[m]);
+      });
+    }
+  };
+  const auto drop_block = [&](std::size_t block) {
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      if (block_of[m] == block) {
+        ShingleSet().swap(shingles[m]);
+        ShingleSet().swap(all_shingles[m]);
+        texts[m] = JoinedWords();
+      }
+    }
+  };
+  std::vector<std::size_t> loaded;  // the blocks held now: at most two
+  for (const auto& [block_a, block_b, p] : by_blocks) {
+    // Copies: clang before 16 cannot capture structured bindings.
+    const auto wanted = [a = block_a, b = block_b](std::size_t block) { return block == a || block == b; };
+    for (const std::size_t block : loaded) {
+      if (!wanted(block)) drop_block(block);
+    }
+    std::erase_if(loaded, [&](std::size_t block) { return !wanted(block); });
+    for (const std::size_t block : {block_a, block_b}) {
+      if (std::find(loaded.begin(), loaded.end(), block) == loaded.end()) {
+        load_block(block);
+        loaded.push_back(block);
+      }
+    }
+    const auto [a, b] = pairs[p];
+    if (rules[p].moved) {
+      const auto [forward, backward] = masked_coverages(rules[p].place, texts[member_index(a)],
+                                                        texts[member_index(b)], options_.shingle_size, boilerplate_);
+      out[p] = {forward, backward};
+      continue;
+    }
+    const bool whole = repeated_only_[a] || repeated_only_[b];
+    const ShingleSet &x = (whole ? all_shingles : shingles)[member_index(a)],
+                     &y = (whole ? all_shingles : shingles)[member_index(b)];
+    const double jaccard = x.empty() || y.empty() ? 0.0 : measure(intersection_size<std::uint64_t>(x, y), x.size(), y.size());
+    out[p] = {jaccard, jaccard};
+  }
+}
+
+}  // namespace canon::dedup
