@@ -1,71 +1,38 @@
 /// @file test_pipeline.cpp
-/// @brief `canon index` end to end: sample_site's expected clusters (sample_site/README.md),
-/// the files beside the index, search over the result, and the run's safety rules.
+/// @brief `canon index` end to end: sample_site's expected clusters (sample_site/README.md), the
+/// files beside the index and search over the result; real copies whose titles differ, and pages
+/// in other encodings and in Chinese and Japanese. A failed run and replacing an index:
+/// test_pipeline_failures.cpp; the options of a run: test_pipeline_options.cpp.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <map>
-#include <iterator>
-#include <random>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <xapian.h>
 
 #include "common/utf8.h"
 #include "indexer/pipeline.h"
 #include "query/searcher.h"
+#include "support/pipeline_fixtures.h"
 #include "support/site_files.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
-using canon::indexer::IndexOptions;
 using nlohmann::json;
 
+using canon::testing::options_for;
+using canon::testing::read_pages;
+using canon::testing::sample_index;
 using canon::testing::sample_site;
+using canon::testing::search_in;
+using canon::testing::url_of;
 
 namespace {
-
-IndexOptions options_for(const fs::path& site, const fs::path& out) {
-  IndexOptions options;
-  options.site_dir = site;
-  options.out_dir = out;
-  options.show_progress = false;
-  return options;
-}
-
-/// pages.jsonl keyed by path.
-std::map<std::string, json> read_pages(const fs::path& index_dir) {
-  std::map<std::string, json> pages;
-  std::ifstream in(index_dir / "pages.jsonl");
-  for (std::string line; std::getline(in, line);) {
-    json record = json::parse(line);
-    pages[record["path"].get<std::string>()] = record;
-  }
-  return pages;
-}
-
-std::string url_of(const std::string& path) { return "http://localhost/" + path; }
-
-/// One index of sample_site shared by the test cases that only read it.
-const fs::path& sample_index() {
-  static canon::testing::TempDir dir;
-  static const fs::path index = [] {
-    const fs::path out = dir.path() / "index";
-    auto summary = canon::indexer::index_site(options_for(sample_site(), out));
-    REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
-    return out;
-  }();
-  return index;
-}
 
 canon::query::SearchResults search(const std::string& query) {
   auto searcher = canon::query::Searcher::open(sample_index());
@@ -259,367 +226,6 @@ TEST_CASE("sample_site: duplicates are not searchable on their own; alternates c
       CAPTURE(hit.url);
       CHECK(indexed);
     }
-  }
-}
-
-TEST_CASE("--no-canonical: the better-linked feed copy wins the survey cluster") {
-  canon::testing::TempDir dir;
-  IndexOptions options = options_for(sample_site(), dir.path() / "index");
-  options.honour_canonical = false;
-  REQUIRE(canon::indexer::index_site(options).ok());
-  const auto pages = read_pages(dir.path() / "index");
-  CHECK(pages.at("news/feed/2024-community-survey.html")["status"] == "indexed");
-  CHECK(pages.at("news/2024-community-survey.html")["status"] == "duplicate");
-  CHECK(pages.at("news/2024-community-survey.html")["authority_reason"] == "pagerank");
-}
-
-TEST_CASE("a failed run leaves the previous index in place; a foreign directory is never replaced") {
-  canon::testing::TempDir dir;
-  dir.write("site/a.html", "<title>A</title><main>An only page about apples and pears.</main>");
-  const fs::path out = dir.path() / "index";
-  REQUIRE(canon::indexer::index_site(options_for(dir.path() / "site", out)).ok());
-  const auto before = read_pages(out);
-
-  auto failed = canon::indexer::index_site(options_for(dir.path() / "missing-site", out));
-  REQUIRE_FALSE(failed.ok());
-  CHECK(failed.status().message().find("does not exist") != std::string::npos);
-  CHECK(read_pages(out) == before);
-  auto searcher = canon::query::Searcher::open(out);
-  REQUIRE(searcher.ok());
-  CHECK(searcher.value()->document_count() == 1);
-  // Nothing half-built is left beside it.
-  for (const auto& entry : fs::directory_iterator(dir.path())) {
-    CHECK(entry.path().filename().string().find(".building-") == std::string::npos);
-  }
-
-  // A build directory left by an interrupted run whose process is gone is cleaned up.
-  const pid_t child = fork();
-  if (child == 0) _exit(0);
-  REQUIRE(child > 0);
-  waitpid(child, nullptr, 0);
-  const fs::path stale = dir.path() / (".index.building-" + std::to_string(child));
-  dir.write(stale.filename().string() + "/half-written", "x");
-  REQUIRE(canon::indexer::index_site(options_for(dir.path() / "site", out)).ok());
-  CHECK_FALSE(fs::exists(stale));
-
-  dir.write("precious/notes.txt", "mine");
-  auto refused = canon::indexer::index_site(options_for(dir.path() / "site", dir.path() / "precious"));
-  REQUIRE_FALSE(refused.ok());
-  CHECK(refused.status().message().find("not a canon index") != std::string::npos);
-  CHECK(fs::exists(dir.path() / "precious" / "notes.txt"));
-}
-
-TEST_CASE("a page file that changes or goes after the parse: the run uses what it parsed") {
-  // The detector reads near-duplicate candidates again to verify them, and the index writer
-  // each page's document, both from the page store: a file that changes or goes after the
-  // parse changes nothing in the run, so the index holds the text its duplicates were judged
-  // on. The next run sees the change.
-  const std::vector<std::string> vocabulary = {"apple", "pear",  "orchard", "harvest", "tree",   "branch", "leaf",
-                                                "root",  "soil",  "water",   "frost",   "bloom",  "seed",   "prune",
-                                                "graft", "cider", "press",   "ripe",    "autumn", "market"};
-  std::string words;
-  std::minstd_rand random(7);
-  for (int i = 0; i < 200; ++i) words += vocabulary[random() % vocabulary.size()] + " ";
-  const auto page = [&](const std::string& title, const std::string& extra) {
-    return "<title>" + title + "</title><main><p>" + words + extra + "</p></main>";
-  };
-  for (const bool remove : {false, true}) {
-    CAPTURE(remove);
-    canon::testing::TempDir dir;
-    dir.write("site/a.html", page("Apples", "crisp"));
-    dir.write("site/b.html", page("Apples", "crisp tart"));
-    for (int other = 0; other < 8; ++other) {  // other pages: the pair's text is its own, not the site's
-      std::string text;
-      for (int i = 0; i < 120; ++i) text += "topic" + std::to_string(other) + "w" + std::to_string(i) + " ";
-      dir.write("site/other" + std::to_string(other) + ".html",
-                "<title>Other " + std::to_string(other) + "</title><main><p>" + text + "</p></main>");
-    }
-    const fs::path out = dir.path() / "index";
-    auto first = canon::indexer::index_site(options_for(dir.path() / "site", out));
-    REQUIRE(first.ok());
-    REQUIRE(first->near_duplicate_pairs == 1);  // the pair is verified, so read again
-    const auto before = read_pages(out);
-
-    IndexOptions options = options_for(dir.path() / "site", out);
-    std::vector<std::string> stages;
-    options.after_stage = [&](std::string_view stage) {
-      stages.emplace_back(stage);
-      if (stage != "parse") return;
-      if (remove) {
-        fs::remove(dir.path() / "site/a.html");
-      } else {
-        dir.write("site/a.html", page("Pears", "now a page about pears"));
-      }
-    };
-    auto second = canon::indexer::index_site(options);
-    REQUIRE_MESSAGE(second.ok(), (second.ok() ? "" : second.status().message()));
-    CHECK(std::find(stages.begin(), stages.end(), "records") != stages.end());
-    CHECK(second->near_duplicate_pairs == 1);  // judged on the text parsed
-    CHECK(read_pages(out) == before);
-    // The next run indexes the site as it now is: no pair.
-    auto third = canon::indexer::index_site(options_for(dir.path() / "site", out));
-    REQUIRE(third.ok());
-    CHECK(third->near_duplicate_pairs == 0);
-  }
-}
-
-TEST_CASE("small sites: URL clashes, redirect chains and loops, nofollow, bad base URL") {
-  canon::testing::TempDir dir;
-  const std::string body = "<main>Some words that make this page its own page number ";
-  dir.write("site/docs/index.html", "<title>Docs</title>" + body + "one.</main>");
-  dir.write("site/docs/index.htm", "<title>Docs too</title>" + body + "two.</main>");
-  dir.write("site/r1.html", "<meta http-equiv=refresh content='0;url=r2.html'>");
-  dir.write("site/r2.html", "<meta http-equiv=refresh content='0;url=docs/'>");
-  dir.write("site/loop1.html", "<meta http-equiv=refresh content='0;url=loop2.html'>");
-  dir.write("site/loop2.html", "<meta http-equiv=refresh content='0;url=loop1.html'>");
-  dir.write("site/hub.html", "<title>Hub</title><a href='r1.html'>via redirects</a><a href='loop1.html'>loop</a>"
-                             "<a href='x.html' rel=nofollow>x</a>" + body + "three.</main>");
-  dir.write("site/x.html", "<title>X</title><meta name=robots content=nofollow><a href='hub.html'>hub</a>" + body +
-                               "four.</main>");
-  const fs::path out = dir.path() / "index";
-  auto summary = canon::indexer::index_site(options_for(dir.path() / "site", out));
-  REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
-  const auto pages = read_pages(out);
-  CHECK(pages.size() == 8);
-  CHECK(pages.at("docs/index.htm")["status"] == "skipped");
-  CHECK(pages.at("docs/index.htm")["reason"].get<std::string>().find("same URL as docs/index.html") != std::string::npos);
-  CHECK(pages.at("r1.html")["redirect_to"] == url_of("docs/"));
-  CHECK(pages.at("loop1.html")["status"] == "skipped");
-  CHECK(pages.at("loop1.html")["reason"] == "redirect loop (or a chain of more than 20 redirects)");
-
-  std::ifstream graph(out / "graph.tsv");
-  std::set<std::string> lines;
-  for (std::string line; std::getline(graph, line);) lines.insert(line);
-  // hub -> r1 -> r2 -> docs/ counts as hub -> docs/; the nofollow link and x's links do not count.
-  CHECK(lines == std::set<std::string>{url_of("hub.html") + "\t" + url_of("docs/")});
-
-  IndexOptions bad = options_for(dir.path() / "site", dir.path() / "other");
-  bad.base_url = "not a url";
-  auto refused = canon::indexer::index_site(bad);
-  REQUIRE_FALSE(refused.ok());
-  CHECK(refused.status().message().find("--base-url") != std::string::npos);
-}
-
-namespace {
-
-/// One --no-collapse (query-time collapse) index of sample_site, shared by the tests below.
-const fs::path& query_collapse_index() {
-  static canon::testing::TempDir dir;
-  static const fs::path index = [] {
-    const fs::path out = dir.path() / "index";
-    IndexOptions options = options_for(sample_site(), out);
-    options.collapse = canon::indexer::CollapseMode::kQueryTime;
-    auto summary = canon::indexer::index_site(options);
-    REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.status().message()));
-    return out;
-  }();
-  return index;
-}
-
-canon::query::SearchResults search_in(const fs::path& index, const std::string& query) {
-  auto searcher = canon::query::Searcher::open(index);
-  REQUIRE(searcher.ok());
-  canon::query::SearchRequest request;
-  request.query = query;
-  request.limit = 100;
-  auto results = searcher.value()->search(request);
-  REQUIRE_MESSAGE(results.ok(), results.status().message());
-  return results.value();
-}
-
-}  // namespace
-
-TEST_CASE("chains split by default: a page chained into a cluster leaves it; --keep-chains keeps it") {
-  // a, b, c are windows of 100 words, 40 apart: a~b and b~c (Jaccard 0.42), a and c not (0.10).
-  // One title at mirrored paths (guide.html, mirror/guide.html, old/mirror/guide.html): the
-  // threshold, 0.2, is needed. Two hubs link to a, one to b: a has the highest PageRank.
-  const auto window = [](int first) {
-    std::string text;
-    for (int w = first; w < first + 100; ++w) text += "word" + std::to_string(w) + " ";
-    return "<title>Guide</title><main>" + text + "</main>";
-  };
-  canon::testing::TempDir dir;
-  dir.write("site/guide.html", window(0));
-  dir.write("site/mirror/guide.html", window(40));
-  dir.write("site/old/mirror/guide.html", window(80));
-  dir.write("site/hub1.html", "<title>Hub one</title><main>The first hub <a href='guide.html'>guide</a></main>");
-  dir.write("site/hub2.html", "<title>Hub two</title><main>The second hub <a href='guide.html'>guide</a> "
-                              "<a href='mirror/guide.html'>guide</a></main>");
-  IndexOptions options = options_for(dir.path() / "site", dir.path() / "kept");
-  options.split_chains = false;  // --keep-chains
-  auto kept = canon::indexer::index_site(options);
-  REQUIRE(kept.ok());
-  const auto chained = read_pages(dir.path() / "kept");
-  CHECK(chained.at("old/mirror/guide.html")["status"] == "duplicate");
-  CHECK(chained.at("old/mirror/guide.html")["authoritative"] == url_of("guide.html"));
-  CHECK(chained.at("old/mirror/guide.html")["similarity"].get<double>() < 0.2);  // in by the chain alone
-  CHECK(kept->split_off == 0);
-
-  options.out_dir = dir.path() / "split";
-  options.split_chains = true;  // the default
-  auto split = canon::indexer::index_site(options);
-  REQUIRE(split.ok());
-  const auto pages = read_pages(dir.path() / "split");
-  CHECK(pages.at("mirror/guide.html")["status"] == "duplicate");
-  CHECK(pages.at("mirror/guide.html")["authoritative"] == url_of("guide.html"));
-  CHECK(pages.at("mirror/guide.html")["similarity"].get<double>() >= 0.2);
-  CHECK(pages.at("old/mirror/guide.html")["status"] == "indexed");
-  CHECK(pages.at("old/mirror/guide.html")["cluster"] != pages.at("guide.html")["cluster"]);
-  CHECK(split->split_off == 1);
-  CHECK(split->duplicate_clusters == 1);
-  std::ifstream summary(dir.path() / "split" / "summary.json");
-  const json recorded = json::parse(summary);
-  CHECK(recorded["parameters"]["split_chains"] == true);
-  CHECK(recorded["split_off"] == 1);
-  CHECK(search_in(dir.path() / "split", "word150").hits.size() == 1);  // only c has words 140..179
-}
-
-TEST_CASE("--no-collapse: the same records, every indexable page a document, the mode recorded") {
-  const auto collapsed = read_pages(sample_index());
-  const auto pages = read_pages(query_collapse_index());
-  REQUIRE(pages.size() == collapsed.size());
-  std::size_t documents = 0;
-  for (const auto& [path, record] : pages) {
-    CAPTURE(path);
-    json without_flag = record;
-    without_flag.erase("indexed_for_query_time_collapse");
-    CHECK(without_flag == collapsed.at(path));  // statuses, clusters, authorities: unchanged
-    const bool duplicate = record["status"] == "duplicate";
-    CHECK(record.value("indexed_for_query_time_collapse", false) == duplicate);
-    CHECK_FALSE(collapsed.at(path).contains("indexed_for_query_time_collapse"));
-    if (duplicate || record["status"] == "indexed") ++documents;
-  }
-  CHECK(documents == 37);
-
-  std::ifstream summary_file(query_collapse_index() / "summary.json");
-  CHECK(json::parse(summary_file)["parameters"]["collapse"] == "query");
-  std::ifstream default_summary(sample_index() / "summary.json");
-  CHECK(json::parse(default_summary)["parameters"]["collapse"] == "index");
-
-  auto searcher = canon::query::Searcher::open(query_collapse_index());
-  REQUIRE(searcher.ok());
-  CHECK(searcher.value()->collapses_at_query_time());
-  CHECK(searcher.value()->document_count() == documents);
-  auto default_searcher = canon::query::Searcher::open(sample_index());
-  REQUIRE(default_searcher.ok());
-  CHECK_FALSE(default_searcher.value()->collapses_at_query_time());
-  CHECK(default_searcher.value()->document_count() == 30);
-}
-
-TEST_CASE("--no-collapse: each cluster is one result, shown as its authoritative page") {
-  const auto pages = read_pages(query_collapse_index());
-  const auto install = search_in(query_collapse_index(), "shell completions");
-  REQUIRE_FALSE(install.hits.empty());
-  CHECK(install.hits[0].url == url_of("docs/install.html"));
-  std::set<std::string> alternates;
-  for (const auto& alt : install.hits[0].alternates) alternates.insert(alt.url);
-  CHECK(alternates ==
-        std::set<std::string>{url_of("mirror/docs/install.html"), url_of("print/install.html")});
-
-  const auto page_of = [&](const std::string& url) {
-    return std::find_if(pages.begin(), pages.end(),
-                        [&](const auto& p) { return p.second["url"] == url; });
-  };
-  // Hits are authoritative pages, one per cluster, as with index-time collapse.
-  for (const char* query :
-       {"larder", "backup OR restore OR repository", "survey", "upgrading", "install", "path:/"}) {
-    CAPTURE(query);
-    std::set<int> clusters;
-    for (const auto& hit : search_in(query_collapse_index(), query).hits) {
-      CAPTURE(hit.url);
-      const auto it = page_of(hit.url);
-      REQUIRE(it != pages.end());
-      CHECK(it->second["status"] == "indexed");
-      CHECK(clusters.insert(it->second["cluster"].get<int>()).second);
-      if (!hit.matched_url.empty()) {
-        const auto matched = page_of(hit.matched_url);
-        REQUIRE(matched != pages.end());
-        CHECK(matched->second["authoritative"] == hit.url);
-      }
-    }
-  }
-  // Every authoritative page is under the root: "path:/" lists each cluster once.
-  CHECK(search_in(query_collapse_index(), "path:/").hits.size() == 30);
-}
-
-TEST_CASE("--no-collapse finds a cluster through words only a duplicate has") {
-  // "chunk_max_size" is in the v1 copy of the upgrading guide (and the changelog), not in the
-  // current guide that represents their cluster.
-  const auto query_time = search_in(query_collapse_index(), "chunk_max_size");
-  const auto it =
-      std::find_if(query_time.hits.begin(), query_time.hits.end(),
-                   [](const auto& hit) { return hit.url == url_of("docs/upgrading.html"); });
-  REQUIRE(it != query_time.hits.end());
-  CHECK(it->matched_url == url_of("docs/v1/upgrading.html"));
-  for (const auto& hit : search_in(sample_index(), "chunk_max_size").hits) {
-    CHECK(hit.url != url_of("docs/upgrading.html"));  // index-time collapse dropped those words
-  }
-}
-
-TEST_CASE("re-indexing a site into the same directory gives the same documents") {
-  canon::testing::TempDir dir;
-  const fs::path out = dir.path() / "index";
-  const auto urls = [&] {
-    std::set<std::string> found;
-    for (const auto& hit : search_in(out, "path:/").hits) found.insert(hit.url);
-    return found;
-  };
-  REQUIRE(canon::indexer::index_site(options_for(sample_site(), out)).ok());
-  const auto first = urls();
-  REQUIRE(canon::indexer::index_site(options_for(sample_site(), out)).ok());
-  CHECK(urls() == first);
-  CHECK(first.size() == 30);
-  auto searcher = canon::query::Searcher::open(out);
-  REQUIRE(searcher.ok());
-  CHECK(searcher.value()->document_count() == 30);
-}
-
-TEST_CASE("the thread count and the chunking change nothing in the outputs") {
-  canon::testing::TempDir dir;
-  const auto read = [](const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  const auto result_urls = [](const fs::path& index, const std::string& query) {
-    std::vector<std::string> urls;  // in rank order: equal weights are ordered by document id
-    for (const auto& hit : search_in(index, query).hits) urls.push_back(hit.url);
-    return urls;
-  };
-  std::vector<fs::path> indexes;
-  // Every document under its id, whatever the threads and the chunks (down to a file a chunk).
-  const auto documents = [](const fs::path& index) {
-    Xapian::Database db((index / "xapian").string());
-    std::string out;
-    for (auto id = db.postlist_begin(""); id != db.postlist_end(""); ++id) {
-      const Xapian::Document doc = db.get_document(*id);
-      out += std::to_string(*id) + " " + doc.get_data() + "|";
-      for (auto term = doc.termlist_begin(); term != doc.termlist_end(); ++term) {
-        out += " " + *term + ":" + std::to_string(term.get_wdf());
-      }
-      out += "\n";
-    }
-    return out;
-  };
-  for (const auto& [threads, chunk_files] :
-       {std::pair{1u, std::size_t{0}}, std::pair{2u, std::size_t{3}}, std::pair{3u, std::size_t{7}},
-        std::pair{2u, std::size_t{1000}}, std::pair{2u, std::size_t{1}}, std::pair{1u, std::size_t{2}}}) {
-    CAPTURE(threads);
-    CAPTURE(chunk_files);
-    IndexOptions options = options_for(sample_site(), dir.path() / ("index-" + std::to_string(indexes.size())));
-    options.threads = threads;
-    options.chunk_files = chunk_files;
-    REQUIRE(canon::indexer::index_site(options).ok());
-    indexes.push_back(options.out_dir);
-  }
-  for (std::size_t i = 1; i < indexes.size(); ++i) {
-    CAPTURE(i);
-    for (const char* file : {"pages.jsonl", "graph.tsv", "pairs.tsv"}) {
-      CHECK(read(indexes[i] / file) == read(indexes[0] / file));
-    }
-    for (const char* query : {"path:/", "backup", "larder", "install OR restore"}) {
-      CHECK(result_urls(indexes[i], query) == result_urls(indexes[0], query));
-    }
-    CHECK(documents(indexes[i]) == documents(indexes[0]));
   }
 }
 
