@@ -15,13 +15,13 @@ namespace fs = std::filesystem;
 Status status_of_all_processes(const Status& mine, const Collective& processes, const std::string& what) {
   if (processes.size() == 1) return mine;
   // A failure as its code (one byte) and its message, so that every process fails with its code.
-  const std::vector<std::string> told = processes.all_gather_bytes(
+  const std::vector<std::string> failures = processes.all_gather_bytes(
       mine.ok() ? std::string() : std::string(1, static_cast<char>(mine.code())) + mine.message());
   if (!mine.ok()) return mine;
-  for (unsigned p = 0; p < told.size(); ++p) {
-    if (told[p].empty()) continue;
-    return Status::error("process " + std::to_string(p) + " could not " + what + ": " + told[p].substr(1),
-                         static_cast<StatusCode>(static_cast<unsigned char>(told[p][0])));
+  for (unsigned p = 0; p < failures.size(); ++p) {
+    if (failures[p].empty()) continue;
+    return Status::error("process " + std::to_string(p) + " could not " + what + ": " + failures[p].substr(1),
+                         static_cast<StatusCode>(static_cast<unsigned char>(failures[p][0])));
   }
   return Status::ok_status();
 }

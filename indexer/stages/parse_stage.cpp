@@ -305,8 +305,8 @@ Status share_chunks(ChunkLayout& chunks, const std::vector<std::uint64_t>& work,
       codec::put_varint(cut, chunk);
     }
   }
-  const std::vector<std::string> told = processes.all_gather_bytes(cut);
-  codec::Reader in(told[0]);
+  const std::vector<std::string> process_cuts = processes.all_gather_bytes(cut);
+  codec::Reader in(process_cuts[0]);  // the first process's
   std::vector<std::size_t> first;
   for (unsigned p = 0; p < count; ++p) {
     const std::uint64_t chunk = in.varint();
@@ -331,10 +331,9 @@ Result<HeldRecords> parse_site(ParseContext& run, const ChunkLayout& chunks, con
   std::atomic<std::size_t> parsed_files{0};
   std::mutex progress_mutex;
   progress.start(stage, run.plan.files.size());
-  // The chunks with the most bytes to parse go first, so that the threads end together: in
-  // file order, a heavy chunk taken last kept one thread busy alone (on rust-doc, 2 threads,
-  // about a second of the stage's 17). Which chunk a file is in, and so everything written,
-  // does not depend on the order.
+  // The chunks with the most bytes to parse go first, so that the threads end together: in file
+  // order, a heavy chunk taken last keeps one thread busy alone. Which chunk a file is in, and so
+  // everything written, does not depend on the order.
   const std::vector<std::size_t> order = heaviest_first(chunk_work(chunks, run.plan, run.reuse));
   parallel_for(chunks.count(), threads, [&](std::size_t turn, std::size_t) {
     const std::size_t chunk = order[turn];

@@ -51,9 +51,8 @@ Result<ParsedFile> read_page(const SiteFile& file, const std::string& url, const
 dedup::DedupDocument dedup_document(const html::ExtractedPage& page, const std::string& url);
 
 /// What parsing a file costs besides its bytes, in bytes: opening and reading it, a parser, a
-/// record, a stored page. Measured on rust-doc (`mpirun -np 2`, one thread each, parts cut by
-/// bytes alone): 29,063 files of 239 MB parsed in 21.5 s, 3,038 of 239 MB in 8.1 s, so 0.5 ms a
-/// file and 27 ns a byte: a file costs as much as ~19 KB of it.
+/// record, a stored page: what a site's many small files cost against its few large ones
+/// (docs/partitioned-build.md, "Who owns what").
 inline constexpr std::uint64_t kParseFileCost = 16384;
 
 /// What parsing each chunk of `chunks` costs: per file, kParseFileCost + its size in bytes, or 1
