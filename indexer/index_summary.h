@@ -43,6 +43,14 @@ struct ReindexSummary {
   std::size_t documents_kept = 0;
 };
 
+/// What one process of a partitioned build exchanged and held, stage by stage.
+struct ProcessFigures {
+  /// Bytes sent and received in each stage, in run order.
+  std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> exchanged;
+  /// Memory at the end of each stage, in run order.
+  std::vector<std::pair<std::string, MemoryUse>> memory;
+};
+
 /// What a run did; also written as summary.json.
 struct IndexSummary {
   /// What the records of the web archives came to, for a crawl; where an archive could not
@@ -87,6 +95,9 @@ struct IndexSummary {
   std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> stage_exchanged;
   /// This process's memory at the end of each stage, in run order (summary.json's `memory`).
   std::vector<std::pair<std::string, MemoryUse>> stage_memory;
+  /// In a partitioned build, on the first process: every process's stage_exchanged and
+  /// stage_memory, by rank (summary.json's `processes.by_process`), gathered once the run ends.
+  std::vector<ProcessFigures> by_process;
 };
 
 }  // namespace canon::indexer

@@ -338,6 +338,11 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   if (!written.ok()) return written;
   clock.lap("records");
   summary.reindex = std::move(reindex);
+  if (processes.size() > 1) {
+    auto figures = gather_process_figures(summary, processes);
+    if (!figures.ok()) return figures.status();
+    if (processes.rank() == 0) summary.by_process = std::move(figures).value();
+  }
   return summary;
 }
 

@@ -11,11 +11,13 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <xapian.h>
 
 #include "dedup/names/page_names.h"
@@ -342,4 +344,45 @@ TEST_CASE("a page store segment that cannot be read ends the run on every proces
     CHECK(message.find("3.seg") != std::string::npos);
   }
   CHECK_FALSE(fs::exists(dir.path() / "index"));
+}
+
+TEST_CASE("summary.json's processes.by_process: each process's own bytes and memory, by rank") {
+  canon::testing::TempDir dir;
+  constexpr unsigned kProcesses = 3;
+  std::mutex mutex;
+  std::vector<std::optional<canon::indexer::IndexSummary>> summaries(kProcesses);
+  canon::testing::run_processes(kProcesses, [&](const canon::Collective& collective) {
+    IndexOptions options = options_for(sample_site(), dir.path() / "index");
+    options.processes = &collective;
+    auto summary = canon::indexer::index_site(options);
+    const std::lock_guard lock(mutex);
+    if (summary.ok()) summaries[collective.rank()] = std::move(summary).value();
+  });
+  for (const auto& summary : summaries) REQUIRE(summary.has_value());
+  // The first process holds every process's figures, each as that process counted them.
+  const std::vector<canon::indexer::ProcessFigures>& by_process = summaries[0]->by_process;
+  REQUIRE(by_process.size() == kProcesses);
+  for (unsigned rank = 0; rank < kProcesses; ++rank) {
+    CAPTURE(rank);
+    CHECK(by_process[rank].exchanged == summaries[rank]->stage_exchanged);
+    REQUIRE(by_process[rank].memory.size() == summaries[rank]->stage_memory.size());
+    for (std::size_t k = 0; k < by_process[rank].memory.size(); ++k) {
+      CHECK(by_process[rank].memory[k].first == summaries[rank]->stage_memory[k].first);
+      CHECK(by_process[rank].memory[k].second.peak_resident_bytes ==
+            summaries[rank]->stage_memory[k].second.peak_resident_bytes);
+    }
+    if (rank > 0) CHECK(summaries[rank]->by_process.empty());
+  }
+  // summary.json says the same.
+  const auto json = nlohmann::json::parse(slurp(dir.path() / "index" / "summary.json"));
+  const nlohmann::json& written = json["processes"]["by_process"];
+  REQUIRE(written.size() == kProcesses);
+  for (unsigned rank = 0; rank < kProcesses; ++rank) {
+    for (const auto& [stage, bytes] : summaries[rank]->stage_exchanged) {
+      CAPTURE(stage);
+      CHECK(written[rank]["exchanged_bytes"][stage]["sent"] == bytes.first);
+      CHECK(written[rank]["exchanged_bytes"][stage]["received"] == bytes.second);
+    }
+  }
+  CHECK(written[0]["exchanged_bytes"] == json["processes"]["exchanged_bytes"]);
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "common/byte_codec.h"
 #include "indexer/partitioned/parsed_part.h"
 
 namespace canon::indexer::detail {
@@ -24,6 +25,39 @@ Status status_of_all_processes(const Status& mine, const Collective& processes, 
                          static_cast<StatusCode>(static_cast<unsigned char>(failures[p][0])));
   }
   return Status::ok_status();
+}
+
+Result<std::vector<ProcessFigures>> gather_process_figures(const IndexSummary& summary, const Collective& processes) {
+  std::string mine;
+  codec::put_varint(mine, summary.stage_exchanged.size());
+  for (const auto& [stage, bytes] : summary.stage_exchanged) {
+    codec::put_string(mine, stage);
+    codec::put_varint(mine, bytes.first);
+    codec::put_varint(mine, bytes.second);
+  }
+  codec::put_varint(mine, summary.stage_memory.size());
+  for (const auto& [stage, use] : summary.stage_memory) {
+    codec::put_string(mine, stage);
+    codec::put_varint(mine, use.resident_bytes);
+    codec::put_varint(mine, use.peak_resident_bytes);
+  }
+  std::vector<ProcessFigures> all;
+  for (const std::string& bytes : processes.all_gather_bytes(mine)) {
+    codec::Reader in(bytes);
+    ProcessFigures& figures = all.emplace_back();
+    for (std::uint64_t n = in.count(); n > 0 && in.ok(); --n) {
+      std::string stage = in.string();
+      const std::uint64_t sent = in.varint(), received = in.varint();
+      figures.exchanged.emplace_back(std::move(stage), std::pair{sent, received});
+    }
+    for (std::uint64_t n = in.count(); n > 0 && in.ok(); --n) {
+      std::string stage = in.string();
+      const std::uint64_t resident = in.varint(), peak = in.varint();
+      figures.memory.emplace_back(std::move(stage), MemoryUse{resident, peak});
+    }
+    if (!in.ok() || !in.at_end()) return Status::corruption("a process's figures do not decode");
+  }
+  return all;
 }
 
 Result<RunStore> start_shared_store(const fs::path& store_dir, Reuse& reuse, const ChunkLayout& chunks,

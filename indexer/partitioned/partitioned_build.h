@@ -11,6 +11,7 @@
 #include "common/collective.h"
 #include "common/status.h"
 #include "indexer/chunk_layout.h"
+#include "indexer/index_summary.h"
 #include "indexer/records/page_record.h"
 #include "indexer/stages/parse_stage.h"
 #include "indexer/reuse/run_store.h"
@@ -20,6 +21,10 @@ namespace canon::indexer::detail {
 /// `mine` when it failed, else the first failure of another of `processes` (each gives its own
 /// status to all: a collective call), as "process R could not WHAT: why"; ok when all did.
 Status status_of_all_processes(const Status& mine, const Collective& processes, const std::string& what);
+
+/// Every process's figures (its `summary`'s stage_exchanged and stage_memory), by rank, on
+/// every process: a few numbers a stage and process. kCorruption when one does not decode.
+Result<std::vector<ProcessFigures>> gather_process_figures(const IndexSummary& summary, const Collective& processes);
 
 /// The run's page store (start_store), with every process of a partitioned build: the first
 /// puts the previous segments in place, the others wait for it. Fails on every process when

@@ -99,6 +99,26 @@ nlohmann::json parameters_json(const IndexSummary& s, const IndexOptions& o) {
   return parameters;
 }
 
+namespace {
+
+/// summary.json's `processes.by_process`: each process's bytes exchanged and memory, stage by
+/// stage, by rank.
+nlohmann::json by_process_json(const std::vector<ProcessFigures>& by_process) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ProcessFigures& figures : by_process) {
+    nlohmann::json exchanged = nlohmann::json::object();
+    for (const auto& [stage, bytes] : figures.exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
+    nlohmann::json memory = nlohmann::json::object();
+    for (const auto& [stage, use] : figures.memory) {
+      memory[stage] = {{"resident_bytes", use.resident_bytes}, {"peak_resident_bytes", use.peak_resident_bytes}};
+    }
+    out.push_back({{"exchanged_bytes", exchanged}, {"memory", memory}});
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
   nlohmann::json stages = nlohmann::json::object();
   for (const auto& [stage, seconds] : s.stage_seconds) stages[stage] = seconds;
@@ -146,6 +166,7 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"memory", memory},
       {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
   };
+  if (!s.by_process.empty()) summary["processes"]["by_process"] = by_process_json(s.by_process);
   if (s.archives) {
     const ArchiveCounts& a = *s.archives;
     summary["archives"] = {{"files", a.archives},
