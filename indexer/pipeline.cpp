@@ -201,7 +201,7 @@ Result<CollapsedSite> rank_and_collapse(const RunContext& run, const fs::path& w
   if (!linked.ok()) return linked.status();
   SiteGraph site = std::move(linked).value();
   // graph.tsv now, by parts: PageRank lets the rows go, and no later stage reads a link.
-  if (Status written = write_link_graph(work_dir, records, parts, site, processes); !written.ok()) return written;
+  if (Status written = write_link_graph(work_dir, records, site, processes); !written.ok()) return written;
   run.clock.lap("graph");
   rank_pages(site, run.options.pagerank, processes, records, run.summary);
   run.clock.lap("pagerank");
@@ -226,7 +226,7 @@ Result<CollapsedSite> rank_and_collapse(const RunContext& run, const fs::path& w
   // at this point) are let go before the Xapian stage, the run's peak.
   planned.detector.reset();
   run.clock.lap("authority");
-  return CollapsedSite{site.node_records.size(), std::move(found).value(), std::move(assigned).value()};
+  return CollapsedSite{site.node_parts.records(), std::move(found).value(), std::move(assigned).value()};
 }
 
 /// Stage 6: the search index (a shard a process) of the pages `collapsed` indexes; a link to a
@@ -338,11 +338,6 @@ Result<IndexSummary> run(const IndexOptions& options, const Collective& all_proc
   if (!written.ok()) return written;
   clock.lap("records");
   summary.reindex = std::move(reindex);
-  if (processes.size() > 1) {
-    auto figures = gather_process_figures(summary, processes);
-    if (!figures.ok()) return figures.status();
-    if (processes.rank() == 0) summary.by_process = std::move(figures).value();
-  }
   return summary;
 }
 
@@ -410,6 +405,11 @@ Result<IndexSummary> build_index(const IndexOptions& options) {
   }
   if (!summary.ok()) return summary;
   summary->base_url = base_url.value();
+  if (processes.size() > 1) {  // every process's figures, for the first's summary.json
+    auto figures = gather_process_figures(summary.value(), processes);
+    if (!figures.ok()) return figures.status();
+    if (processes.rank() == 0) summary->by_process = std::move(figures).value();
+  }
   if (crawl) {
     // The archives are read before the stages (the base URL comes from them).
     summary->stage_seconds.insert(summary->stage_seconds.begin(), {"archives", crawl_seconds});

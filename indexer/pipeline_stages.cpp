@@ -35,15 +35,15 @@ void measure_click_depths(const SiteGraph& site, const Collective& processes, He
   const ranking::OutLinkRows& rows = site.rows;
   std::uint32_t shallowest[] = {std::numeric_limits<std::uint32_t>::max()};
   for (ranking::NodeId node = rows.first(); node < rows.end(); ++node) {
-    shallowest[0] = std::min(shallowest[0], folder_depth(records[site.node_records[node]].url));
+    shallowest[0] = std::min(shallowest[0], folder_depth(records[site.record_of(node)].url));
   }
   processes.all_reduce_min(shallowest);
   std::vector<ranking::NodeId> entries;
   for (ranking::NodeId node = rows.first(); node < rows.end(); ++node) {
-    if (folder_depth(records[site.node_records[node]].url) == shallowest[0]) entries.push_back(node);
+    if (folder_depth(records[site.record_of(node)].url) == shallowest[0]) entries.push_back(node);
   }
   const std::vector<std::uint32_t> depths = ranking::click_depths(rows, entries, processes);
-  for (std::size_t k = 0; k < depths.size(); ++k) records[site.node_records[rows.first() + k]].click_depth = depths[k];
+  for (std::size_t k = 0; k < depths.size(); ++k) records[site.own_records[k]].click_depth = depths[k];
 }
 
 /// How the site's files compare with `previous` (compare_files): in a partitioned build the first
@@ -96,7 +96,7 @@ void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const 
       ranking::compute_pagerank(std::move(site.rows), options, processes, ranking::ScoresOf::kOwnNodes);
   summary.pagerank_iterations = ranks.iterations;
   summary.pagerank_converged = ranks.converged;
-  for (std::size_t k = 0; k < ranks.scores.size(); ++k) records[site.node_records[ranks.first_node + k]].pagerank = ranks.scores[k];
+  for (std::size_t k = 0; k < ranks.scores.size(); ++k) records[site.own_records[k]].pagerank = ranks.scores[k];
 }
 
 Result<SiteGraph> link_site(HeldRecords& records, const ParsedLinks& links,

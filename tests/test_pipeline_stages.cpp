@@ -204,7 +204,9 @@ TEST_CASE("link_pages: redirect pages become redirects, links through them reach
   CHECK(records[2].redirect_to == "http://s/b");
   CHECK_FALSE(records[2].node.has_value());
   CHECK_FALSE(records[3].node.has_value());
-  CHECK(site.node_records == std::vector<std::uint32_t>{0, 1});
+  CHECK(site.own_records == std::vector<std::uint32_t>{0, 1});
+  CHECK(site.node_parts.processes() == 1);
+  CHECK(site.node_parts.end(0) == 2);
   // a -> b through the redirect (a's self-link dropped), b -> a once.
   REQUIRE(site.rows.first() == 0);
   REQUIRE(site.rows.end() == 2);

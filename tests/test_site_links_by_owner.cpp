@@ -180,6 +180,7 @@ TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each 
       std::vector<std::vector<Linked>> got_records(processes);
       std::vector<canon::ranking::OutLinkRows> got_rows(processes);
       std::vector<std::vector<std::uint32_t>> got_nodes(processes);
+      std::vector<canon::indexer::detail::RecordParts> got_node_parts(processes);
       std::vector<std::string> failed(processes);
       canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
         const unsigned p = collective.rank();
@@ -211,7 +212,8 @@ TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each 
         }
         got_records[p] = linked(mine, texts);
         got_rows[p] = std::move(graph->rows);
-        got_nodes[p] = graph->node_records;
+        got_nodes[p] = graph->own_records;
+        got_node_parts[p] = graph->node_parts;
       });
       // The rows, in rank order, tile the nodes and hold link_pages' edges.
       std::vector<std::pair<std::uint32_t, std::uint32_t>> got_edges;
@@ -229,7 +231,14 @@ TEST_CASE("link_pages_by_owner: the processes' rows are link_pages' graph; each 
       // Each process's own records as link_pages leaves them; every node's record on each.
       for (unsigned p = 0; p < processes; ++p) {
         CAPTURE(p);
-        CHECK(got_nodes[p] == want.node_records);
+        // Its own nodes' records, link_pages' for those nodes; which process holds each node.
+        const auto own_first = want.own_records.begin() + got_rows[p].first();
+        CHECK(got_nodes[p] == std::vector<std::uint32_t>(own_first, own_first + (got_rows[p].end() - got_rows[p].first())));
+        REQUIRE(got_node_parts[p].processes() == processes);
+        for (unsigned q = 0; q < processes; ++q) {
+          CHECK(got_node_parts[p].first(q) == got_rows[q].first());
+          CHECK(got_node_parts[p].end(q) == got_rows[q].end());
+        }
         REQUIRE(got_records[p].size() == want_records.size());
         for (std::size_t i = ranges[p].first; i < ranges[p].second; ++i) {
           CAPTURE(i);

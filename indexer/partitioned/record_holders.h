@@ -8,6 +8,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/collective.h"
@@ -28,6 +29,9 @@ public:
   /// The parts of `records` records (the site's files, then its skipped paths) among the
   /// processes `chunks` was shared among (share_chunks; one when it was not).
   RecordParts(const ChunkLayout& chunks, std::uint32_t records);
+  /// Parts of any run of ids: process p holds [starts[p], starts[p + 1]). REQUIRES: starts
+  /// ascends from 0, one more than the processes.
+  explicit RecordParts(std::vector<std::uint32_t> starts) : starts_(std::move(starts)) {}
 
   unsigned processes() const { return static_cast<unsigned>(starts_.size() - 1); }
   std::uint32_t records() const { return starts_.back(); }

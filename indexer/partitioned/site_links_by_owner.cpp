@@ -327,6 +327,7 @@ struct OwnNodes {
   std::vector<std::uint32_t> records;  ///< the files of this process's nodes, in node order
   std::uint32_t base = 0;              ///< the first node's number
   std::uint32_t total = 0;             ///< the nodes of every process
+  std::vector<std::uint32_t> starts;   ///< each process's first node, then `total`
 };
 
 Result<OwnNodes> number_own_nodes(const HeldRecords& records, std::uint32_t first, std::uint32_t end,
@@ -346,8 +347,10 @@ Result<OwnNodes> number_own_nodes(const HeldRecords& records, std::uint32_t firs
     const std::uint64_t n = in.varint();
     if (!in.ok() || nodes.total + n >= kNoRecord) return damaged("a count of nodes");
     if (p < processes.rank()) nodes.base += static_cast<std::uint32_t>(n);
+    nodes.starts.push_back(nodes.total);
     nodes.total += static_cast<std::uint32_t>(n);
   }
+  nodes.starts.push_back(nodes.total);
   for (std::uint32_t& node : nodes.node_of) {
     if (node != kNoRecord) node += nodes.base;
   }
@@ -489,31 +492,6 @@ Status count_named_links(std::vector<std::string> received, HeldRecords& records
   return Status::ok_status();
 }
 
-/// Every process's node records, in node order (each process's in its range of files).
-Result<std::vector<std::uint32_t>> gather_node_records(const OwnNodes& nodes, const std::vector<std::uint32_t>& ends,
-                                                       const Collective& processes) {
-  std::string mine;
-  for (const std::uint32_t record : nodes.records) put_varint(mine, record);
-  std::vector<std::string> parts = processes.all_gather_bytes(mine);
-  std::vector<std::uint32_t> node_records;
-  node_records.reserve(nodes.total);
-  for (unsigned p = 0; p < processes.size(); ++p) {
-    const std::uint32_t part_first = p == 0 ? 0 : ends[p - 1];
-    const std::uint32_t part_end = ends[p];
-    codec::Reader in(parts[p]);
-    while (in.ok() && !in.at_end()) {
-      const std::uint64_t record = in.varint();
-      if (!in.ok() || record < part_first || record >= part_end || node_records.size() == nodes.total) {
-        return damaged("a part's nodes");
-      }
-      node_records.push_back(static_cast<std::uint32_t>(record));
-    }
-    std::string().swap(parts[p]);  // read: not held while the next part is
-  }
-  if (node_records.size() != nodes.total) return damaged("a part's nodes");
-  return node_records;
-}
-
 }  // namespace
 
 unsigned url_owner(std::string_view url, unsigned processes) {
@@ -557,13 +535,12 @@ Result<SiteGraph> link_pages_by_owner(HeldRecords& records, std::uint32_t first,
                                      nodes.value(), anchor_texts);
   if (!counted.ok()) return counted;
 
-  // The rows kept (the graph stays in parts), and the records of every process's nodes.
+  // The rows kept: the graph stays in parts, each process with its own nodes' records.
   const std::uint32_t base = nodes.value().base;
   const auto own_count = static_cast<std::uint32_t>(nodes.value().records.size());
   ranking::OutLinkRows rows = ranking::OutLinkRows::build(nodes.value().total, base, base + own_count, std::move(own.edges));
-  auto node_records = gather_node_records(nodes.value(), ends.value(), processes);
-  if (!node_records.ok()) return node_records.status();
-  return SiteGraph{std::move(rows), std::move(node_records).value()};
+  return SiteGraph{std::move(rows), std::move(nodes.value().records),
+                   detail::RecordParts(std::move(nodes.value().starts))};
 }
 
 }  // namespace canon::indexer

@@ -431,29 +431,32 @@ Status write_record_files(const fs::path& work_dir, const HeldRecords& records, 
   return write_pages(index.pages(), records, parts, options.collapse == CollapseMode::kQueryTime, processes, summary);
 }
 
-Status write_link_graph(const fs::path& work_dir, const HeldRecords& records, const RecordParts& parts,
-                        const SiteGraph& site, const Collective& processes) {
+Status write_link_graph(const fs::path& work_dir, const HeldRecords& records, const SiteGraph& site,
+                        const Collective& processes) {
   const fs::path graph = index_format::IndexLayout{work_dir}.graph();
   const ranking::OutLinkRows& rows = site.rows;
-  // The URLs of the pages the rows link to, asked once each of their holders.
+  // The URLs of the nodes the rows link to, asked once each of the processes holding them.
   std::vector<std::uint32_t> targets;
   for (ranking::NodeId u = rows.first(); u < rows.end(); ++u) {
-    for (const ranking::NodeId v : rows.out_links(u)) targets.push_back(site.node_records[v]);
+    for (const ranking::NodeId v : rows.out_links(u)) targets.push_back(v);
   }
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  auto target_urls = ask_record_holders(targets, parts, url_answer(records), processes);
+  const RecordAnswer record_url = url_answer(records);
+  auto target_urls = ask_record_holders(
+      targets, site.node_parts, [&](std::uint32_t node, std::string& out) { record_url(site.record_of(node), out); },
+      processes);
   if (!target_urls.ok()) return target_urls.status();
-  const auto url_of_target = [&](std::uint32_t record) -> const std::string& {
-    return target_urls.value()[std::lower_bound(targets.begin(), targets.end(), record) - targets.begin()];
+  const auto url_of_target = [&](ranking::NodeId node) -> const std::string& {
+    return target_urls.value()[std::lower_bound(targets.begin(), targets.end(), node) - targets.begin()];
   };
   const bool alone = processes.size() == 1;
   LineWriter part(alone ? graph : part_path(graph, processes.rank()));
   std::string line;
   for (ranking::NodeId u = rows.first(); u < rows.end(); ++u) {
-    const std::string& source = records[site.node_records[u]].url;
+    const std::string& source = records[site.record_of(u)].url;
     for (const ranking::NodeId v : rows.out_links(u)) {
-      line.assign(source).append(1, '\t').append(url_of_target(site.node_records[v]));
+      line.assign(source).append(1, '\t').append(url_of_target(v));
       part.write(line);
     }
   }

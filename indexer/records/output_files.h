@@ -72,11 +72,12 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o);
 
 /// Stage 3's record: graph.tsv beside the index (docs/index-format.md), a line per link of the
 /// graph, by source then target. Written by parts: each of `processes` writes the rows it holds
-/// (site.rows) to a file of its own, the URLs of the pages they link to asked of the processes
-/// holding their records (`parts`), and the first joins the files in rank order. Reads only the
-/// records this process holds. Collective call; fails on every process when one could not write.
-Status write_link_graph(const std::filesystem::path& work_dir, const HeldRecords& records,
-                        const RecordParts& parts, const SiteGraph& site, const Collective& processes);
+/// (site.rows) to a file of its own, the URLs of the nodes they link to asked of the processes
+/// holding those nodes (site.node_parts), and the first joins the files in rank order. Reads only
+/// the records of this process's nodes. Collective call; fails on every process when one could
+/// not write.
+Status write_link_graph(const std::filesystem::path& work_dir, const HeldRecords& records, const SiteGraph& site,
+                        const Collective& processes);
 
 /// Stage 7: pages.jsonl and pairs.tsv beside the index (docs/index-format.md), by parts: each
 /// process writes the lines of the records it holds (`parts`), asking the other processes for

@@ -174,7 +174,8 @@ SiteGraph link_pages(HeldRecords& records, const ParsedLinks& links, const Redir
   count_inbound_anchors(std::move(named_links), node_records, anchor_texts, records);
   resolve_named_pages(records, resolver);
   const auto nodes = static_cast<ranking::NodeId>(node_records.size());
-  return SiteGraph{ranking::OutLinkRows::build(nodes, 0, nodes, std::move(edges)), std::move(node_records)};
+  return SiteGraph{ranking::OutLinkRows::build(nodes, 0, nodes, std::move(edges)), std::move(node_records),
+                   detail::RecordParts(nodes)};
 }
 
 void sort_inbound_anchors(std::vector<InboundAnchor>& anchors, const std::vector<std::string>& anchor_texts) {

@@ -12,6 +12,7 @@
 
 #include "common/collective.h"
 #include "common/status.h"
+#include "indexer/partitioned/record_holders.h"
 #include "indexer/records/page_record.h"
 #include "ranking/out_link_rows.h"
 
@@ -44,12 +45,17 @@ private:
   std::unordered_map<std::string_view, std::uint32_t> by_url_;
 };
 
-/// The link graph of a site: node n is record node_records[n]; `rows`, the out-links of this
-/// process's nodes (in a partitioned build the nodes of its files, numbered after the other
-/// processes' before it; in one process, every node).
+/// The link graph of a site by parts: `rows`, the out-links of this process's nodes (in a
+/// partitioned build the nodes of its files, numbered after the other processes' before it; in one
+/// process, every node), and the records of those nodes; which process holds each node.
 struct SiteGraph {
   ranking::OutLinkRows rows;
-  std::vector<std::uint32_t> node_records;
+  /// Node rows.first() + k is record own_records[k].
+  std::vector<std::uint32_t> own_records;
+  /// The processes' nodes: process p holds nodes [first(p), end(p)) (RecordParts over node ids).
+  detail::RecordParts node_parts;
+  /// The record of one of this process's nodes. REQUIRES: rows.first() <= node < rows.end().
+  std::uint32_t record_of(ranking::NodeId node) const { return own_records[node - rows.first()]; }
 };
 
 /// Each file's followed links and their texts as parsed, taken out of the records once every
