@@ -9,7 +9,7 @@
 
 #include "dedup/detectors/registry.h"
 #include "indexer/partitioned/partitioned_build.h"
-#include "indexer/partitioned/site_links_by_owner.h"
+#include "indexer/stages/site_links_by_owner.h"
 #include "ranking/click_depth.h"
 #include "ranking/out_link_rows.h"
 #include "urls/url.h"
@@ -102,7 +102,6 @@ void rank_pages(SiteGraph& site, const ranking::PageRankOptions& options, const 
 Result<SiteGraph> link_site(HeldRecords& records, const ParsedLinks& links,
                             std::vector<std::string>& anchor_texts, const RecordParts& parts,
                             const Collective& processes) {
-  if (processes.size() == 1) return link_pages(records, links, RedirectResolver(records));
   return link_pages_by_owner(records, parts.first(processes.rank()), parts.end(processes.rank()), links, anchor_texts,
                              processes);
 }

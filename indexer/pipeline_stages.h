@@ -56,10 +56,9 @@ Status learn_repeated_text(dedup::Detector& detector, SamplePages& sample, const
 /// The parse stage's name on the terminal: on a re-index, what it parses and what it re-uses.
 std::string parse_stage_name(const PreviousBuild* previous, const ReindexSummary& reindex);
 
-/// Stage 3, first half: redirects, the link graph and the pages records name besides their links
-/// (link_pages, with a RedirectResolver over every record); in a partitioned build by
-/// parts, each process working out the links of the records it holds (link_pages_by_owner), the
-/// link texts other processes' pages are called by added to `anchor_texts` (links.anchor_texts).
+/// Stage 3, first half: redirects, the link graph and the pages records name besides their links,
+/// each process working out the links of the records it holds (link_pages_by_owner), the link
+/// texts other processes' pages are called by added to `anchor_texts` (links.anchor_texts).
 Result<SiteGraph> link_site(HeldRecords& records, const ParsedLinks& links,
                             std::vector<std::string>& anchor_texts, const RecordParts& parts,
                             const Collective& processes);

@@ -18,9 +18,13 @@
 #include "indexer/stages/parse_stage.h"
 #include "indexer/stages/site_links.h"
 #include "indexer/input/site_plan.h"
+#include "indexer/stages/site_links_by_owner.h"
+#include "support/link_pages_oracle.h"
 #include "support/temp_dir.h"
 #include "support/thread_collective.h"
 
+using canon::testing::RedirectResolver;
+using canon::testing::resolve_named_pages;
 using namespace canon::indexer;
 namespace fs = std::filesystem;
 
@@ -34,6 +38,19 @@ PageRecord page(const std::string& url, const char* refresh = nullptr) {
   r.status = refresh ? PageStatus::kRedirect : PageStatus::kIndexed;
   if (refresh) r.refresh_url = refresh;
   return r;
+}
+
+}  // namespace
+
+namespace {
+
+/// The link stage as a one-process run does it: link_pages_by_owner over every record.
+SiteGraph link_alone(HeldRecords& records, const ParsedLinks& links) {
+  std::vector<std::string> texts = links.anchor_texts;
+  auto graph = link_pages_by_owner(records, 0, static_cast<std::uint32_t>(records.size()), links, texts,
+                                   canon::LocalCollective());
+  REQUIRE_MESSAGE(graph.ok(), graph.status().message());
+  return std::move(graph).value();
 }
 
 }  // namespace
@@ -190,16 +207,15 @@ TEST_CASE("redirects: chains are followed to the page they end on; loops and mis
   CHECK(resolver.follow(url) == kNoRecord);
 }
 
-TEST_CASE("link_pages: redirect pages become redirects, links through them reach their target") {
+TEST_CASE("the link stage (one process): redirect pages become redirects, links through them reach their target") {
   PageRecord unparsed;
   unparsed.url = "http://s/unreadable";
   HeldRecords records = {page("http://s/a"), page("http://s/b"), page("http://s/r", "http://s/b"), unparsed};
   UrlIds urls;
   records[0].links = urls.ids({"http://s/r", "http://s/a", "http://s/elsewhere", "http://s/unreadable"});
   records[1].links = urls.ids({"http://s/a", "http://s/a"});
-  const RedirectResolver resolver(records);
   const std::vector<std::string> no_texts;
-  const SiteGraph site = link_pages(records, take_links(records, urls, no_texts), resolver);
+  const SiteGraph site = link_alone(records, take_links(records, urls, no_texts));
   CHECK(records[2].status == PageStatus::kRedirect);
   CHECK(records[2].redirect_to == "http://s/b");
   CHECK_FALSE(records[2].node.has_value());
@@ -218,7 +234,7 @@ TEST_CASE("link_pages: redirect pages become redirects, links through them reach
   CHECK(records[0].links.empty());  // released
 }
 
-TEST_CASE("link_pages: what other pages call a page, each linking page counted once per text") {
+TEST_CASE("the link stage (one process): what other pages call a page, each linking page counted once per text") {
   HeldRecords records = {page("http://s/a"), page("http://s/b"), page("http://s/c"),
                                      page("http://s/r", "http://s/b")};
   UrlIds urls;
@@ -232,9 +248,8 @@ TEST_CASE("link_pages: what other pages call a page, each linking page counted o
   records[2].link_anchors = texts({"vector", "home"});
   records[1].links = urls.ids({"http://s/a"});
   records[1].link_anchors = texts({"home"});
-  const RedirectResolver resolver(records);
   std::vector<std::string> anchor_texts = anchors.urls();
-  link_pages(records, take_links(records, urls, anchor_texts), resolver);
+  link_alone(records, take_links(records, urls, anchor_texts));
   const auto named = [&](std::size_t record) {
     std::vector<std::pair<std::string, std::uint32_t>> out;
     for (const InboundAnchor& a : records[record].inbound_anchors) out.emplace_back(anchor_texts[a.text], a.pages);
@@ -257,7 +272,7 @@ TEST_CASE("link_pages: what other pages call a page, each linking page counted o
   CHECK(named(2).empty());
 }
 
-TEST_CASE("link_pages: the names of a page's places, from its own links and other pages'") {
+TEST_CASE("the link stage (one process): the names of a page's places, from its own links and other pages'") {
   HeldRecords records = {page("http://s/vec"), page("http://s/heap")};
   UrlIds urls;
   AnchorIds anchors;
@@ -267,9 +282,8 @@ TEST_CASE("link_pages: the names of a page's places, from its own links and othe
   records[0].link_anchors = intern_anchor_keys({place_key("push"), place_key("pop"), "Vec"}, anchors);
   records[1].links = urls.ids({"http://s/vec", "http://s/vec"});
   records[1].link_anchors = intern_anchor_keys({place_key("Vec::push"), "Vec"}, anchors);
-  const RedirectResolver resolver(records);
   const std::vector<std::string> anchor_texts = anchors.urls();
-  link_pages(records, take_links(records, urls, anchor_texts), resolver);
+  link_alone(records, take_links(records, urls, anchor_texts));
   std::vector<std::pair<std::string, std::uint32_t>> named;
   for (const InboundAnchor& a : records[0].inbound_anchors) named.emplace_back(anchor_texts[a.text], a.pages);
   // Names first: `Vec` from heap (vec's own link to itself does not count), and `Vec push`, the
@@ -321,7 +335,7 @@ TEST_CASE("anchor keys: a link's words as written; none for no words or a senten
   CHECK(anchor_key("one two three four five six seven eight nine") == "");
 }
 
-TEST_CASE("link_pages: inbound anchors agree with counting every link of a random site") {
+TEST_CASE("the link stage (one process): inbound anchors agree with counting every link of a random site") {
   std::mt19937 random(7);
   for (int round = 0; round < 20; ++round) {
     const std::size_t pages = 2 + random() % 12;
@@ -344,9 +358,8 @@ TEST_CASE("link_pages: inbound anchors agree with counting every link of a rando
       records[p].links = urls.ids(targets);
       records[p].link_anchors = intern_anchor_keys(keys, anchors);
     }
-    const RedirectResolver resolver(records);
-    const std::vector<std::string> anchor_texts = anchors.urls();
-    link_pages(records, take_links(records, urls, anchor_texts), resolver);
+      const std::vector<std::string> anchor_texts = anchors.urls();
+    link_alone(records, take_links(records, urls, anchor_texts));
     for (std::size_t p = 0; p < pages; ++p) {
       std::vector<std::pair<std::uint32_t, std::string>> expected;  // (-pages, text): the order wanted
       for (const auto& [key, sources] : linking) {
@@ -443,15 +456,14 @@ TEST_CASE("assign_clusters: dense ids in record order, cluster PageRank, statuse
   CHECK(assignment.alternates.at(0)[0].title == "C");
 }
 
-TEST_CASE("link_pages: redirects that go round are skipped, with the reason; out of the site is a redirect") {
+TEST_CASE("the link stage (one process): redirects that go round are skipped, with the reason; out of the site is a redirect") {
   HeldRecords records = {page("http://s/a"), page("http://s/loop1", "http://s/loop2"),
                                      page("http://s/loop2", "http://s/loop1"), page("http://s/self", "http://s/self"),
                                      page("http://s/into-loop", "http://s/loop1"), page("http://s/out", "http://other/x")};
   UrlIds urls;
   records[0].links = urls.ids({"http://s/loop1", "http://s/out"});
-  const RedirectResolver resolver(records);
   const std::vector<std::string> no_texts;
-  const SiteGraph site = link_pages(records, take_links(records, urls, no_texts), resolver);
+  const SiteGraph site = link_alone(records, take_links(records, urls, no_texts));
   for (const std::size_t i : {1, 2, 3, 4}) {
     CAPTURE(records[i].url);
     CHECK(records[i].status == PageStatus::kSkipped);

@@ -1,6 +1,6 @@
 /// @file test_site_links_by_owner.cpp
 /// @brief link_pages_by_owner against link_pages (the oracle: one process, every record): random
-/// sites with redirect chains, loops, chains longer than RedirectResolver::kMaxHops, pages
+/// sites with redirect chains, loops, chains longer than canon::indexer::kMaxRedirectHops, pages
 /// sharing a URL, unparsed files, link texts naming pages and places, rel=canonical URLs and
 /// pages URL rules recorded, cut among 1 to 5 simulated processes at random (empty parts among
 /// them), the URLs linked to followed a few at a time or all at once.
@@ -15,9 +15,13 @@
 
 #include "indexer/records/page_record.h"
 #include "indexer/stages/site_links.h"
-#include "indexer/partitioned/site_links_by_owner.h"
+#include "indexer/stages/site_links_by_owner.h"
+#include "support/link_pages_oracle.h"
 #include "support/thread_collective.h"
 
+using canon::testing::link_pages;
+using canon::testing::RedirectResolver;
+using canon::testing::resolve_named_pages;
 using namespace canon::indexer;
 
 namespace {
@@ -52,7 +56,7 @@ RandomSite make_site(std::uint64_t seed) {
   // Two pages giving the same URL: the first serves it.
   site.records[below(n)].url = site.records[below(n)].url;
   // A chain longer than the resolver follows, ending on a page, and a loop.
-  const std::size_t chain = RedirectResolver::kMaxHops + 2;
+  const std::size_t chain = canon::indexer::kMaxRedirectHops + 2;
   for (std::size_t k = 0; k < chain; ++k) {
     PageRecord r;
     r.url = "http://s/chain" + std::to_string(k);

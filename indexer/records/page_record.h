@@ -79,9 +79,9 @@ struct PageRecord : store::PageFacts {
   store::StoreLocation store_location;     ///< its page in the run's page store, when in_dedup
   std::uint64_t store_bytes = 0;          ///< the bytes of its record there
   std::optional<ranking::NodeId> node;     ///< in the link graph
-  /// What the link stage found at the URLs a record names besides its links (site_links.h,
-  /// resolve_named_pages): for a page handed to the detector with a rel=canonical, the record
-  /// the canonical URL lands on through redirects (RedirectResolver::follow); for a page URL
+  /// What the link stage found at the URLs a record names besides its links
+  /// (link_pages_by_owner): for a page handed to the detector with a rel=canonical, the record
+  /// the canonical URL lands on through redirects; for a page URL
   /// rules recorded (a redirect to the URL they give), the page its redirect lands on;
   /// kNoRecord when none. And the number of redirect pages (those of URL rules included) that
   /// land on this page.

@@ -22,28 +22,8 @@ class RecordParts;  // record_holders.h
 
 namespace canon::indexer {
 
-/// The parsed pages by URL, following redirect pages to where they lead. Holds a view of the
-/// records: they must outlive it, and their URLs and refresh targets must not change.
-class RedirectResolver {
-public:
-  /// Redirects followed from one URL at most.
-  static constexpr int kMaxHops = 20;
-
-  /// REQUIRES: `records` holds every record (one process: link_pages).
-  explicit RedirectResolver(const HeldRecords& records);
-  /// The record a link to `url` lands on, following redirect pages (chains of up to kMaxHops; a
-  /// loop or a longer chain lands nowhere), or kNoRecord; `url` becomes the final URL.
-  std::uint32_t follow(std::string& url) const;
-  /// The record of the parsed page at `url` itself, or kNoRecord.
-  std::uint32_t find(const std::string& url) const;
-  /// Every parsed page's URL (a view of its record's) and record.
-  const std::unordered_map<std::string_view, std::uint32_t>& by_url() const { return by_url_; }
-
-private:
-  std::span<const PageRecord> records_;
-  /// Views of the records' URLs, not copies (one string a page less held through the run).
-  std::unordered_map<std::string_view, std::uint32_t> by_url_;
-};
+/// Redirects followed from one URL at most: a longer chain lands nowhere.
+inline constexpr int kMaxRedirectHops = 20;
 
 /// The link graph of a site by parts: `rows`, the out-links of this process's nodes (in a
 /// partitioned build the nodes of its files, numbered after the other processes' before it; in one
@@ -59,7 +39,7 @@ struct SiteGraph {
 };
 
 /// Each file's followed links and their texts as parsed, taken out of the records once every
-/// file is parsed (take_links): the link graph is built from them (link_pages) and the page
+/// file is parsed (take_links): the link graph is built from them (link_pages_by_owner) and the page
 /// store's catalog keeps them. Views `urls` and `anchor_texts`: they must outlive it.
 struct ParsedLinks {
   const UrlIds& urls;
@@ -79,7 +59,7 @@ struct ParsedLinks {
 /// moved out of them: each record is left with none.
 ParsedLinks take_links(HeldRecords& records, const UrlIds& urls, const std::vector<std::string>& anchor_texts);
 
-/// Why a redirect page whose redirects go round (or run longer than RedirectResolver::kMaxHops)
+/// Why a redirect page whose redirects go round (or run longer than kMaxRedirectHops)
 /// is skipped: pages.jsonl's reason.
 std::string redirect_loop_reason();
 
@@ -98,23 +78,6 @@ void count_inbound_anchors(std::vector<std::uint64_t> named_links, std::span<con
 inline constexpr std::size_t kMaxInboundAnchors = 32;
 /// Place names kept per page (place_key texts): a class's members, a module's functions.
 inline constexpr std::size_t kMaxInboundPlaces = 512;
-
-/// Marks each parsed redirect page (refresh_url) as a redirect with its final target (or as
-/// skipped, when its redirects go round without reaching a page), gives every
-/// other parsed page a node, and links nodes along each record's `links` (its parsed links),
-/// through redirects. Self-links and repeats are dropped.
-/// Each page's `inbound_anchors` become the texts other pages link to it with (its
-/// redirects' links land on it; a link to one of its places names it too), and the names of its
-/// places (place_key texts of links to its #fragments, its own links included), each with the
-/// number of pages that link so, in
-/// sort_inbound_anchors' order and number. The pages each record names besides its links are
-/// found too (resolve_named_pages). `links` is read, not changed.
-SiteGraph link_pages(HeldRecords& records, const ParsedLinks& links, const RedirectResolver& resolver);
-
-/// The pages each record names besides its links, found by `resolver` (link_pages calls it): its
-/// canonical_page and rule_page, and the redirects_in of the pages redirects land on
-/// (PageRecord). REQUIRES: the redirect pages' final targets in redirect_to (number_nodes).
-void resolve_named_pages(HeldRecords& records, const RedirectResolver& resolver);
 
 /// Orders `anchors`: the page's names, then its place names; each most pages first, then by text
 /// (`anchor_texts`, by id: ids depend on the order pages were parsed in, the texts do not); keeps

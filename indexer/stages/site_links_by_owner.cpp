@@ -1,10 +1,11 @@
 /// @file site_links_by_owner.cpp
-/// @brief link_pages() by parts: URLs resolved by their owner processes, a redirect hop a round.
+/// @brief The link stage by parts: URLs resolved by their owner processes, a redirect hop a round.
 ///
 /// Written by hand, not with a distributed-hash-table library: what is exchanged is a few
-/// messages of the run's own collectives (all_to_all_bytes), and the result must be link_pages'
-/// bit for bit, which fixes every order (nodes and edges in file order, texts counted per page).
-#include "indexer/partitioned/site_links_by_owner.h"
+/// messages of the run's own collectives (all_to_all_bytes), and the result must be the same for
+/// every number of processes, bit for bit, which fixes every order (nodes and edges in file order,
+/// texts counted per page).
+#include "indexer/stages/site_links_by_owner.h"
 
 #include <algorithm>
 #include <deque>
@@ -160,8 +161,7 @@ Result<bool> read_answer(codec::Reader& in, Query& query, std::vector<std::strin
   if (!in.ok() || kind > 2) return damaged("an answer");
   ++query.lookups;
   if (query.existence_only || kind != 2) {
-    // RedirectResolver::follow ends here: a page, nowhere, or (after its last hop) a URL served by
-    // a page or not.
+    // The query ends here: a page, nowhere, or (after its last hop) a URL served by a page or not.
     query.final_url_is_page = kind != 0;
     if (kind == 1) {
       const std::uint64_t file = in.varint(), node = in.varint();
@@ -187,7 +187,7 @@ Result<bool> read_answer(codec::Reader& in, Query& query, std::vector<std::strin
   }
   // After kMaxHops redirects the chain lands nowhere; a redirect page still asks whether its last
   // URL is a page (then its redirects go round).
-  if (query.lookups == RedirectResolver::kMaxHops) {
+  if (query.lookups == kMaxRedirectHops) {
     if (query.redirect_of == kNoRecord) return false;
     query.existence_only = true;
   }
@@ -388,8 +388,7 @@ NamedPageQueries named_page_queries(const HeldRecords& records, std::uint32_t fi
   return named;
 }
 
-/// Records where the followed `named` queries led, as number_nodes() and resolve_named_pages()
-/// do: each redirect page's status and final URL, the page URL rules named, a rel=canonical's
+/// Records where the followed `named` queries led: each redirect page's status and final URL, the page URL rules named, a rel=canonical's
 /// page; each redirect's landing counted by the process holding the page it lands on.
 Status settle_named_pages(HeldRecords& records, std::uint32_t first, std::uint32_t end, const NamedPageQueries& named,
                           const std::vector<std::uint32_t>& ends, const Collective& processes) {
@@ -448,7 +447,8 @@ OwnLinks own_links(const OwnNodes& nodes, const ParsedLinks& links, const std::v
       const Landing& landing = landings[targets[k]];
       if (landing.file == kNoRecord) continue;
       out.edges.push_back({node, landing.node});
-      // As link_pages: a page's own links name its places only.
+      // A page's own links to its places name them (a class's member list); its other links to
+      // itself say nothing of what other pages call it.
       const std::uint32_t text = with_texts ? texts[k] : kNoRecord;
       if (text == kNoRecord) continue;
       if (landing.file != i || is_place_key(anchor_texts[text])) page_named.push_back(std::uint64_t{landing.file} << 32 | text);
