@@ -54,7 +54,7 @@ struct Query {
   /// Once a redirect led on: the URL it led to, in the table of hops (follow_queries).
   std::uint32_t hop = kNoRecord;
   std::uint8_t lookups = 0;
-  bool existence_only = false;     ///< after kMaxHops: only whether a page serves url()
+  bool existence_only = false;     ///< after kMaxRedirectHops: only whether a page serves url()
   bool final_url_is_page = false;  ///< a page of the site serves url() (set when file is none)
   /// The URL asked next, or, once followed, the last one asked; `hops`, the table of hops.
   std::string_view url(const std::vector<std::string>& hops) const {
