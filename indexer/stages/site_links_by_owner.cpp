@@ -185,7 +185,7 @@ Result<bool> read_answer(codec::Reader& in, Query& query, std::vector<std::strin
   } else {
     hops[query.hop] = std::move(next);
   }
-  // After kMaxHops redirects the chain lands nowhere; a redirect page still asks whether its last
+  // After kMaxRedirectHops redirects the chain lands nowhere; a redirect page still asks whether its last
   // URL is a page (then its redirects go round).
   if (query.lookups == kMaxRedirectHops) {
     if (query.redirect_of == kNoRecord) return false;
