@@ -15,12 +15,11 @@
 #include "dedup/authority/authority.h"
 #include "dedup/authority/authoritative_pages.h"
 #include "dedup/authority/places.h"
-#include "indexer/stages/index_writer.h"
+#include "format/alternates.h"
 #include "common/collective.h"
 #include "common/status.h"
 #include "indexer/records/page_record.h"
 #include "indexer/partitioned/record_holders.h"
-#include "indexer/stages/site_links.h"
 
 namespace canon::indexer {
 

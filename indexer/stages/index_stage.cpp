@@ -15,6 +15,7 @@
 #include "common/parallel.h"
 #include "format/shards.h"
 #include "indexer/partitioned/partitioned_build.h"
+#include "indexer/stages/cluster_assignment.h"
 #include "store/store_catalog.h"
 
 namespace canon::indexer::detail {

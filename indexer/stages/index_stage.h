@@ -13,15 +13,17 @@
 #include "common/status.h"
 #include "format/index_format.h"
 #include "indexer/chunk_layout.h"
-#include "indexer/stages/cluster_assignment.h"
 #include "indexer/stages/index_writer.h"
 #include "indexer/records/page_record.h"
-#include "indexer/stages/parse_stage.h"
 #include "indexer/index_options.h"
 #include "indexer/index_summary.h"
 #include "indexer/reuse/previous_build.h"
 #include "indexer/partitioned/record_holders.h"
 #include "indexer/reuse/run_store.h"
+
+namespace canon::indexer {
+struct ClusterAssignment;  // stages/cluster_assignment.h: the authority stage's hand-off
+}  // namespace canon::indexer
 
 namespace canon::indexer::detail {
 

@@ -19,7 +19,6 @@
 #include "dedup/detectors/detector.h"
 #include "html/html_extract.h"
 #include "indexer/chunk_layout.h"
-#include "indexer/stages/index_writer.h"
 #include "indexer/records/page_record.h"
 #include "indexer/reuse/run_store.h"
 #include "indexer/input/site_plan.h"
