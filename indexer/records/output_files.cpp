@@ -101,18 +101,28 @@ nlohmann::json parameters_json(const IndexSummary& s, const IndexOptions& o) {
 
 namespace {
 
+/// summary.json's `exchanged_bytes` of one process: the bytes sent and received in each stage.
+nlohmann::json exchanged_json(const std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>>& stages) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [stage, bytes] : stages) out[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
+  return out;
+}
+
+/// summary.json's `memory` of one process: resident and peak bytes at the end of each stage.
+nlohmann::json memory_json(const std::vector<std::pair<std::string, MemoryUse>>& stages) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [stage, use] : stages) {
+    out[stage] = {{"resident_bytes", use.resident_bytes}, {"peak_resident_bytes", use.peak_resident_bytes}};
+  }
+  return out;
+}
+
 /// summary.json's `processes.by_process`: each process's bytes exchanged and memory, stage by
 /// stage, by rank.
 nlohmann::json by_process_json(const std::vector<ProcessFigures>& by_process) {
   nlohmann::json out = nlohmann::json::array();
   for (const ProcessFigures& figures : by_process) {
-    nlohmann::json exchanged = nlohmann::json::object();
-    for (const auto& [stage, bytes] : figures.exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
-    nlohmann::json memory = nlohmann::json::object();
-    for (const auto& [stage, use] : figures.memory) {
-      memory[stage] = {{"resident_bytes", use.resident_bytes}, {"peak_resident_bytes", use.peak_resident_bytes}};
-    }
-    out.push_back({{"exchanged_bytes", exchanged}, {"memory", memory}});
+    out.push_back({{"exchanged_bytes", exchanged_json(figures.exchanged)}, {"memory", memory_json(figures.memory)}});
   }
   return out;
 }
@@ -129,12 +139,6 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
     cpu[stage] = use.cpu_seconds;
     system_cpu[stage] = use.system_cpu_seconds;
     storage[stage] = {{"read_bytes", use.read_bytes}, {"written_bytes", use.written_bytes}, {"major_faults", use.major_faults}};
-  }
-  nlohmann::json exchanged = nlohmann::json::object();
-  for (const auto& [stage, bytes] : s.stage_exchanged) exchanged[stage] = {{"sent", bytes.first}, {"received", bytes.second}};
-  nlohmann::json memory = nlohmann::json::object();
-  for (const auto& [stage, use] : s.stage_memory) {
-    memory[stage] = {{"resident_bytes", use.resident_bytes}, {"peak_resident_bytes", use.peak_resident_bytes}};
   }
   nlohmann::json summary = {
       {"input_files", s.input_files},
@@ -163,8 +167,8 @@ nlohmann::json summary_json(const IndexSummary& s, const IndexOptions& o) {
       {"cpu_seconds", cpu},
       {"system_cpu_seconds", system_cpu},
       {"storage", storage},
-      {"memory", memory},
-      {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged}}},
+      {"memory", memory_json(s.stage_memory)},
+      {"processes", {{"count", s.processes}, {"exchanged_bytes", exchanged_json(s.stage_exchanged)}}},
   };
   if (!s.by_process.empty()) summary["processes"]["by_process"] = by_process_json(s.by_process);
   if (s.archives) {
