@@ -13,9 +13,9 @@
 
 #include <xxhash.h>
 
-#include "common/collective.h"
 #include "common/parallel.h"
 #include "dedup/detectors/detector_support.h"
+#include "dedup/sketches/lsh_bands.h"
 
 namespace canon::dedup {
 
@@ -138,85 +138,14 @@ LshBanding choose_banding(unsigned num_hashes, double threshold) {
   return {num_hashes, 1};
 }
 
+using lsh_bands::exact_band_keys;
+using lsh_bands::Keyed;
+using lsh_bands::merge_band;
+using lsh_bands::Pair;
+using lsh_bands::sort_keyed;
+using lsh_bands::sort_unique;
+
 namespace {
-
-using Pair = std::pair<std::uint32_t, std::uint32_t>;
-
-void sort_unique(std::vector<Pair>& v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-}
-
-using Keyed = std::pair<std::uint64_t, std::uint32_t>;  // (band key, document)
-
-/// Sorts `keyed` by (key, document) whose keys are uniform 64-bit values: one counting pass on
-/// the top bits into `buffer` (about 64 entries per bucket), then a small std::sort per bucket
-/// in cache; the result is the same as std::sort's, several times faster for millions.
-void sort_keyed(std::vector<Keyed>& keyed, std::vector<Keyed>& buffer) {
-  const std::size_t n = keyed.size();
-  if (n < 4096) {
-    std::sort(keyed.begin(), keyed.end());
-    return;
-  }
-  unsigned bits = 1;
-  while (bits < 20 && (std::size_t{64} << bits) < n) ++bits;
-  const unsigned shift = 64 - bits;
-  std::vector<std::size_t> offsets((std::size_t{1} << bits) + 1, 0);
-  for (const Keyed& k : keyed) ++offsets[(k.first >> shift) + 1];
-  for (std::size_t b = 1; b < offsets.size(); ++b) offsets[b] += offsets[b - 1];
-  buffer.resize(n);
-  std::vector<std::size_t> next(offsets.begin(), offsets.end() - 1);
-  for (const Keyed& k : keyed) buffer[next[k.first >> shift]++] = k;
-  for (std::size_t b = 0; b + 1 < offsets.size(); ++b) {
-    std::sort(buffer.begin() + static_cast<std::ptrdiff_t>(offsets[b]),
-              buffer.begin() + static_cast<std::ptrdiff_t>(offsets[b + 1]));
-  }
-  keyed.swap(buffer);
-}
-
-/// A band's key for `rows`: mix(rows) when the rows fit in 64 bits (a bijection: equal keys are
-/// equal rows), else XXH3 of the rows (equal keys must then be checked: exact_band_keys()).
-template <class Value>
-std::uint64_t band_key(std::span<const Value> rows) {
-  if (rows.size_bytes() <= sizeof(std::uint64_t)) {
-    std::uint64_t packed = 0;
-    std::memcpy(&packed, rows.data(), rows.size_bytes());
-    return mix(packed);
-  }
-  return XXH3_64bits(rows.data(), rows.size_bytes());
-}
-
-/// Whether band_key() of rows of `bytes` bytes is exact (equal keys are equal rows).
-constexpr bool exact_band_keys(std::size_t bytes) { return bytes <= sizeof(std::uint64_t); }
-
-/// The pairs of the equal-key runs of `keyed` (sorted by key, then document) whose rows really
-/// are equal (rows_at(i): the rows of keyed[i]; compared only when the keys are not exact). Each
-/// document of a run is paired with the next kLshRunNeighbours of the run (in document order),
-/// so a run of g documents gives at most g · kLshRunNeighbours pairs, not g(g-1)/2; pairs are
-/// compacted (sort + unique) as they pile up.
-template <class RowsAt>
-void pair_runs(const std::vector<Keyed>& keyed, bool exact_keys, const RowsAt& rows_at, std::vector<Pair>& pairs) {
-  std::size_t compacted = pairs.size();
-  for (std::size_t begin = 0, end = 0; begin < keyed.size(); begin = end) {
-    ++end;
-    while (end < keyed.size() && keyed[end].first == keyed[begin].first) ++end;
-    for (std::size_t i = begin; i < end; ++i) {
-      std::size_t paired = 0;
-      for (std::size_t j = i + 1; j < end && paired < kLshRunNeighbours; ++j) {
-        if (!exact_keys) {
-          const auto a = rows_at(i), b = rows_at(j);
-          if (!std::equal(a.begin(), a.end(), b.begin())) continue;
-        }
-        pairs.emplace_back(keyed[i].second, keyed[j].second);
-        ++paired;
-      }
-      if (pairs.size() > 2 * compacted + (std::size_t{1} << 20)) {
-        sort_unique(pairs);
-        compacted = pairs.size();
-      }
-    }
-  }
-}
 
 /// The pairs of one band: key each document's rows (rows_of(d), a span; band_key), sort
 /// (key, doc), and pair the runs of equal keys (pair_runs). `prefetch(d)` is called a few
@@ -234,30 +163,10 @@ void band_pairs(std::size_t n, std::span<const bool> skip, const RowsOf& rows_of
     if (!skip.empty() && skip[d]) continue;
     const auto rows = rows_of(d);
     exact_keys = exact_band_keys(rows.size_bytes());
-    keyed.emplace_back(band_key(rows), d);
+    keyed.emplace_back(lsh_bands::band_key(rows), d);
   }
   sort_keyed(keyed, buffer);
-  pair_runs(keyed, exact_keys, [&](std::size_t i) { return rows_of(keyed[i].second); }, pairs);
-}
-
-/// Adds the sorted, unique pairs of one band to the sorted, unique `pairs` (the bands before it,
-/// in band order): a pair already there is kept once; a new pair is taken while both of its
-/// documents have fewer than kLshCandidatesPerDocument candidates (`degree`, per document), so
-/// what the union holds is bounded by the number of documents, not by the square of a group.
-void merge_band(std::vector<Pair>& pairs, const std::vector<Pair>& band, std::vector<std::uint32_t>& degree) {
-  std::vector<Pair> merged;
-  merged.reserve(pairs.size() + band.size());
-  auto old = pairs.begin();
-  for (const Pair& p : band) {
-    while (old != pairs.end() && *old < p) merged.push_back(*old++);
-    if (old != pairs.end() && *old == p) continue;  // taken by an earlier band
-    if (degree[p.first] >= kLshCandidatesPerDocument || degree[p.second] >= kLshCandidatesPerDocument) continue;
-    ++degree[p.first];
-    ++degree[p.second];
-    merged.push_back(p);
-  }
-  merged.insert(merged.end(), old, pairs.end());
-  pairs.swap(merged);
+  lsh_bands::pair_runs(keyed, exact_keys, [&](std::size_t i) { return rows_of(keyed[i].second); }, pairs);
 }
 
 }  // namespace
@@ -310,181 +219,6 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::siz
     for (std::size_t i = 0; i < in_round; ++i) {  // in band order
       merge_band(pairs, per_worker[i], degree);
       per_worker[i].clear();
-    }
-  }
-  return pairs;
-}
-
-namespace {
-
-/// A band key on its way to the process that owns it: the band, the document, the key; the
-/// document's rows follow it when the keys are not exact.
-struct SentKey {
-  std::uint32_t band;
-  std::uint32_t document;
-  std::uint64_t key;
-};
-static_assert(sizeof(SentKey) == 16);
-
-/// A key an owner received, with where its rows are in the band's rows.
-struct ReceivedKey {
-  std::uint64_t key;
-  std::uint32_t document;
-  std::size_t rows_at;
-  bool operator<(const ReceivedKey& other) const {
-    return key != other.key ? key < other.key : document < other.document;
-  }
-};
-
-/// Appends the pairs of each band list to `bytes`: a count, then the pairs.
-void append_pair_lists(std::string& bytes, const std::vector<std::vector<Pair>>& lists) {
-  for (const std::vector<Pair>& list : lists) {
-    const std::uint64_t count = list.size();
-    bytes.append(reinterpret_cast<const char*>(&count), sizeof count);
-    for (const Pair& p : list) {
-      const std::uint32_t both[2] = {p.first, p.second};
-      bytes.append(reinterpret_cast<const char*>(both), sizeof both);
-    }
-  }
-}
-
-/// Reads `lists` band lists written by append_pair_lists from `bytes`, appending list i's
-/// pairs to out[i].
-void read_pair_lists(std::string_view bytes, std::vector<std::vector<Pair>>& out) {
-  std::size_t at = 0;
-  for (std::vector<Pair>& list : out) {
-    std::uint64_t count = 0;
-    std::memcpy(&count, bytes.data() + at, sizeof count);
-    at += sizeof count;
-    for (std::uint64_t k = 0; k < count; ++k) {
-      std::uint32_t both[2];
-      std::memcpy(both, bytes.data() + at, sizeof both);
-      at += sizeof both;
-      list.emplace_back(both[0], both[1]);
-    }
-  }
-}
-
-/// How a partitioned run keys its documents' bands: `rows` values a band; `row_bytes` of them
-/// sent with each key (0 when the key is the band itself, exact_band_keys).
-struct BandKeying {
-  std::size_t width = 0;
-  std::size_t rows = 0;
-  bool exact_keys = false;
-  std::size_t row_bytes = 0;
-};
-
-/// Step 1 of a round of bands [round, round + in_round): this process's documents (`held_rows`,
-/// documents [own_first, own_end)) keyed, each key for the process that owns it (key mod P).
-std::vector<std::string> band_keys_for_owners(std::span<const std::uint32_t> held_rows, std::size_t own_first,
-                                              std::size_t own_end, const BandKeying& keying, std::size_t round,
-                                              std::size_t in_round, std::span<const bool> skip, unsigned threads,
-                                              unsigned count) {
-  std::vector<std::vector<std::string>> outbox(in_round, std::vector<std::string>(count));
-  parallel_for(in_round, threads, [&](std::size_t i, std::size_t) {
-    const auto band = static_cast<std::uint32_t>(round + i);
-    for (std::size_t d = own_first; d < own_end; ++d) {
-      if (!skip.empty() && skip[d]) continue;
-      const auto band_rows = held_rows.subspan((d - own_first) * keying.width + std::size_t{band} * keying.rows, keying.rows);
-      const SentKey sent{band, static_cast<std::uint32_t>(d), band_key(band_rows)};
-      std::string& message = outbox[i][sent.key % count];
-      message.append(reinterpret_cast<const char*>(&sent), sizeof sent);
-      if (keying.row_bytes > 0) message.append(reinterpret_cast<const char*>(band_rows.data()), keying.row_bytes);
-    }
-  });
-  std::vector<std::string> to_each(count);
-  for (unsigned p = 0; p < count; ++p) {
-    for (std::size_t i = 0; i < in_round; ++i) to_each[p] += outbox[i][p];
-  }
-  return to_each;
-}
-
-/// Step 2 of a round: the keys this process owns (`from_each`, band_keys_for_owners' messages),
-/// by band; the pairs of their runs, each band's sorted and unique.
-std::vector<std::vector<Pair>> owned_band_pairs(const std::vector<std::string>& from_each, const BandKeying& keying,
-                                                std::size_t round, std::size_t in_round, unsigned threads) {
-  std::vector<std::vector<ReceivedKey>> received(in_round);
-  std::vector<std::vector<std::uint32_t>> received_rows(in_round);
-  for (const std::string& message : from_each) {
-    for (std::size_t at = 0; at < message.size(); at += sizeof(SentKey) + keying.row_bytes) {
-      SentKey sent{};
-      std::memcpy(&sent, message.data() + at, sizeof sent);
-      const std::size_t i = sent.band - round;
-      std::vector<std::uint32_t>& band_rows = received_rows[i];
-      received[i].push_back({sent.key, sent.document, band_rows.size()});
-      if (keying.row_bytes == 0) continue;  // exact keys: no rows sent
-      band_rows.resize(band_rows.size() + keying.row_bytes / sizeof(std::uint32_t));
-      std::memcpy(band_rows.data() + received[i].back().rows_at, message.data() + at + sizeof sent, keying.row_bytes);
-    }
-  }
-  std::vector<std::vector<Pair>> owned_pairs(in_round);
-  parallel_for(in_round, threads, [&](std::size_t i, std::size_t) {
-    std::vector<ReceivedKey>& keys = received[i];
-    std::sort(keys.begin(), keys.end());
-    std::vector<Keyed> keyed;
-    keyed.reserve(keys.size());
-    for (const ReceivedKey& k : keys) keyed.emplace_back(k.key, k.document);
-    pair_runs(keyed, keying.exact_keys, [&](std::size_t at) {
-      return std::span<const std::uint32_t>(received_rows[i]).subspan(keys[at].rows_at, keying.rows);
-    }, owned_pairs[i]);
-    sort_unique(owned_pairs[i]);
-  });
-  return owned_pairs;
-}
-
-}  // namespace
-
-std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
-                                 std::span<const bool> skip, unsigned threads, const Collective& processes) {
-  if (processes.size() == 1) return lsh_candidates(matrix, width, banding, skip, threads);
-  assert(width > 0);
-  const std::size_t n = matrix.size() / width;
-  // An even split of the documents by process number.
-  const std::size_t own_first = n * processes.rank() / processes.size();
-  const std::size_t own_end = n * (processes.rank() + 1) / processes.size();
-  return lsh_candidates(matrix.subspan(own_first * width, (own_end - own_first) * width), own_first, n, width, banding,
-                        skip, threads, processes);
-}
-
-std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents,
-                                 std::size_t width, LshBanding banding, std::span<const bool> skip, unsigned threads,
-                                 const Collective& processes) {
-  assert(width > 0 && std::size_t{banding.bands} * banding.rows <= width);
-  const std::size_t n = documents;
-  assert(skip.empty() || skip.size() == n);
-  const unsigned count = processes.size();
-  const std::size_t own_first = first, own_end = first + held_rows.size() / width;
-  assert(own_end <= n);
-  if (count == 1) {
-    assert(own_first == 0 && own_end == n);
-    return lsh_candidates(held_rows, width, banding, skip, threads);
-  }
-  BandKeying keying{width, banding.rows};
-  keying.exact_keys = exact_band_keys(keying.rows * sizeof(std::uint32_t));
-  keying.row_bytes = keying.exact_keys ? 0 : keying.rows * sizeof(std::uint32_t);
-  // Bands in rounds of one per worker, as in the one-process version; a round is one exchange of
-  // keys (all-to-all) and one of pairs (all-gather), and the pairs are merged in band order.
-  const std::size_t workers = worker_count(banding.bands, threads);
-  std::vector<Pair> pairs;
-  std::vector<std::uint32_t> degree(n, 0);
-  for (std::size_t round = 0; round < banding.bands; round += workers) {
-    const std::size_t in_round = std::min<std::size_t>(workers, banding.bands - round);
-    // 1-2. The keys to their owners (row d - own_first of held_rows is document d's); the pairs
-    // of the keys this process owns.
-    std::vector<std::vector<Pair>> owned_pairs = owned_band_pairs(
-        processes.all_to_all_bytes(
-            band_keys_for_owners(held_rows, own_first, own_end, keying, round, in_round, skip, threads, count)),
-        keying, round, in_round, threads);
-    // 3. Every band's pairs on every process, merged in band order.
-    std::string mine;
-    append_pair_lists(mine, owned_pairs);
-    owned_pairs.assign(in_round, {});
-    const std::vector<std::string> all = processes.all_gather_bytes(mine);
-    std::vector<std::vector<Pair>> band_lists(in_round);
-    for (const std::string& theirs : all) read_pair_lists(theirs, band_lists);
-    for (std::vector<Pair>& band_list : band_lists) {
-      sort_unique(band_list);
-      merge_band(pairs, band_list, degree);
     }
   }
   return pairs;
