@@ -226,17 +226,19 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<con
     parallel_for(pairs.size(), options_.threads, [&](std::size_t p, std::size_t) { judge(p); });
     return rules;
   }
-  // The pairs whose first page this process holds: judged here, the second page's name taken
+  // The pairs whose handling page this process holds: judged here, the other page's name taken
   // from its holder; then every process's rules, in pair order.
   std::vector<std::size_t> judged;
-  std::vector<std::uint32_t> seconds;
+  std::vector<std::uint32_t> others;
   for (std::size_t p = 0; p < pairs.size(); ++p) {
-    if (!holds(pairs[p].first)) continue;
+    const auto [a, b] = pairs[p];
+    const std::uint32_t handler = handling_page(a, b);
+    if (!holds(handler)) continue;
     judged.push_back(p);
-    seconds.push_back(pairs[p].second);
+    others.push_back(handler == a ? b : a);
   }
-  names_.take_names(seconds, page_names_, *processes_);
-  seconds = {};
+  names_.take_names(others, page_names_, *processes_);
+  others = {};
   parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) { judge(judged[k]); });
   names_.forget_taken();
   std::string mine;

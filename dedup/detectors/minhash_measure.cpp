@@ -2,7 +2,7 @@
 /// @brief MinhashDetector's verification: which candidates are worth measuring (their sketches'
 /// estimate), and their exact measures, component by component.
 ///
-/// In a partitioned run the holder of a candidate's first sketch judges it, with the other sketch
+/// In a partitioned run the holder of a candidate's handling page's sketch judges it, with the other sketch
 /// sent to it; the exact measures are shared so that every process verifies the same pairs.
 #include <algorithm>
 #include <cassert>
@@ -88,7 +88,7 @@ private:
 
 
 /// The sketches this process holds that other processes judge candidates with (SketchHolders:
-/// the holder of a candidate's first document judges it; `unbounded_at` says which candidates
+/// the holder of a candidate's handling_page judges it; `unbounded_at` says which candidates
 /// need no judging), as messages for all_to_all_bytes: each sent once, to each judge.
 std::vector<std::string> sketches_for_judges(std::span<const std::pair<std::uint32_t, std::uint32_t>> candidates, const SketchHolders& holders,
                                              const std::function<bool(std::size_t)>& unbounded_at,
@@ -97,10 +97,11 @@ std::vector<std::string> sketches_for_judges(std::span<const std::pair<std::uint
   const unsigned count = processes.size();
   std::vector<std::vector<std::uint32_t>> wanted(count);
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    const auto& p = candidates[c];
-    if (unbounded_at(c) || holders.of(p.second) != processes.rank()) continue;
-    const unsigned judge = holders.of(p.first);
-    if (judge != processes.rank() && judge < count) wanted[judge].push_back(p.second);
+    const auto [a, b] = candidates[c];
+    const std::uint32_t handler = handling_page(a, b), other = handler == a ? b : a;
+    if (unbounded_at(c) || holders.of(other) != processes.rank()) continue;
+    const unsigned judge = holders.of(handler);
+    if (judge != processes.rank() && judge < count) wanted[judge].push_back(other);
   }
   std::vector<std::string> to_each(count);
   for (unsigned p = 0; p < count; ++p) {
@@ -153,7 +154,9 @@ std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candida
   // This process's verdicts, in candidate order; then every process's, in the same order.
   std::vector<std::size_t> judged;
   for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (!unbounded_at(c) && holders.of(candidates[c].first) == processes.rank()) judged.push_back(c);
+    if (!unbounded_at(c) && holders.of(handling_page(candidates[c].first, candidates[c].second)) == processes.rank()) {
+      judged.push_back(c);
+    }
   }
   std::string verdicts(judged.size(), '\0');
   parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) {
@@ -167,7 +170,7 @@ std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candida
       worth[c] = 1;
       continue;
     }
-    const unsigned judge = holders.of(candidates[c].first);
+    const unsigned judge = holders.of(handling_page(candidates[c].first, candidates[c].second));
     worth[c] = judge < count && next[judge] < all[judge].size() && all[judge][next[judge]++] != 0;
   }
   return {worth.begin(), worth.end()};

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <unordered_map>
 
 #include "common/collective.h"
 #include "common/parallel.h"
@@ -139,6 +141,163 @@ std::vector<std::vector<Pair>> owned_band_pairs(const std::vector<std::string>& 
   return owned_pairs;
 }
 
+/// The process that owns document d: an even split of the `documents` by process number. A
+/// candidate pair's owner is its handling_page's.
+unsigned owner_of(std::uint32_t d, std::size_t documents, unsigned count) {
+  return static_cast<unsigned>(std::uint64_t{d} * count / documents);
+}
+
+/// Step 3 of a round: each band's pairs (owned_band_pairs') as messages for all_to_all_bytes,
+/// each pair to its owner.
+std::vector<std::string> pairs_for_owners(const std::vector<std::vector<Pair>>& band_lists, std::size_t documents,
+                                          unsigned count) {
+  std::vector<std::vector<std::vector<Pair>>> split(count, std::vector<std::vector<Pair>>(band_lists.size()));
+  for (std::size_t i = 0; i < band_lists.size(); ++i) {
+    for (const Pair& p : band_lists[i]) split[owner_of(handling_page(p.first, p.second), documents, count)][i].push_back(p);
+  }
+  std::vector<std::string> to_each(count);
+  for (unsigned q = 0; q < count; ++q) append_pair_lists(to_each[q], split[q]);
+  return to_each;
+}
+
+/// The candidate pairs a process owns, each with the first band that proposed it, sorted by pair.
+struct FirstProposals {
+  std::vector<Pair> pairs;
+  std::vector<std::uint32_t> bands;  ///< bands[k]: the band that first proposed pairs[k]
+
+  /// Adds the sorted, unique pairs of `band` (bands come in order): the new ones, with it.
+  void add_band(const std::vector<Pair>& band_list, std::uint32_t band) {
+    std::vector<Pair> merged_pairs;
+    std::vector<std::uint32_t> merged_bands;
+    merged_pairs.reserve(pairs.size() + band_list.size());
+    merged_bands.reserve(pairs.size() + band_list.size());
+    std::size_t old = 0;
+    for (const Pair& p : band_list) {
+      for (; old < pairs.size() && pairs[old] < p; ++old) {
+        merged_pairs.push_back(pairs[old]);
+        merged_bands.push_back(bands[old]);
+      }
+      if (old < pairs.size() && pairs[old] == p) continue;  // proposed by an earlier band
+      merged_pairs.push_back(p);
+      merged_bands.push_back(band);
+    }
+    merged_pairs.insert(merged_pairs.end(), pairs.begin() + static_cast<std::ptrdiff_t>(old), pairs.end());
+    merged_bands.insert(merged_bands.end(), bands.begin() + static_cast<std::ptrdiff_t>(old), bands.end());
+    pairs.swap(merged_pairs);
+    bands.swap(merged_bands);
+  }
+};
+
+/// The documents of `owned`'s pairs that the whole site's candidates propose more than
+/// kLshCandidatesPerDocument times, sorted: each process counts its pairs' documents and sends
+/// the counts to the documents' owners, who add them up and answer each sender with the
+/// crowded ones it asked about.
+std::vector<std::uint32_t> crowded_documents(const FirstProposals& owned, std::size_t documents,
+                                             const Collective& processes) {
+  const unsigned count = processes.size();
+  std::vector<std::uint32_t> ends;
+  ends.reserve(2 * owned.pairs.size());
+  for (const Pair& p : owned.pairs) ends.insert(ends.end(), {p.first, p.second});
+  std::sort(ends.begin(), ends.end());
+  std::vector<std::string> to_each(count);
+  for (std::size_t i = 0, j = 0; i < ends.size(); i = j) {
+    while (j < ends.size() && ends[j] == ends[i]) ++j;
+    const std::uint32_t run[2] = {ends[i], static_cast<std::uint32_t>(j - i)};
+    to_each[owner_of(ends[i], documents, count)].append(reinterpret_cast<const char*>(run), sizeof run);
+  }
+  const std::vector<std::string> counts = processes.all_to_all_bytes(to_each);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> totals;  // (document, proposals)
+  for (const std::string& message : counts) {
+    for (std::size_t at = 0; at + 8 <= message.size(); at += 8) {
+      std::uint32_t run[2];
+      std::memcpy(run, message.data() + at, sizeof run);
+      totals.emplace_back(run[0], run[1]);
+    }
+  }
+  std::sort(totals.begin(), totals.end());
+  std::vector<std::uint32_t> crowded;
+  for (std::size_t i = 0, j = 0; i < totals.size(); i = j) {
+    std::uint64_t sum = 0;
+    for (; j < totals.size() && totals[j].first == totals[i].first; ++j) sum += totals[j].second;
+    if (sum > kLshCandidatesPerDocument) crowded.push_back(totals[i].first);
+  }
+  std::vector<std::string> answers(count);
+  for (unsigned q = 0; q < count; ++q) {
+    for (std::size_t at = 0; at + 8 <= counts[q].size(); at += 8) {
+      std::uint32_t d = 0;
+      std::memcpy(&d, counts[q].data() + at, sizeof d);
+      if (std::binary_search(crowded.begin(), crowded.end(), d)) answers[q].append(reinterpret_cast<const char*>(&d), sizeof d);
+    }
+  }
+  std::vector<std::uint32_t> asked;
+  for (const std::string& message : processes.all_to_all_bytes(answers)) {
+    for (std::size_t at = 0; at + 4 <= message.size(); at += 4) {
+      std::uint32_t d = 0;
+      std::memcpy(&d, message.data() + at, sizeof d);
+      asked.push_back(d);
+    }
+  }
+  std::sort(asked.begin(), asked.end());
+  return asked;
+}
+
+/// A candidate pair that the cap could refuse (one of its documents is crowded), with its band.
+struct ContestedPair {
+  std::uint32_t band;
+  std::uint32_t first;
+  std::uint32_t second;
+  bool operator<(const ContestedPair& other) const {
+    return std::tie(band, first, second) < std::tie(other.band, other.first, other.second);
+  }
+};
+static_assert(sizeof(ContestedPair) == 12);
+
+/// Step 4: every process's candidates, the one-process result. The band-order merge (merge_band)
+/// takes a pair at its first band unless a document of it already has kLshCandidatesPerDocument
+/// candidates; a document proposed at most that many times never refuses one. So the pairs of
+/// documents that are not crowded are all taken, and only the contested pairs need the merge's
+/// order: they are gathered with their bands and taken in (band, pair) order.
+std::vector<Pair> settle_candidates(const FirstProposals& owned, std::size_t documents, const Collective& processes) {
+  const std::vector<std::uint32_t> crowded = crowded_documents(owned, documents, processes);
+  const auto is_crowded = [&](std::uint32_t d) { return std::binary_search(crowded.begin(), crowded.end(), d); };
+  std::vector<Pair> taken;
+  std::vector<ContestedPair> contested;
+  for (std::size_t k = 0; k < owned.pairs.size(); ++k) {
+    const auto [a, b] = owned.pairs[k];
+    if (is_crowded(a) || is_crowded(b)) {
+      contested.push_back({owned.bands[k], a, b});
+    } else {
+      taken.push_back(owned.pairs[k]);
+    }
+  }
+  std::string mine;
+  append_pair_lists(mine, {taken});
+  mine.append(reinterpret_cast<const char*>(contested.data()), contested.size() * sizeof(ContestedPair));
+  taken.clear();
+  contested.clear();
+  for (const std::string& theirs : processes.all_gather_bytes(mine)) {
+    std::vector<std::vector<Pair>> lists(1);
+    read_pair_lists(theirs, lists);
+    taken.insert(taken.end(), lists[0].begin(), lists[0].end());
+    const std::size_t at = sizeof(std::uint64_t) + lists[0].size() * sizeof(Pair);
+    const std::size_t more = (theirs.size() - at) / sizeof(ContestedPair);
+    const std::size_t held = contested.size();
+    contested.resize(held + more);
+    std::memcpy(contested.data() + held, theirs.data() + at, more * sizeof(ContestedPair));
+  }
+  std::sort(contested.begin(), contested.end());
+  std::unordered_map<std::uint32_t, std::uint32_t> degree;
+  for (const ContestedPair& c : contested) {
+    std::uint32_t &first = degree[c.first], &second = degree[c.second];
+    if (first >= kLshCandidatesPerDocument || second >= kLshCandidatesPerDocument) continue;
+    ++first;
+    ++second;
+    taken.emplace_back(c.first, c.second);
+  }
+  std::sort(taken.begin(), taken.end());
+  return taken;
+}
+
 }  // namespace
 
 std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
@@ -170,32 +329,29 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::
   keying.exact_keys = exact_band_keys(keying.rows * sizeof(std::uint32_t));
   keying.row_bytes = keying.exact_keys ? 0 : keying.rows * sizeof(std::uint32_t);
   // Bands in rounds of one per worker, as in the one-process version; a round is one exchange of
-  // keys (all-to-all) and one of pairs (all-gather), and the pairs are merged in band order.
+  // keys and one of pairs (all-to-all both), each pair to its owner, who keeps its first band.
   const std::size_t workers = worker_count(banding.bands, threads);
-  std::vector<Pair> pairs;
-  std::vector<std::uint32_t> degree(n, 0);
+  FirstProposals owned;
   for (std::size_t round = 0; round < banding.bands; round += workers) {
     const std::size_t in_round = std::min<std::size_t>(workers, banding.bands - round);
     // 1-2. The keys to their owners (row d - own_first of held_rows is document d's); the pairs
     // of the keys this process owns.
-    std::vector<std::vector<Pair>> owned_pairs = owned_band_pairs(
+    std::vector<std::vector<Pair>> key_pairs = owned_band_pairs(
         processes.all_to_all_bytes(
             band_keys_for_owners(held_rows, own_first, own_end, keying, round, in_round, skip, threads, count)),
         keying, round, in_round, threads);
-    // 3. Every band's pairs on every process, merged in band order.
-    std::string mine;
-    append_pair_lists(mine, owned_pairs);
-    owned_pairs.assign(in_round, {});
-    const std::vector<std::string> all = processes.all_gather_bytes(mine);
+    // 3. Each pair to the process that owns it, added there in band order.
+    const std::vector<std::string> from_each = processes.all_to_all_bytes(pairs_for_owners(key_pairs, n, count));
+    key_pairs.assign(in_round, {});
     std::vector<std::vector<Pair>> band_lists(in_round);
-    for (const std::string& theirs : all) read_pair_lists(theirs, band_lists);
-    for (std::vector<Pair>& band_list : band_lists) {
-      sort_unique(band_list);
-      merge_band(pairs, band_list, degree);
+    for (const std::string& message : from_each) read_pair_lists(message, band_lists);
+    for (std::size_t i = 0; i < in_round; ++i) {
+      sort_unique(band_lists[i]);
+      owned.add_band(band_lists[i], static_cast<std::uint32_t>(round + i));
     }
   }
-  return pairs;
+  // 4. The cap on candidates per document, where it can bind.
+  return settle_candidates(owned, n, processes);
 }
-
 
 }  // namespace canon::dedup

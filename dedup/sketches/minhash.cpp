@@ -120,6 +120,10 @@ double estimate_jaccard(std::span<const std::uint32_t> a, std::span<const std::u
   return static_cast<double>(equal) / static_cast<double>(a.size());
 }
 
+std::uint32_t handling_page(std::uint32_t a, std::uint32_t b) {
+  return mix(std::uint64_t{a} << 32 | b) & 1 ? b : a;
+}
+
 double candidate_probability(LshBanding banding, double s) {
   if (banding.bands == 0 || banding.rows == 0) return 0.0;
   s = std::clamp(s, 0.0, 1.0);

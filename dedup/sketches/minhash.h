@@ -84,6 +84,12 @@ inline constexpr std::size_t kLshRunNeighbours = 128;
 /// the largest group of alike pages.
 inline constexpr std::uint32_t kLshCandidatesPerDocument = 256;
 
+/// The page of a candidate pair (a, b) whose process handles the pair in a partitioned build
+/// (merges its LSH proposals, judges its rule and estimate): a or b, each for half of the pairs
+/// by a hash of the pair, so that the processes holding the low page numbers (the first of most
+/// pairs) do not handle more than their share.
+std::uint32_t handling_page(std::uint32_t a, std::uint32_t b);
+
 /// Candidate pairs (a < b), sorted and unique, from equal bands of `sketches`, within
 /// kLshRunNeighbours and kLshCandidatesPerDocument (only groups larger than them lose pairs).
 /// Documents whose index is flagged in `skip` (same size as sketches, or empty) take no part.
@@ -102,8 +108,11 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
 /// documents (an even split of them by process number) and sends each band key, with the
 /// document (and its rows when the key does not determine them), to the process that owns the
 /// key (the key mod P) in one all-to-all per round of bands; each owner pairs the runs of its
-/// keys; every band's pairs are then gathered by every process and merged in band order. So
-/// what a process sorts and pairs is its share of the keys (docs/partitioned-build.md).
+/// keys and sends each pair to the owner of its handling_page, who keeps the band that first
+/// proposed it. The cap on candidates per document is settled where it can bind (the pairs of
+/// documents proposed more than kLshCandidatesPerDocument times, with their bands); the pairs
+/// are then gathered once. So what a process sorts and pairs is its share of the keys and of
+/// the pairs (docs/partitioned-build.md).
 std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
     std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
     std::span<const bool> skip, unsigned threads, const Collective& processes);
