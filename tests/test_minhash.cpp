@@ -301,7 +301,7 @@ TEST_CASE("lsh_candidates bounds a group of alike pages: neighbours in a run, ca
   CHECK(lsh_candidates(few, banding).size() == kLshRunNeighbours * (kLshRunNeighbours - 1) / 2);
 }
 
-TEST_CASE("lsh_candidates by several processes (band keys sent to their owners) equals one process's") {
+TEST_CASE("lsh_candidates by several processes (band keys and pairs sent to their owners) equals one process's") {
   std::mt19937_64 rng(2029);
   for (int round = 0; round < 40; ++round) {
     // Rows of 1 and 2 values give exact keys, 3 and more hashed ones (rows compared).
@@ -324,11 +324,31 @@ TEST_CASE("lsh_candidates by several processes (band keys sent to their owners) 
     for (const unsigned processes : {1u, 2u, 3u, 5u}) {
       CAPTURE(round);
       CAPTURE(processes);
-      std::vector<Pairs> results(processes);
+      std::vector<Pairs> results(processes), owned(processes);
+      // Uneven ranges of held rows for the owned candidates: process p holds [cut[p], cut[p + 1]).
+      std::vector<std::size_t> cut{0};
+      for (unsigned p = 1; p < processes; ++p) cut.push_back(std::max(cut.back(), std::size_t(rng() % (docs + 1))));
+      cut.push_back(docs);
+      std::sort(cut.begin(), cut.end());
       canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
-        results[collective.rank()] = lsh_candidates(matrix, width, banding, skip_span, threads, collective);
+        const unsigned r = collective.rank();
+        results[r] = lsh_candidates(matrix, width, banding, skip_span, threads, collective);
+        const std::span<const std::uint32_t> held(matrix.data() + cut[r] * width, (cut[r + 1] - cut[r]) * width);
+        owned[r] = owned_lsh_candidates(held, cut[r], docs, width, banding, skip_span, threads, collective);
       });
       for (const Pairs& result : results) CHECK(result == one);
+      // Each candidate returned once, by the process holding its handling page.
+      Pairs together;
+      for (unsigned r = 0; r < processes; ++r) {
+        for (const auto& [a, b] : owned[r]) {
+          const std::uint32_t page = handling_page(a, b);
+          CHECK((page == a || page == b));
+          CHECK((cut[r] <= page && page < cut[r + 1]));
+          together.emplace_back(a, b);
+        }
+      }
+      std::sort(together.begin(), together.end());
+      CHECK(together == one);
     }
   }
 }

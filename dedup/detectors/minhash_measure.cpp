@@ -17,6 +17,7 @@
 #include "common/collective.h"
 #include "dedup/detectors/detector_support.h"
 #include "dedup/detectors/minhash_detector.h"
+#include "dedup/sketches/document_holders.h"
 #include "dedup/sketches/sorted_sets.h"
 #include "dedup/sketches/union_find.h"
 
@@ -28,37 +29,6 @@ namespace {
 /// loading. One-permutation sketches are within a few percent of that variance (measured in
 /// test_minhash), so a qualifying pair is dropped with P < 1e-4.
 constexpr double kEstimateSlackSigmas = 4.0;
-
-/// Which process holds each document's sketch in a partitioned run: every process's [first, end),
-/// told to all.
-class SketchHolders {
-public:
-  /// Collective: every process gives the range it holds.
-  SketchHolders(std::uint32_t first, std::uint32_t end, const Collective& processes) : count_(processes.size()) {
-    std::string mine;
-    codec::put_varint(mine, first);
-    codec::put_varint(mine, end);
-    const std::vector<std::string> told = processes.all_gather_bytes(mine);
-    for (unsigned p = 0; p < count_; ++p) {
-      codec::Reader in(told[p]);
-      const auto held_first = static_cast<std::uint32_t>(in.varint());
-      const auto held_end = static_cast<std::uint32_t>(in.varint());
-      if (held_first < held_end) by_first_.emplace_back(held_first, held_end, p);
-    }
-    std::sort(by_first_.begin(), by_first_.end());
-  }
-  /// The process holding d's sketch; the number of processes when none does.
-  unsigned of(std::uint32_t d) const {
-    auto it = std::upper_bound(by_first_.begin(), by_first_.end(), d,
-                               [](std::uint32_t key, const auto& range) { return key < std::get<0>(range); });
-    if (it == by_first_.begin() || d >= std::get<1>(*--it)) return count_;
-    return std::get<2>(*it);
-  }
-
-private:
-  unsigned count_;
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, unsigned>> by_first_;  ///< the non-empty ranges, sorted
-};
 
 /// Sketches received from the processes holding them, by document.
 class ReceivedSketches {
@@ -87,10 +57,10 @@ private:
 };
 
 
-/// The sketches this process holds that other processes judge candidates with (SketchHolders:
+/// The sketches this process holds that other processes judge candidates with (DocumentHolders:
 /// the holder of a candidate's handling_page judges it; `unbounded_at` says which candidates
 /// need no judging), as messages for all_to_all_bytes: each sent once, to each judge.
-std::vector<std::string> sketches_for_judges(std::span<const std::pair<std::uint32_t, std::uint32_t>> candidates, const SketchHolders& holders,
+std::vector<std::string> sketches_for_judges(std::span<const std::pair<std::uint32_t, std::uint32_t>> candidates, const DocumentHolders& holders,
                                              const std::function<bool(std::size_t)>& unbounded_at,
                                              const std::function<std::span<const std::uint32_t>(std::uint32_t)>& sketch_of,
                                              const Collective& processes) {
@@ -146,7 +116,7 @@ std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candida
   // Sketches held by parts: the process holding a candidate's first sketch judges it.
   const Collective& processes = *processes_;
   const unsigned count = processes.size();
-  const SketchHolders holders(held_first_, held_end_, processes);
+  const DocumentHolders holders(held_first_, held_end_, processes);
   const std::vector<std::string> to_each = sketches_for_judges(
       candidates, holders, unbounded_at, [&](std::uint32_t d) { return sketch_of(d); }, processes);
   const ReceivedSketches received(processes.all_to_all_bytes(to_each), width_);

@@ -11,6 +11,7 @@
 
 #include "common/collective.h"
 #include "common/parallel.h"
+#include "dedup/sketches/document_holders.h"
 #include "dedup/sketches/lsh_bands.h"
 #include "dedup/sketches/minhash.h"
 
@@ -141,19 +142,13 @@ std::vector<std::vector<Pair>> owned_band_pairs(const std::vector<std::string>& 
   return owned_pairs;
 }
 
-/// The process that owns document d: an even split of the `documents` by process number. A
-/// candidate pair's owner is its handling_page's.
-unsigned owner_of(std::uint32_t d, std::size_t documents, unsigned count) {
-  return static_cast<unsigned>(std::uint64_t{d} * count / documents);
-}
-
 /// Step 3 of a round: each band's pairs (owned_band_pairs') as messages for all_to_all_bytes,
 /// each pair to its owner.
-std::vector<std::string> pairs_for_owners(const std::vector<std::vector<Pair>>& band_lists, std::size_t documents,
-                                          unsigned count) {
+std::vector<std::string> pairs_for_owners(const std::vector<std::vector<Pair>>& band_lists,
+                                          const DocumentHolders& holders, unsigned count) {
   std::vector<std::vector<std::vector<Pair>>> split(count, std::vector<std::vector<Pair>>(band_lists.size()));
   for (std::size_t i = 0; i < band_lists.size(); ++i) {
-    for (const Pair& p : band_lists[i]) split[owner_of(handling_page(p.first, p.second), documents, count)][i].push_back(p);
+    for (const Pair& p : band_lists[i]) split[holders.of(handling_page(p.first, p.second))][i].push_back(p);
   }
   std::vector<std::string> to_each(count);
   for (unsigned q = 0; q < count; ++q) append_pair_lists(to_each[q], split[q]);
@@ -192,7 +187,7 @@ struct FirstProposals {
 /// kLshCandidatesPerDocument times, sorted: each process counts its pairs' documents and sends
 /// the counts to the documents' owners, who add them up and answer each sender with the
 /// crowded ones it asked about.
-std::vector<std::uint32_t> crowded_documents(const FirstProposals& owned, std::size_t documents,
+std::vector<std::uint32_t> crowded_documents(const FirstProposals& owned, const DocumentHolders& holders,
                                              const Collective& processes) {
   const unsigned count = processes.size();
   std::vector<std::uint32_t> ends;
@@ -203,7 +198,7 @@ std::vector<std::uint32_t> crowded_documents(const FirstProposals& owned, std::s
   for (std::size_t i = 0, j = 0; i < ends.size(); i = j) {
     while (j < ends.size() && ends[j] == ends[i]) ++j;
     const std::uint32_t run[2] = {ends[i], static_cast<std::uint32_t>(j - i)};
-    to_each[owner_of(ends[i], documents, count)].append(reinterpret_cast<const char*>(run), sizeof run);
+    to_each[holders.of(ends[i])].append(reinterpret_cast<const char*>(run), sizeof run);
   }
   const std::vector<std::string> counts = processes.all_to_all_bytes(to_each);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> totals;  // (document, proposals)
@@ -252,13 +247,14 @@ struct ContestedPair {
 };
 static_assert(sizeof(ContestedPair) == 12);
 
-/// Step 4: every process's candidates, the one-process result. The band-order merge (merge_band)
-/// takes a pair at its first band unless a document of it already has kLshCandidatesPerDocument
-/// candidates; a document proposed at most that many times never refuses one. So the pairs of
-/// documents that are not crowded are all taken, and only the contested pairs need the merge's
-/// order: they are gathered with their bands and taken in (band, pair) order.
-std::vector<Pair> settle_candidates(const FirstProposals& owned, std::size_t documents, const Collective& processes) {
-  const std::vector<std::uint32_t> crowded = crowded_documents(owned, documents, processes);
+/// Step 4: the candidates this process owns. The band-order merge (merge_band) takes a pair at
+/// its first band unless a document of it already has kLshCandidatesPerDocument candidates; a
+/// document proposed at most that many times never refuses one. So the pairs of documents that
+/// are not crowded are all taken, and only the contested pairs need the merge's order: they are
+/// gathered with their bands and taken in (band, pair) order by every process, which keeps its own.
+std::vector<Pair> settle_candidates(const FirstProposals& owned, const DocumentHolders& holders,
+                                    const Collective& processes) {
+  const std::vector<std::uint32_t> crowded = crowded_documents(owned, holders, processes);
   const auto is_crowded = [&](std::uint32_t d) { return std::binary_search(crowded.begin(), crowded.end(), d); };
   std::vector<Pair> taken;
   std::vector<ContestedPair> contested;
@@ -270,20 +266,12 @@ std::vector<Pair> settle_candidates(const FirstProposals& owned, std::size_t doc
       taken.push_back(owned.pairs[k]);
     }
   }
-  std::string mine;
-  append_pair_lists(mine, {taken});
-  mine.append(reinterpret_cast<const char*>(contested.data()), contested.size() * sizeof(ContestedPair));
-  taken.clear();
+  const std::string mine(reinterpret_cast<const char*>(contested.data()), contested.size() * sizeof(ContestedPair));
   contested.clear();
   for (const std::string& theirs : processes.all_gather_bytes(mine)) {
-    std::vector<std::vector<Pair>> lists(1);
-    read_pair_lists(theirs, lists);
-    taken.insert(taken.end(), lists[0].begin(), lists[0].end());
-    const std::size_t at = sizeof(std::uint64_t) + lists[0].size() * sizeof(Pair);
-    const std::size_t more = (theirs.size() - at) / sizeof(ContestedPair);
-    const std::size_t held = contested.size();
+    const std::size_t held = contested.size(), more = theirs.size() / sizeof(ContestedPair);
     contested.resize(held + more);
-    std::memcpy(contested.data() + held, theirs.data() + at, more * sizeof(ContestedPair));
+    std::memcpy(contested.data() + held, theirs.data(), more * sizeof(ContestedPair));
   }
   std::sort(contested.begin(), contested.end());
   std::unordered_map<std::uint32_t, std::uint32_t> degree;
@@ -292,7 +280,7 @@ std::vector<Pair> settle_candidates(const FirstProposals& owned, std::size_t doc
     if (first >= kLshCandidatesPerDocument || second >= kLshCandidatesPerDocument) continue;
     ++first;
     ++second;
-    taken.emplace_back(c.first, c.second);
+    if (holders.of(handling_page(c.first, c.second)) == processes.rank()) taken.emplace_back(c.first, c.second);
   }
   std::sort(taken.begin(), taken.end());
   return taken;
@@ -312,19 +300,19 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::siz
                         skip, threads, processes);
 }
 
-std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents,
-                                 std::size_t width, LshBanding banding, std::span<const bool> skip, unsigned threads,
-                                 const Collective& processes) {
+std::vector<Pair> owned_lsh_candidates(std::span<const std::uint32_t> held_rows, std::size_t first,
+                                       [[maybe_unused]] std::size_t documents, std::size_t width, LshBanding banding,
+                                       std::span<const bool> skip, unsigned threads, const Collective& processes) {
   assert(width > 0 && std::size_t{banding.bands} * banding.rows <= width);
-  const std::size_t n = documents;
-  assert(skip.empty() || skip.size() == n);
+  assert(skip.empty() || skip.size() == documents);
   const unsigned count = processes.size();
   const std::size_t own_first = first, own_end = first + held_rows.size() / width;
-  assert(own_end <= n);
+  assert(own_end <= documents);
   if (count == 1) {
-    assert(own_first == 0 && own_end == n);
+    assert(own_first == 0 && own_end == documents);
     return lsh_candidates(held_rows, width, banding, skip, threads);
   }
+  const DocumentHolders holders(static_cast<std::uint32_t>(own_first), static_cast<std::uint32_t>(own_end), processes);
   BandKeying keying{width, banding.rows};
   keying.exact_keys = exact_band_keys(keying.rows * sizeof(std::uint32_t));
   keying.row_bytes = keying.exact_keys ? 0 : keying.rows * sizeof(std::uint32_t);
@@ -341,7 +329,7 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::
             band_keys_for_owners(held_rows, own_first, own_end, keying, round, in_round, skip, threads, count)),
         keying, round, in_round, threads);
     // 3. Each pair to the process that owns it, added there in band order.
-    const std::vector<std::string> from_each = processes.all_to_all_bytes(pairs_for_owners(key_pairs, n, count));
+    const std::vector<std::string> from_each = processes.all_to_all_bytes(pairs_for_owners(key_pairs, holders, count));
     key_pairs.assign(in_round, {});
     std::vector<std::vector<Pair>> band_lists(in_round);
     for (const std::string& message : from_each) read_pair_lists(message, band_lists);
@@ -351,7 +339,21 @@ std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::
     }
   }
   // 4. The cap on candidates per document, where it can bind.
-  return settle_candidates(owned, n, processes);
+  return settle_candidates(owned, holders, processes);
+}
+
+std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents,
+                                 std::size_t width, LshBanding banding, std::span<const bool> skip, unsigned threads,
+                                 const Collective& processes) {
+  const std::vector<Pair> owned =
+      owned_lsh_candidates(held_rows, first, documents, width, banding, skip, threads, processes);
+  if (processes.size() == 1) return owned;
+  std::string mine;
+  append_pair_lists(mine, {owned});
+  std::vector<std::vector<Pair>> all(1);
+  for (const std::string& theirs : processes.all_gather_bytes(mine)) read_pair_lists(theirs, all);
+  std::sort(all[0].begin(), all[0].end());
+  return std::move(all[0]);
 }
 
 }  // namespace canon::dedup

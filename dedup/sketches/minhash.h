@@ -111,7 +111,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
 /// keys and sends each pair to the owner of its handling_page, who keeps the band that first
 /// proposed it. The cap on candidates per document is settled where it can bind (the pairs of
 /// documents proposed more than kLshCandidatesPerDocument times, with their bands); the pairs
-/// are then gathered once. So what a process sorts and pairs is its share of the keys and of
+/// are then gathered once (owned_lsh_candidates: not gathered). So what a process sorts and pairs is its share of the keys and of
 /// the pairs (docs/partitioned-build.md).
 std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
     std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
@@ -123,6 +123,12 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
 /// process keys the documents it holds; every process returns the one-process result over all
 /// the rows.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
+    std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents, std::size_t width,
+    LshBanding banding, std::span<const bool> skip, unsigned threads, const Collective& processes);
+
+/// The same candidates, each returned by one process only: the one holding its handling_page
+/// (sorted). Together the processes' results are the one-process result.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> owned_lsh_candidates(
     std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents, std::size_t width,
     LshBanding banding, std::span<const bool> skip, unsigned threads, const Collective& processes);
 
