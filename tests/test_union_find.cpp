@@ -81,7 +81,7 @@ TEST_CASE("UnionFind matches BFS components on random graphs") {
   }
 }
 
-TEST_CASE("component_labels: the pairs spread over processes give the BFS labels on every process") {
+TEST_CASE("pair_component_labels: the pairs spread over processes, labels kept by owners, give the BFS labels") {
   std::mt19937 rng(77);
   for (int round = 0; round < 60; ++round) {
     const std::uint32_t n = 1 + rng() % 300;
@@ -93,16 +93,25 @@ TEST_CASE("component_labels: the pairs spread over processes give the BFS labels
       for (std::uint32_t v = 1; v < n; ++v) edges.emplace_back(n - v, n - v - 1);
     }
     const auto expected = bfs_labels(n, edges);
+    const std::uint64_t salt = rng();
     for (const unsigned processes : {1u, 2u, 3u, 4u}) {
       CAPTURE(round);
       CAPTURE(processes);
+      // Owners by a hash of the element, or by ranges: every element has one owner.
+      const auto owner_of = [&](std::uint32_t e) {
+        return round % 2 ? static_cast<unsigned>((e * 2654435761u ^ salt) % processes)
+                         : static_cast<unsigned>(std::uint64_t{e} * processes / n);
+      };
+      std::vector<Edges> mine(processes);  // the pairs each process found: at random
+      for (const auto& edge : edges) mine[rng() % processes].push_back(edge);
       std::vector<std::vector<std::uint32_t>> labels(processes);
       canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
-        Edges mine;  // the pairs this process found: every processes-th one
-        for (std::size_t e = collective.rank(); e < edges.size(); e += processes) mine.push_back(edges[e]);
-        labels[collective.rank()] = canon::dedup::component_labels(n, mine, collective);
+        labels[collective.rank()] = canon::dedup::pair_component_labels(mine[collective.rank()], owner_of, collective);
       });
-      for (const auto& l : labels) CHECK(l == expected);
+      for (unsigned p = 0; p < processes; ++p) {
+        REQUIRE(labels[p].size() == mine[p].size());
+        for (std::size_t k = 0; k < mine[p].size(); ++k) CHECK(labels[p][k] == expected[mine[p][k].first]);
+      }
     }
   }
 }
