@@ -23,12 +23,6 @@
 
 namespace canon::dedup {
 
-namespace {
-
-/// The key of pair (a, b), a < b, in MinhashDetector::measured_.
-std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return std::uint64_t{a} << 32 | b; }
-
-}  // namespace
 
 MinhashDetector::MinhashDetector(const DedupOptions& options)
     : options_(options), hasher_(options.num_hashes, options.seed), width_(options.num_hashes) {
@@ -187,31 +181,43 @@ std::vector<SimilarPair> MinhashDetector::identical_pairs(std::span<bool> skip) 
 
 std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<const bool> skip) const {
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
-  std::vector<Pair> candidates =
-      processes_ == nullptr ? lsh_candidates(sketches_, width_, banding, skip, options_.threads)
-      : holds_all()         ? lsh_candidates(sketches_, width_, banding, skip, options_.threads, *processes_)
-                            : lsh_candidates(sketches_, held_first_, sizes_.size(), width_, banding, skip,
-                                             options_.threads, *processes_);
+  assert(!names_by_parts());
+  std::vector<Pair> candidates = processes_ == nullptr
+                                     ? lsh_candidates(sketches_, width_, banding, skip, options_.threads)
+                                     : lsh_candidates(sketches_, width_, banding, skip, options_.threads, *processes_);
+  if (options_.title_rule) {
+    add_forced_pairs(candidates, names_.same_name_pairs(kLshRunNeighbours), names_.moved_pairs(kLshRunNeighbours));
+  }
+  return candidates;
+}
+
+std::vector<MinhashDetector::Pair> MinhashDetector::owned_candidate_pairs(std::span<const bool> skip) const {
+  const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
+  std::vector<Pair> candidates = owned_lsh_candidates(sketches_, held_first_, sizes_.size(), width_, banding, skip,
+                                                      options_.threads, *processes_);
+  if (options_.title_rule) {
+    const auto [same_name, moved_pages] = names_.name_pairs(kLshRunNeighbours, page_names_, *processes_);
+    add_forced_pairs(candidates, same_name, moved_pages);
+  }
+  return candidates;
+}
+
+void MinhashDetector::add_forced_pairs(std::vector<Pair>& candidates, std::span<const Pair> same_name,
+                                       std::span<const Pair> moved_pages) const {
   // Pages of one name at mirrored paths need only copy_threshold, below what the banding is
   // tuned to: they are candidates whatever their sketches say.
   // So are moved pages (the same item at a parallel path), measured by containment, which a
   // longer page's Jaccard does not show.
-  if (options_.title_rule) {
-    const auto [same_name, moved_pages] =
-        names_by_parts() ? names_.name_pairs(kLshRunNeighbours, page_names_, *processes_)
-                         : std::pair(names_.same_name_pairs(kLshRunNeighbours), names_.moved_pairs(kLshRunNeighbours));
-    for (const auto* forced : {&same_name, &moved_pages}) {
-      const auto lsh_end = static_cast<std::ptrdiff_t>(candidates.size());
-      // A page left out of LSH as identical to another still has its own copies at mirrored
-      // paths (a copy of `en/Main_Page.html`, which is `en/index.html` saved again).
-      for (const Pair& p : *forced) {  // sorted, as LSH's are
-        if (takes_part(p.first) && takes_part(p.second)) candidates.push_back(p);
-      }
-      std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());
-      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  for (const std::span<const Pair> forced : {same_name, moved_pages}) {
+    const auto lsh_end = static_cast<std::ptrdiff_t>(candidates.size());
+    // A page left out of LSH as identical to another still has its own copies at mirrored
+    // paths (a copy of `en/Main_Page.html`, which is `en/index.html` saved again).
+    for (const Pair& p : forced) {  // sorted, as LSH's are
+      if (takes_part(p.first) && takes_part(p.second)) candidates.push_back(p);
     }
+    std::inplace_merge(candidates.begin(), candidates.begin() + lsh_end, candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   }
-  return candidates;
 }
 
 std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<const Pair> pairs) {
@@ -282,6 +288,7 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   // a million candidate pairs). Pages without own shingles take no part either.
   const auto skip = std::make_unique<bool[]>(n);
   std::vector<SimilarPair> pairs = identical_pairs(std::span(skip.get(), n));
+  if (names_by_parts()) return find_clusters_by_parts(std::move(pairs), std::span<const bool>(skip.get(), n), load);
   const std::vector<Pair> candidates = candidate_pairs(std::span<const bool>(skip.get(), n));
 
   // LSH only proposes. A candidate whose similarity could reach what its names require only if

@@ -85,9 +85,12 @@ private:
     MovedPlace place;
   };
   /// The PairRule of each of `pairs`. With the names held by parts (hold_documents()), the
-  /// process holding a pair's first page's name judges it, taking the second's name from its
+  /// process holding a pair's handling page's name judges it, taking the other's name from its
   /// holder, and all share the rules: collective then. REQUIRES: find_clusters() made names_.
   std::vector<PairRule> pair_rules(std::span<const Pair> pairs);
+  /// With the names held by parts: the PairRule of each of this process's `owned` pairs (it
+  /// holds their handling pages), the other pages' names taken from their holders. Collective.
+  std::vector<PairRule> owned_pair_rules(std::span<const Pair> owned);
   /// Whether the names are held by parts (this process holds its own documents' only).
   bool names_by_parts() const { return !holds_all() && processes_ != nullptr; }
   /// Whether document d is compared with others: it has own shingles, or all its shingles are
@@ -114,6 +117,28 @@ private:
   /// makes candidates whatever their sketches (same_name_pairs, moved_pairs); sorted, unique.
   /// REQUIRES: names_ made (find_clusters()).
   std::vector<Pair> candidate_pairs(std::span<const bool> skip) const;
+  /// With the documents held by parts: the candidates (as candidate_pairs()) whose handling page
+  /// this process holds (owned_lsh_candidates, SiteNames::name_pairs). Collective.
+  std::vector<Pair> owned_candidate_pairs(std::span<const bool> skip) const;
+  /// Adds the name rule's forced pairs (sorted; those whose pages both take part) to the sorted,
+  /// unique `candidates`.
+  void add_forced_pairs(std::vector<Pair>& candidates, std::span<const Pair> same_name,
+                        std::span<const Pair> moved_pages) const;
+  /// find_clusters() with the documents held by parts, after the identical texts (`pairs`,
+  /// `skip`): each process's own candidates judged by it, the pairs worth measuring measured by
+  /// their component's owner (measure_owned_components), every measure then shared. Collective.
+  Clusters find_clusters_by_parts(std::vector<SimilarPair> pairs, std::span<const bool> skip,
+                                  const DocumentLoader& load);
+  /// Whether each of this process's `owned` candidates is worth measuring (as worth_measuring()),
+  /// the other pages' sketches asked of their holders. Collective.
+  std::vector<bool> owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules) const;
+  /// Measures this process's `needed` pairs (with their rules) with the rest of their connected
+  /// components: each pair sent to the holder of its component's smallest page
+  /// (pair_component_labels), which loads the component's pages once and measures it. Returns
+  /// this process's measures as SharedMeasure records (a, b, forward, backward, verified).
+  /// Collective.
+  std::string measure_owned_components(std::span<const Pair> needed, std::span<const PairRule> rules,
+                                       const DocumentLoader& load) const;
   /// The Measured of each of `pairs` (both documents non-empty, their rules in `rules`) whose
   /// `needed` flag is set, into out[index]: the documents are loaded once per connected
   /// component of those pairs, or once
@@ -136,8 +161,7 @@ private:
                       std::span<const std::size_t> mine, std::vector<Measured>& out) const;
   /// Whether `candidates[c]` may be similar enough to be measured, for each c: the pair needs
   /// masked containment or all shingles, or its sketch estimate, `slack` above, could reach
-  /// rules[c].required. With the sketches held by parts (hold_documents()), the process holding a
-  /// pair's first sketch judges it, the second's sent to it, and all share the verdicts.
+  /// rules[c].required. REQUIRES: holds_all().
   std::vector<bool> worth_measuring(std::span<const Pair> candidates, std::span<const PairRule> rules) const;
   /// The same verdict for one pair, from its two sketches.
   bool worth_measuring(std::uint32_t a, std::uint32_t b, double required, std::span<const std::uint32_t> sketch_a,
@@ -173,6 +197,8 @@ private:
   /// Measured: compare() asks mostly for these (a duplicate against its cluster's indexed page)
   /// and need not load them again. 24 bytes per measured candidate.
   std::vector<std::pair<std::uint64_t, Measured>> measured_;
+  /// The key of pair (a, b), a < b, in measured_.
+  static std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return std::uint64_t{a} << 32 | b; }
   /// The processes LSH's band keys and the exact measures are shared among (share_work_with);
   /// none: this one does all.
   const Collective* processes_ = nullptr;

@@ -2,8 +2,8 @@
 /// @brief MinhashDetector's verification: which candidates are worth measuring (their sketches'
 /// estimate), and their exact measures, component by component.
 ///
-/// In a partitioned run the holder of a candidate's handling page's sketch judges it, with the other sketch
-/// sent to it; the exact measures are shared so that every process verifies the same pairs.
+/// In a partitioned run (compare(), and find_clusters when every process holds every sketch) the
+/// exact measures are shared so that every process verifies the same pairs.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -30,61 +30,6 @@ namespace {
 /// test_minhash), so a qualifying pair is dropped with P < 1e-4.
 constexpr double kEstimateSlackSigmas = 4.0;
 
-/// Sketches received from the processes holding them, by document.
-class ReceivedSketches {
-public:
-  /// Reads all_to_all_bytes' messages of (document, `width` values) records.
-  ReceivedSketches(const std::vector<std::string>& messages, std::size_t width) {
-    for (const std::string& message : messages) {
-      codec::Reader in(message);
-      while (!in.at_end() && in.ok()) {
-        auto& [d, sketch] = received_.emplace_back(static_cast<std::uint32_t>(in.fixed(4)), std::vector<std::uint32_t>(width));
-        for (std::uint32_t& value : sketch) value = static_cast<std::uint32_t>(in.fixed(4));
-      }
-    }
-    std::sort(received_.begin(), received_.end());
-  }
-  /// d's sketch. REQUIRES: it was received.
-  std::span<const std::uint32_t> of(std::uint32_t d) const {
-    const auto it = std::lower_bound(received_.begin(), received_.end(), d,
-                                     [](const auto& r, std::uint32_t key) { return r.first < key; });
-    assert(it != received_.end() && it->first == d);
-    return it->second;
-  }
-
-private:
-  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> received_;  ///< sorted by document
-};
-
-
-/// The sketches this process holds that other processes judge candidates with (DocumentHolders:
-/// the holder of a candidate's handling_page judges it; `unbounded_at` says which candidates
-/// need no judging), as messages for all_to_all_bytes: each sent once, to each judge.
-std::vector<std::string> sketches_for_judges(std::span<const std::pair<std::uint32_t, std::uint32_t>> candidates, const DocumentHolders& holders,
-                                             const std::function<bool(std::size_t)>& unbounded_at,
-                                             const std::function<std::span<const std::uint32_t>(std::uint32_t)>& sketch_of,
-                                             const Collective& processes) {
-  const unsigned count = processes.size();
-  std::vector<std::vector<std::uint32_t>> wanted(count);
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    const auto [a, b] = candidates[c];
-    const std::uint32_t handler = handling_page(a, b), other = handler == a ? b : a;
-    if (unbounded_at(c) || holders.of(other) != processes.rank()) continue;
-    const unsigned judge = holders.of(handler);
-    if (judge != processes.rank() && judge < count) wanted[judge].push_back(other);
-  }
-  std::vector<std::string> to_each(count);
-  for (unsigned p = 0; p < count; ++p) {
-    std::sort(wanted[p].begin(), wanted[p].end());
-    wanted[p].erase(std::unique(wanted[p].begin(), wanted[p].end()), wanted[p].end());
-    for (const std::uint32_t d : wanted[p]) {
-      codec::put_fixed(to_each[p], d, 4);
-      for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(to_each[p], value, 4);
-    }
-  }
-  return to_each;
-}
-
 }  // namespace
 
 bool MinhashDetector::worth_measuring(std::uint32_t a, std::uint32_t b, double required,
@@ -101,48 +46,14 @@ bool MinhashDetector::worth_measuring(std::uint32_t a, std::uint32_t b, double r
 
 std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candidates,
                                                    std::span<const PairRule> rules) const {
+  assert(holds_all());
   // Masked containment, or all shingles: no bound from the sketches of the own shingles.
-  const auto unbounded_at = [&](std::size_t c) {
-    return rules[c].moved || repeated_only_[candidates[c].first] || repeated_only_[candidates[c].second];
-  };
   std::vector<char> worth(candidates.size(), 0);
-  if (holds_all()) {
-    parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
-      const auto [a, b] = candidates[c];
-      worth[c] = unbounded_at(c) || worth_measuring(a, b, rules[c].required, sketch_of(a), sketch_of(b));
-    });
-    return {worth.begin(), worth.end()};
-  }
-  // Sketches held by parts: the process holding a candidate's first sketch judges it.
-  const Collective& processes = *processes_;
-  const unsigned count = processes.size();
-  const DocumentHolders holders(held_first_, held_end_, processes);
-  const std::vector<std::string> to_each = sketches_for_judges(
-      candidates, holders, unbounded_at, [&](std::uint32_t d) { return sketch_of(d); }, processes);
-  const ReceivedSketches received(processes.all_to_all_bytes(to_each), width_);
-  const auto sketch = [&](std::uint32_t d) { return holds(d) ? sketch_of(d) : received.of(d); };
-  // This process's verdicts, in candidate order; then every process's, in the same order.
-  std::vector<std::size_t> judged;
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (!unbounded_at(c) && holders.of(handling_page(candidates[c].first, candidates[c].second)) == processes.rank()) {
-      judged.push_back(c);
-    }
-  }
-  std::string verdicts(judged.size(), '\0');
-  parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) {
-    const auto [a, b] = candidates[judged[k]];
-    verdicts[k] = worth_measuring(a, b, rules[judged[k]].required, sketch(a), sketch(b)) ? 1 : 0;
+  parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
+    const auto [a, b] = candidates[c];
+    worth[c] = rules[c].moved || repeated_only_[a] || repeated_only_[b] ||
+               worth_measuring(a, b, rules[c].required, sketch_of(a), sketch_of(b));
   });
-  const std::vector<std::string> all = processes.all_gather_bytes(verdicts);
-  std::vector<std::size_t> next(count, 0);
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (unbounded_at(c)) {
-      worth[c] = 1;
-      continue;
-    }
-    const unsigned judge = holders.of(handling_page(candidates[c].first, candidates[c].second));
-    worth[c] = judge < count && next[judge] < all[judge].size() && all[judge][next[judge]++] != 0;
-  }
   return {worth.begin(), worth.end()};
 }
 

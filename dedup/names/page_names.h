@@ -244,7 +244,9 @@ public:
   /// In a partitioned run (of_part()): same_name_pairs() and moved_pairs() of the whole site.
   /// Each named page is told to the process that owns its name (and the ones that own its file
   /// name and depth, its path and its path without each directory), which takes the names of the groups of two or more from their holders and
-  /// pairs them. `pages`: this process's own. Collective; every process gets all pairs.
+  /// pairs them. `pages`: this process's own. Collective; each pair goes to the process holding
+  /// its handling_page (dedup/sketches/minhash.h), so the processes' results together are the
+  /// whole site's.
   std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
   name_pairs(std::size_t neighbours, const EncodedPageNames& pages, const Collective& processes) const;
 

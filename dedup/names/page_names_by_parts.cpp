@@ -20,6 +20,8 @@
 #include "common/byte_codec.h"
 #include "common/collective.h"
 #include "dedup/names/page_names.h"
+#include "dedup/sketches/document_holders.h"
+#include "dedup/sketches/minhash.h"
 
 namespace canon::dedup {
 namespace {
@@ -341,11 +343,13 @@ SiteNames::name_pairs(std::size_t neighbours, const EncodedPageNames& pages, con
   // 3. Each owner's pairs, on every process (a nested pair may be found by two owners).
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> found[3] = {
       groups[0].same_name_pairs(neighbours), groups[1].parallel_moved_pairs(neighbours), groups[2].nested_moved_pairs()};
+  // 3. Each pair to the process holding its handling page.
+  const DocumentHolders holders(first_, first_ + held_, processes);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> all[2];
   for (int kind = 0; kind < 3; ++kind) {
-    std::string mine;
-    for (const auto& pair : found[kind]) put_record(mine, pair);
-    for (const std::string& theirs : processes.all_gather_bytes(mine)) {
+    std::vector<std::string> to_each(count);
+    for (const auto& pair : found[kind]) put_record(to_each[holders.of(handling_page(pair.first, pair.second))], pair);
+    for (const std::string& theirs : processes.all_to_all_bytes(to_each)) {
       for_each_record<std::pair<std::uint32_t, std::uint32_t>>(
           theirs, [&](const auto& pair) { all[std::min(kind, 1)].push_back(pair); });
     }

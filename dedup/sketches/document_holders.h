@@ -1,9 +1,12 @@
 /// @file document_holders.h
 /// @brief Which process holds each document in a partitioned run, where each process holds a
-/// range of the documents (its sketches, its names): the ranges, told to every process.
+/// range of the documents (its sketches, its names): the ranges, told to every process; and the
+/// sketches a process received from their holders.
 #pragma once
 
 #include <algorithm>
+#include <cassert>
+#include <span>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -43,6 +46,32 @@ public:
 private:
   unsigned count_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, unsigned>> by_first_;  ///< the non-empty ranges, sorted
+};
+
+/// Sketches received from the processes holding them, by document.
+class ReceivedSketches {
+public:
+  /// Reads all_to_all_bytes' messages of (document, `width` values) records.
+  ReceivedSketches(const std::vector<std::string>& messages, std::size_t width) {
+    for (const std::string& message : messages) {
+      codec::Reader in(message);
+      while (!in.at_end() && in.ok()) {
+        auto& [d, sketch] = received_.emplace_back(static_cast<std::uint32_t>(in.fixed(4)), std::vector<std::uint32_t>(width));
+        for (std::uint32_t& value : sketch) value = static_cast<std::uint32_t>(in.fixed(4));
+      }
+    }
+    std::sort(received_.begin(), received_.end());
+  }
+  /// d's sketch. REQUIRES: it was received.
+  std::span<const std::uint32_t> of(std::uint32_t d) const {
+    const auto it = std::lower_bound(received_.begin(), received_.end(), d,
+                                     [](const auto& r, std::uint32_t key) { return r.first < key; });
+    assert(it != received_.end() && it->first == d);
+    return it->second;
+  }
+
+private:
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> received_;  ///< sorted by document
 };
 
 }  // namespace canon::dedup

@@ -1,0 +1,224 @@
+/// @file minhash_by_parts.cpp
+/// @brief MinhashDetector::find_clusters when each process holds a part of the documents: every
+/// candidate stays with the process holding its handling page (LSH, the name rule, the sketch
+/// estimate), the pairs to measure go to the owner of their component, and only the measures
+/// are shared (docs/partitioned-build.md, "Near-duplicates").
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cstring>
+#include <string>
+#include <tuple>
+
+#include "common/byte_codec.h"
+#include "common/collective.h"
+#include "common/parallel.h"
+#include "dedup/detectors/detector_support.h"
+#include "dedup/detectors/minhash_detector.h"
+#include "dedup/sketches/components.h"
+#include "dedup/sketches/document_holders.h"
+
+namespace canon::dedup {
+namespace {
+
+/// The other page of pair (a, b) than its handling page.
+std::uint32_t other_page(std::uint32_t a, std::uint32_t b) { return handling_page(a, b) == a ? b : a; }
+
+/// A pair to measure on its way to its component's owner, with its rule.
+struct RoutedPair {
+  std::uint32_t label = 0;  ///< the component's smallest page
+  std::pair<std::uint32_t, std::uint32_t> pair;
+  double required = 0.0;
+  bool moved = false;
+  MovedPlace place;
+};
+
+void put_routed(std::string& out, const RoutedPair& r) {
+  codec::put_fixed(out, r.label, 4);
+  codec::put_fixed(out, r.pair.first, 4);
+  codec::put_fixed(out, r.pair.second, 4);
+  codec::put_fixed(out, std::bit_cast<std::uint64_t>(r.required), 8);
+  out.push_back(static_cast<char>(r.moved ? 1 + r.place.inserted : 0));
+  codec::put_varint(out, r.place.words.size());
+  for (const std::uint32_t w : r.place.words) codec::put_fixed(out, w, 4);
+}
+
+/// The pairs of all_to_all_bytes' messages of put_routed records, sorted by (component, pair).
+std::vector<RoutedPair> routed_pairs(const std::vector<std::string>& messages) {
+  std::vector<RoutedPair> routed;
+  for (const std::string& message : messages) {
+    codec::Reader in(message);
+    while (in.ok() && !in.at_end()) {
+      RoutedPair& r = routed.emplace_back();
+      r.label = static_cast<std::uint32_t>(in.fixed(4));
+      r.pair.first = static_cast<std::uint32_t>(in.fixed(4));
+      r.pair.second = static_cast<std::uint32_t>(in.fixed(4));
+      r.required = std::bit_cast<double>(in.fixed(8));
+      const std::uint64_t moved = in.fixed(1);  // 0 not moved, 1 substituted, 2 inserted
+      r.moved = moved != 0;
+      r.place.inserted = moved == 2;
+      r.place.words.resize(in.count());
+      for (std::uint32_t& w : r.place.words) w = static_cast<std::uint32_t>(in.fixed(4));
+    }
+    assert(in.ok() && in.at_end());
+  }
+  std::sort(routed.begin(), routed.end(), [](const RoutedPair& x, const RoutedPair& y) {
+    return std::tie(x.label, x.pair) < std::tie(y.label, y.pair);
+  });
+  return routed;
+}
+
+/// What a component's owner found for one pair, shared with every process.
+struct SharedMeasure {
+  std::uint32_t a;
+  std::uint32_t b;
+  double forward;
+  double backward;
+  std::uint64_t verified;  ///< 1: at least its rule's required similarity
+};
+static_assert(sizeof(SharedMeasure) == 32);
+
+}  // namespace
+
+std::vector<MinhashDetector::PairRule> MinhashDetector::owned_pair_rules(std::span<const Pair> owned) {
+  std::vector<std::uint32_t> others;
+  others.reserve(owned.size());
+  for (const auto& [a, b] : owned) others.push_back(other_page(a, b));
+  names_.take_names(others, page_names_, *processes_);
+  others = {};
+  std::vector<PairRule> rules(owned.size());
+  parallel_for(owned.size(), options_.threads, [&](std::size_t p, std::size_t) {
+    const auto [a, b] = owned[p];
+    rules[p].required = required(a, b);
+    rules[p].moved = moved(a, b);
+    if (rules[p].moved) rules[p].place = names_.moved_place(a, b);
+  });
+  names_.forget_taken();
+  return rules;
+}
+
+std::vector<bool> MinhashDetector::owned_worth_measuring(std::span<const Pair> owned,
+                                                         std::span<const PairRule> rules) const {
+  const auto unbounded_at = [&](std::size_t c) {
+    return rules[c].moved || repeated_only_[owned[c].first] || repeated_only_[owned[c].second];
+  };
+  // The other pages' sketches, asked of their holders.
+  const Collective& processes = *processes_;
+  const DocumentHolders holders(held_first_, held_end_, processes);
+  std::vector<std::string> asks(processes.size());
+  {
+    std::vector<std::uint32_t> wanted;
+    for (std::size_t c = 0; c < owned.size(); ++c) {
+      if (!unbounded_at(c)) wanted.push_back(other_page(owned[c].first, owned[c].second));
+    }
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    for (const std::uint32_t d : wanted) codec::put_fixed(asks[holders.of(d)], d, 4);
+  }
+  const std::vector<std::string> asked = processes.all_to_all_bytes(asks);
+  std::vector<std::string> answers(processes.size());
+  for (std::size_t p = 0; p < asked.size(); ++p) {
+    for (codec::Reader in(asked[p]); in.ok() && !in.at_end();) {
+      const auto d = static_cast<std::uint32_t>(in.fixed(4));
+      codec::put_fixed(answers[p], d, 4);
+      for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(answers[p], value, 4);
+    }
+  }
+  const ReceivedSketches received(processes.all_to_all_bytes(answers), width_);
+  const auto sketch = [&](std::uint32_t d) { return holds(d) ? sketch_of(d) : received.of(d); };
+  std::vector<char> worth(owned.size(), 1);
+  parallel_for(owned.size(), options_.threads, [&](std::size_t c, std::size_t) {
+    const auto [a, b] = owned[c];
+    if (!unbounded_at(c)) worth[c] = worth_measuring(a, b, rules[c].required, sketch(a), sketch(b)) ? 1 : 0;
+  });
+  return {worth.begin(), worth.end()};
+}
+
+std::string MinhashDetector::measure_owned_components(std::span<const Pair> needed, std::span<const PairRule> rules,
+                                                      const DocumentLoader& load) const {
+  // The component of each pair (labels kept by the pages' holders); each pair, with its rule, to
+  // the holder of its component's smallest page.
+  const Collective& processes = *processes_;
+  const DocumentHolders holders(held_first_, held_end_, processes);
+  const auto holder_of = [&](std::uint32_t d) { return holders.of(d); };
+  const std::vector<std::uint32_t> labels = pair_component_labels(needed, holder_of, processes);
+  std::vector<std::string> to_each(processes.size());
+  for (std::size_t p = 0; p < needed.size(); ++p) {
+    put_routed(to_each[holders.of(labels[p])], {labels[p], needed[p], rules[p].required, rules[p].moved, rules[p].place});
+  }
+  const std::vector<RoutedPair> routed = routed_pairs(processes.all_to_all_bytes(to_each));
+  to_each = {};
+  std::vector<Pair> pairs;
+  std::vector<PairRule> routed_rules;
+  std::vector<std::uint32_t> members;
+  for (const RoutedPair& r : routed) {
+    pairs.push_back(r.pair);
+    routed_rules.push_back({r.required, r.moved, r.place});
+    members.insert(members.end(), {r.pair.first, r.pair.second});
+  }
+  // This process's components, largest first, measured as one process measures them.
+  std::vector<std::vector<std::size_t>> components;
+  for (std::size_t i = 0; i < routed.size(); ++i) {
+    if (i == 0 || routed[i].label != routed[i - 1].label) components.emplace_back();
+    components.back().push_back(i);
+  }
+  std::stable_sort(components.begin(), components.end(), [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  load.locate(members);
+  members = {};
+  std::vector<Measured> measured(pairs.size());
+  parallel_for(components.size(), options_.threads, [&](std::size_t c, std::size_t) {
+    measure_component(pairs, components[c], routed_rules, load, measured);
+  });
+  std::string shared;
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const SharedMeasure m{pairs[p].first, pairs[p].second, measured[p].forward, measured[p].backward,
+                          measured[p].larger() >= routed_rules[p].required ? 1u : 0u};
+    shared.append(reinterpret_cast<const char*>(&m), sizeof m);
+  }
+  return shared;
+}
+
+Clusters MinhashDetector::find_clusters_by_parts(std::vector<SimilarPair> pairs, std::span<const bool> skip,
+                                                 const DocumentLoader& load) {
+  const auto n = static_cast<std::uint32_t>(sizes_.size());
+  const std::vector<Pair> owned = owned_candidate_pairs(skip);
+  const std::vector<PairRule> rules = owned_pair_rules(owned);
+  const std::vector<bool> worth = owned_worth_measuring(owned, rules);
+  std::vector<Pair> needed;
+  std::vector<PairRule> needed_rules;
+  for (std::size_t c = 0; c < owned.size(); ++c) {
+    if (!worth[c]) continue;
+    needed.push_back(owned[c]);
+    needed_rules.push_back(rules[c]);
+  }
+  std::string mine;
+  codec::put_fixed(mine, owned.size(), 8);
+  mine += measure_owned_components(needed, needed_rules, load);
+  // Every process's measures: the verified pairs (in pair order, as one process lists its
+  // candidates) and what compare() looks up.
+  std::size_t examined = 0;
+  std::vector<SharedMeasure> all;
+  for (const std::string& theirs : processes_->all_gather_bytes(mine)) {
+    std::uint64_t count = 0;
+    std::memcpy(&count, theirs.data(), sizeof count);
+    examined += count;
+    const std::size_t held = all.size(), more = (theirs.size() - sizeof count) / sizeof(SharedMeasure);
+    all.resize(held + more);
+    std::memcpy(all.data() + held, theirs.data() + sizeof count, more * sizeof(SharedMeasure));
+  }
+  std::sort(all.begin(), all.end(), [](const SharedMeasure& x, const SharedMeasure& y) {
+    return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+  });
+  measured_.clear();
+  for (const SharedMeasure& m : all) {
+    const Measured measured{m.forward, m.backward};
+    if (m.verified != 0) pairs.push_back({m.a, m.b, measured.larger()});
+    measured_.emplace_back(pair_key(m.a, m.b), measured);
+  }
+  for (SimilarPair& p : pairs) {
+    if (p.a > p.b) std::swap(p.a, p.b);
+  }
+  return clusters_from_pairs(n, std::move(pairs), examined);
+}
+
+}  // namespace canon::dedup
