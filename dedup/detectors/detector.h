@@ -211,6 +211,18 @@ public:
   virtual std::vector<Comparison> compare(
       std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
       const DocumentLoader& load) = 0;
+  /// Whether compare_own() may be called: each process of a partitioned build then compares
+  /// its own pairs only. False by default (compare() wants every process's pairs on each).
+  virtual bool compares_own_pairs() const { return false; }
+  /// compare() of this process's own `pairs` (each process passes its own, any number): the
+  /// judgements of its pairs, the same as compare() of them. Collective (every process calls
+  /// it at the same point). REQUIRES: compares_own_pairs().
+  virtual std::vector<Comparison> compare_own(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                              const DocumentLoader& load) {
+    (void)pairs;
+    (void)load;
+    return {};
+  }
   /// Average bytes of per-document state kept between add() and find_clusters(), for
   /// docs/bench.
   virtual std::size_t state_bytes_per_document() const = 0;

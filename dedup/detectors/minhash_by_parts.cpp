@@ -17,6 +17,7 @@
 #include "dedup/detectors/minhash_detector.h"
 #include "dedup/sketches/components.h"
 #include "dedup/sketches/document_holders.h"
+#include "dedup/sketches/union_find.h"
 
 namespace canon::dedup {
 namespace {
@@ -80,15 +81,15 @@ static_assert(sizeof(SharedMeasure) == 32);
 
 }  // namespace
 
-std::vector<MinhashDetector::PairRule> MinhashDetector::owned_pair_rules(std::span<const Pair> owned) {
-  std::vector<std::uint32_t> others;
-  others.reserve(owned.size());
-  for (const auto& [a, b] : owned) others.push_back(other_page(a, b));
-  names_.take_names(others, page_names_, *processes_);
-  others = {};
-  std::vector<PairRule> rules(owned.size());
-  parallel_for(owned.size(), options_.threads, [&](std::size_t p, std::size_t) {
-    const auto [a, b] = owned[p];
+std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules_here(std::span<const Pair> pairs) {
+  std::vector<std::uint32_t> pages;  // take_names() leaves out those held here
+  pages.reserve(2 * pairs.size());
+  for (const auto& [a, b] : pairs) pages.insert(pages.end(), {a, b});
+  names_.take_names(pages, page_names_, *processes_);
+  pages = {};
+  std::vector<PairRule> rules(pairs.size());
+  parallel_for(pairs.size(), options_.threads, [&](std::size_t p, std::size_t) {
+    const auto [a, b] = pairs[p];
     rules[p].required = required(a, b);
     rules[p].moved = moved(a, b);
     if (rules[p].moved) rules[p].place = names_.moved_place(a, b);
@@ -150,25 +151,12 @@ std::string MinhashDetector::measure_owned_components(std::span<const Pair> need
   to_each = {};
   std::vector<Pair> pairs;
   std::vector<PairRule> routed_rules;
-  std::vector<std::uint32_t> members;
   for (const RoutedPair& r : routed) {
     pairs.push_back(r.pair);
     routed_rules.push_back({r.required, r.moved, r.place});
-    members.insert(members.end(), {r.pair.first, r.pair.second});
   }
-  // This process's components, largest first, measured as one process measures them.
-  std::vector<std::vector<std::size_t>> components;
-  for (std::size_t i = 0; i < routed.size(); ++i) {
-    if (i == 0 || routed[i].label != routed[i - 1].label) components.emplace_back();
-    components.back().push_back(i);
-  }
-  std::stable_sort(components.begin(), components.end(), [](const auto& x, const auto& y) { return x.size() > y.size(); });
-  load.locate(members);
-  members = {};
   std::vector<Measured> measured(pairs.size());
-  parallel_for(components.size(), options_.threads, [&](std::size_t c, std::size_t) {
-    measure_component(pairs, components[c], routed_rules, load, measured);
-  });
+  measure_here(pairs, std::vector<bool>(pairs.size(), true), routed_rules, load, measured);
   std::string shared;
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const SharedMeasure m{pairs[p].first, pairs[p].second, measured[p].forward, measured[p].backward,
@@ -178,11 +166,57 @@ std::string MinhashDetector::measure_owned_components(std::span<const Pair> need
   return shared;
 }
 
+void MinhashDetector::measure_here(std::span<const Pair> pairs, const std::vector<bool>& needed,
+                                   std::span<const PairRule> rules, const DocumentLoader& load,
+                                   std::vector<Measured>& out) const {
+  std::vector<std::uint32_t> members;
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (needed[p]) members.insert(members.end(), {pairs[p].first, pairs[p].second});
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  load.locate(members);
+  // The connected components of the needed pairs, over their pages' places in `members`.
+  const auto member = [&](std::uint32_t d) {
+    return static_cast<std::uint32_t>(std::lower_bound(members.begin(), members.end(), d) - members.begin());
+  };
+  UnionFind sets(static_cast<std::uint32_t>(members.size()));
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (needed[p]) sets.unite(member(pairs[p].first), member(pairs[p].second));
+  }
+  std::vector<std::pair<std::uint32_t, std::size_t>> by_root;  // (component root, pair index)
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (needed[p]) by_root.emplace_back(sets.find(member(pairs[p].first)), p);
+  }
+  std::sort(by_root.begin(), by_root.end());
+  std::vector<std::vector<std::size_t>> components;
+  for (std::size_t i = 0; i < by_root.size(); ++i) {
+    if (i == 0 || by_root[i].first != by_root[i - 1].first) components.emplace_back();
+    components.back().push_back(by_root[i].second);
+  }
+  // Largest first, so that one big component does not start last.
+  std::stable_sort(components.begin(), components.end(), [](const auto& x, const auto& y) { return x.size() > y.size(); });
+  parallel_for(components.size(), options_.threads, [&](std::size_t c, std::size_t) {
+    measure_component(pairs, components[c], rules, load, out);
+  });
+}
+
+std::vector<Comparison> MinhashDetector::compare_own(std::span<const Pair> pairs, const DocumentLoader& load) {
+  assert(names_by_parts());
+  std::vector<Pair> ordered;
+  std::vector<Measured> measured;
+  std::vector<bool> needed;
+  known_measures(pairs, ordered, measured, needed);
+  const std::vector<PairRule> rules = pair_rules_here(ordered);
+  measure_here(ordered, needed, rules, load, measured);
+  return comparisons(pairs, rules, measured);
+}
+
 Clusters MinhashDetector::find_clusters_by_parts(std::vector<SimilarPair> pairs, std::span<const bool> skip,
                                                  const DocumentLoader& load) {
   const auto n = static_cast<std::uint32_t>(sizes_.size());
   const std::vector<Pair> owned = owned_candidate_pairs(skip);
-  const std::vector<PairRule> rules = owned_pair_rules(owned);
+  const std::vector<PairRule> rules = pair_rules_here(owned);
   const std::vector<bool> worth = owned_worth_measuring(owned, rules);
   std::vector<Pair> needed;
   std::vector<PairRule> needed_rules;

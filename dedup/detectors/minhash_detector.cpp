@@ -313,11 +313,11 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   return clusters_from_pairs(n, std::move(pairs), candidates.size());
 }
 
-std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
-                                                 const DocumentLoader& load) {
-  std::vector<Measured> measured(pairs.size());
-  std::vector<Pair> ordered(pairs.size());
-  std::vector<bool> needed(pairs.size(), false);
+void MinhashDetector::known_measures(std::span<const Pair> pairs, std::vector<Pair>& ordered,
+                                     std::vector<Measured>& measured, std::vector<bool>& needed) const {
+  measured.assign(pairs.size(), {});
+  ordered.resize(pairs.size());
+  needed.assign(pairs.size(), false);
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     auto [a, b] = pairs[p];
     assert(a < sizes_.size() && b < sizes_.size());
@@ -337,20 +337,29 @@ std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs,
       needed[p] = true;
     }
   }
-  const std::vector<PairRule> rules = pair_rules(ordered);
-  measure_exactly(ordered, needed, rules, load, measured);
-  std::vector<double> similarity(pairs.size());
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    // Measured is of (smaller index, larger index): the first page of the pair against the second.
-    similarity[p] = pairs[p].first <= pairs[p].second ? measured[p].forward : measured[p].backward;
-  }
+}
+
+std::vector<Comparison> MinhashDetector::comparisons(std::span<const Pair> pairs, std::span<const PairRule> rules,
+                                                     std::span<const Measured> measured) const {
   std::vector<Comparison> result(pairs.size());
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
     if (text_hashes_[a] == 0 || text_hashes_[b] == 0) continue;
-    result[p] = {similarity[p], a == b || identical(a, b) || similarity[p] >= rules[p].required, a != b && rules[p].moved};
+    // Measured is of (smaller index, larger index): the first page of the pair against the second.
+    const double similarity = a <= b ? measured[p].forward : measured[p].backward;
+    result[p] = {similarity, a == b || identical(a, b) || similarity >= rules[p].required, a != b && rules[p].moved};
   }
   return result;
+}
+
+std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs, const DocumentLoader& load) {
+  std::vector<Pair> ordered;
+  std::vector<Measured> measured;
+  std::vector<bool> needed;
+  known_measures(pairs, ordered, measured, needed);
+  const std::vector<PairRule> rules = pair_rules(ordered);
+  measure_exactly(ordered, needed, rules, load, measured);
+  return comparisons(pairs, rules, measured);
 }
 
 }  // namespace canon::dedup

@@ -53,6 +53,11 @@ public:
     hold_first_ = first;
     hold_end_ = end;
   }
+  /// With the documents held by parts (hold_documents()): each process judges its own pairs, the
+  /// names and pages it does not hold taken from their holders.
+  bool compares_own_pairs() const override { return names_by_parts(); }
+  std::vector<Comparison> compare_own(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                      const DocumentLoader& load) override;
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                   const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
@@ -88,9 +93,9 @@ private:
   /// process holding a pair's handling page's name judges it, taking the other's name from its
   /// holder, and all share the rules: collective then. REQUIRES: find_clusters() made names_.
   std::vector<PairRule> pair_rules(std::span<const Pair> pairs);
-  /// With the names held by parts: the PairRule of each of this process's `owned` pairs (it
-  /// holds their handling pages), the other pages' names taken from their holders. Collective.
-  std::vector<PairRule> owned_pair_rules(std::span<const Pair> owned);
+  /// With the names held by parts: the PairRule of each of this process's own `pairs`, judged
+  /// here, the names it does not hold taken from their holders. Collective.
+  std::vector<PairRule> pair_rules_here(std::span<const Pair> pairs);
   /// Whether the names are held by parts (this process holds its own documents' only).
   bool names_by_parts() const { return !holds_all() && processes_ != nullptr; }
   /// Whether document d is compared with others: it has own shingles, or all its shingles are
@@ -109,6 +114,19 @@ private:
     double backward = 0.0;
     double larger() const { return std::max(forward, backward); }
   };
+  /// The Measured of each of `pairs` (a < b) whose `needed` flag is set, into out[index],
+  /// measured by this process: the pages told to `load` (DocumentLoader::locate, collective),
+  /// each connected component of those pairs measured as measure_exactly() measures it.
+  void measure_here(std::span<const Pair> pairs, const std::vector<bool>& needed, std::span<const PairRule> rules,
+                    const DocumentLoader& load, std::vector<Measured>& out) const;
+  /// What compare() returns for `pairs` (as given), from their `ordered` (a < b) forms, `rules`
+  /// and `measured`.
+  std::vector<Comparison> comparisons(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                                      std::span<const PairRule> rules, std::span<const Measured> measured) const;
+  /// compare()'s first step: each pair ordered (a < b), its measure where it is known already
+  /// (identical, or in measured_), and whether it still needs measuring.
+  void known_measures(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, std::vector<Pair>& ordered,
+                      std::vector<Measured>& measured, std::vector<bool>& needed) const;
   /// Pairs of documents with the same word sequence (similarity 1), each with the first of its
   /// group; `skip` (one per document) marks those later ones and the documents without own
   /// shingles, which take no part in LSH.

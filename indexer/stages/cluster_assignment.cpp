@@ -163,8 +163,9 @@ Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedu
 namespace {
 
 /// The judge of a share's pairs in a partitioned build: every process gives the pairs of its
-/// share, as detector documents, and Detector::compare judges all of them on every process (as
-/// the detector shares its work: the same pairs on every process); each takes its own back.
+/// share, as detector documents. A detector that compares each process's own pairs
+/// (Detector::compare_own) judges them there; for any other, Detector::compare judges every
+/// process's pairs on every process (the same pairs on every process) and each takes its own.
 class ShareJudge final : public dedup::PairJudge {
 public:
   ShareJudge(dedup::Detector& detector, const dedup::DocumentLoader& load, std::span<const std::uint32_t> documents,
@@ -174,6 +175,10 @@ public:
   std::vector<dedup::Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs) override {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> all;
     std::size_t mine_at = 0;
+    if (processes_.size() > 1 && detector_.compares_own_pairs()) {  // each process its own pairs
+      for (const auto& [a, b] : pairs) all.emplace_back(documents_[a], documents_[b]);
+      return detector_.compare_own(all, load_);
+    }
     if (processes_.size() == 1) {
       for (const auto& [a, b] : pairs) all.emplace_back(documents_[a], documents_[b]);
     } else {
