@@ -223,6 +223,19 @@ TEST_CASE("a partitioned build gives the one-process index: more processes than 
   CHECK(dump_xapian(dir.path() / "nine") == dump_xapian(dir.path() / "one"));
 }
 
+TEST_CASE("a partitioned build gives the one-process index: one process holds every file") {
+  // One chunk: process 0 holds every page, the others none; each still keeps its part's state.
+  canon::testing::TempDir dir;
+  const Configure one_chunk = [](IndexOptions& options) { options.chunk_files = 1000; };
+  auto one = canon::indexer::index_site(options_for(sample_site(), dir.path() / "one", one_chunk));
+  REQUIRE_MESSAGE(one.ok(), one.status().message());
+  build(sample_site(), dir.path() / "two", 2, false, one_chunk);
+  for (const char* file : {"pages.jsonl", "graph.tsv", "pairs.tsv"}) {
+    CAPTURE(file);
+    CHECK(slurp(dir.path() / "two" / file) == slurp(dir.path() / "one" / file));
+  }
+}
+
 TEST_CASE("parts saved and loaded merge into the one-process index") {
   canon::testing::TempDir dir;
   auto one = canon::indexer::index_site(options_for(sample_site(), dir.path() / "one"));

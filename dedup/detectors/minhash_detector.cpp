@@ -96,7 +96,7 @@ constexpr std::string_view kEncodedTag = "canon minhash documents";
 std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, std::uint32_t end) const {
   assert(begin <= end && end <= sizes_.size() && page_names_.size() == held_end_ - held_first_);
   // Sketches and names held by parts stay with their part: the receiver keeps none of them.
-  const bool with_sketches = holds_all();
+  const bool with_sketches = !by_parts_;
   std::string out;
   codec::put_string(out, kEncodedTag);
   codec::put_varint(out, with_sketches ? width_ : 0);
@@ -121,7 +121,7 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   const std::uint64_t begin = in.varint(), end = in.varint();
   // Sketches come with the documents unless they are held by parts; then the documents taken
   // are another process's, whose sketches it keeps.
-  const bool ours = tagged && (holds_all() ? width == width_ : width == 0);
+  const bool ours = tagged && (by_parts_ ? width == 0 : width == width_);
   if (!ours || !in.ok() || begin > end || end > sizes_.size() || page_names_.size() != held_end_ - held_first_ ||
       (width == 0 && begin < end && begin < held_end_ && held_first_ < end)) {
     return Status::corruption("encoded documents not of this minhash detector (another kind, sketch size or run)");

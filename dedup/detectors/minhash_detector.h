@@ -52,6 +52,7 @@ public:
   void hold_documents(std::uint32_t first, std::uint32_t end) override {
     hold_first_ = first;
     hold_end_ = end;
+    by_parts_ = true;
   }
   /// With the documents held by parts (hold_documents()): each process judges its own pairs, the
   /// names and pages it does not hold taken from their holders.
@@ -97,7 +98,7 @@ private:
   /// here, the names it does not hold taken from their holders. Collective.
   std::vector<PairRule> pair_rules_here(std::span<const Pair> pairs);
   /// Whether the names are held by parts (this process holds its own documents' only).
-  bool names_by_parts() const { return !holds_all() && processes_ != nullptr; }
+  bool names_by_parts() const { return by_parts_ && processes_ != nullptr; }
   /// Whether document d is compared with others: it has own shingles, or all its shingles are
   /// the site's repeated text (repeated_only_).
   bool takes_part(std::uint32_t d) const { return sizes_[d] != 0 || repeated_only_[d] != 0; }
@@ -224,6 +225,9 @@ private:
   /// sketches this run holds: the same, within the run's documents.
   std::uint32_t hold_first_ = 0;
   std::uint32_t hold_end_ = std::numeric_limits<std::uint32_t>::max();
+  /// Whether hold_documents() gave this process a part (which may be every document, or none):
+  /// sketches and names then stay with their holders, whatever this process's range.
+  bool by_parts_ = false;
   std::uint32_t held_first_ = 0;
   std::uint32_t held_end_ = 0;
 };
