@@ -25,49 +25,6 @@ namespace {
 /// The other page of pair (a, b) than its handling page.
 std::uint32_t other_page(std::uint32_t a, std::uint32_t b) { return handling_page(a, b) == a ? b : a; }
 
-/// A pair to measure on its way to its component's owner, with its rule.
-struct RoutedPair {
-  std::uint32_t label = 0;  ///< the component's smallest page
-  std::pair<std::uint32_t, std::uint32_t> pair;
-  double required = 0.0;
-  bool moved = false;
-  MovedPlace place;
-};
-
-void put_routed(std::string& out, const RoutedPair& r) {
-  codec::put_fixed(out, r.label, 4);
-  codec::put_fixed(out, r.pair.first, 4);
-  codec::put_fixed(out, r.pair.second, 4);
-  codec::put_fixed(out, std::bit_cast<std::uint64_t>(r.required), 8);
-  out.push_back(static_cast<char>(r.moved ? 1 + r.place.inserted : 0));
-  codec::put_varint(out, r.place.words.size());
-  for (const std::uint32_t w : r.place.words) codec::put_fixed(out, w, 4);
-}
-
-/// The pairs of all_to_all_bytes' messages of put_routed records, sorted by (component, pair).
-std::vector<RoutedPair> routed_pairs(const std::vector<std::string>& messages) {
-  std::vector<RoutedPair> routed;
-  for (const std::string& message : messages) {
-    codec::Reader in(message);
-    while (in.ok() && !in.at_end()) {
-      RoutedPair& r = routed.emplace_back();
-      r.label = static_cast<std::uint32_t>(in.fixed(4));
-      r.pair.first = static_cast<std::uint32_t>(in.fixed(4));
-      r.pair.second = static_cast<std::uint32_t>(in.fixed(4));
-      r.required = std::bit_cast<double>(in.fixed(8));
-      const std::uint64_t moved = in.fixed(1);  // 0 not moved, 1 substituted, 2 inserted
-      r.moved = moved != 0;
-      r.place.inserted = moved == 2;
-      r.place.words.resize(in.count());
-      for (std::uint32_t& w : r.place.words) w = static_cast<std::uint32_t>(in.fixed(4));
-    }
-    assert(in.ok() && in.at_end());
-  }
-  std::sort(routed.begin(), routed.end(), [](const RoutedPair& x, const RoutedPair& y) {
-    return std::tie(x.label, x.pair) < std::tie(y.label, y.pair);
-  });
-  return routed;
-}
 
 /// What a component's owner found for one pair, shared with every process.
 struct SharedMeasure {
@@ -145,15 +102,30 @@ std::string MinhashDetector::measure_owned_components(std::span<const Pair> need
   const std::vector<std::uint32_t> labels = pair_component_labels(needed, holder_of, processes);
   std::vector<std::string> to_each(processes.size());
   for (std::size_t p = 0; p < needed.size(); ++p) {
-    put_routed(to_each[holders.of(labels[p])], {labels[p], needed[p], rules[p].required, rules[p].moved, rules[p].place});
+    std::string& out = to_each[holders.of(labels[p])];
+    for (const std::uint32_t value : {labels[p], needed[p].first, needed[p].second}) codec::put_fixed(out, value, 4);
+    put_rule(out, rules[p]);
   }
-  const std::vector<RoutedPair> routed = routed_pairs(processes.all_to_all_bytes(to_each));
+  // The pairs received, by (component, pair), with their rules.
+  std::vector<std::tuple<std::uint32_t, Pair, PairRule>> routed;
+  for (const std::string& message : processes.all_to_all_bytes(to_each)) {
+    for (codec::Reader in(message); in.ok() && !in.at_end();) {
+      auto& [label, pair, rule] = routed.emplace_back();
+      label = static_cast<std::uint32_t>(in.fixed(4));
+      pair.first = static_cast<std::uint32_t>(in.fixed(4));
+      pair.second = static_cast<std::uint32_t>(in.fixed(4));
+      read_rule(in, rule);
+    }
+  }
   to_each = {};
+  std::sort(routed.begin(), routed.end(), [](const auto& x, const auto& y) {
+    return std::tie(std::get<0>(x), std::get<1>(x)) < std::tie(std::get<0>(y), std::get<1>(y));
+  });
   std::vector<Pair> pairs;
   std::vector<PairRule> routed_rules;
-  for (const RoutedPair& r : routed) {
-    pairs.push_back(r.pair);
-    routed_rules.push_back({r.required, r.moved, r.place});
+  for (auto& [label, pair, rule] : routed) {
+    pairs.push_back(pair);
+    routed_rules.push_back(std::move(rule));
   }
   std::vector<Measured> measured(pairs.size());
   measure_here(pairs, std::vector<bool>(pairs.size(), true), routed_rules, load, measured);

@@ -250,27 +250,34 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<con
   std::string mine;
   for (const std::size_t p : judged) {
     codec::put_varint(mine, p);
-    codec::put_fixed(mine, std::bit_cast<std::uint64_t>(rules[p].required), 8);
-    mine.push_back(static_cast<char>(rules[p].moved ? 1 + rules[p].place.inserted : 0));
-    codec::put_varint(mine, rules[p].place.words.size());
-    for (const std::uint32_t w : rules[p].place.words) codec::put_fixed(mine, w, 4);
+    put_rule(mine, rules[p]);
   }
   for (const std::string& theirs : processes_->all_gather_bytes(mine)) {
     codec::Reader in(theirs);
     while (in.ok() && !in.at_end()) {
       const std::uint64_t p = in.varint();
       if (p >= rules.size()) break;
-      PairRule& rule = rules[p];
-      rule.required = std::bit_cast<double>(in.fixed(8));
-      const std::uint64_t moved = in.fixed(1);  // 0 not moved, 1 substituted, 2 inserted
-      rule.moved = moved != 0;
-      rule.place.inserted = moved == 2;
-      rule.place.words.resize(in.count());
-      for (std::uint32_t& w : rule.place.words) w = static_cast<std::uint32_t>(in.fixed(4));
+      read_rule(in, rules[p]);
     }
     assert(in.ok() && in.at_end());
   }
   return rules;
+}
+
+void MinhashDetector::put_rule(std::string& out, const PairRule& rule) {
+  codec::put_fixed(out, std::bit_cast<std::uint64_t>(rule.required), 8);
+  out.push_back(static_cast<char>(rule.moved ? 1 + rule.place.inserted : 0));
+  codec::put_varint(out, rule.place.words.size());
+  for (const std::uint32_t w : rule.place.words) codec::put_fixed(out, w, 4);
+}
+
+void MinhashDetector::read_rule(codec::Reader& in, PairRule& rule) {
+  rule.required = std::bit_cast<double>(in.fixed(8));
+  const std::uint64_t moved = in.fixed(1);  // 0 not moved, 1 substituted, 2 inserted
+  rule.moved = moved != 0;
+  rule.place.inserted = moved == 2;
+  rule.place.words.resize(in.count());
+  for (std::uint32_t& w : rule.place.words) w = static_cast<std::uint32_t>(in.fixed(4));
 }
 
 Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "common/byte_codec.h"
 #include "dedup/sketches/boilerplate.h"
 #include "dedup/detectors/detector.h"
 #include "dedup/detectors/detector_support.h"
@@ -94,6 +96,9 @@ private:
   /// process holding a pair's handling page's name judges it, taking the other's name from its
   /// holder, and all share the rules: collective then. REQUIRES: find_clusters() made names_.
   std::vector<PairRule> pair_rules(std::span<const Pair> pairs);
+  /// A PairRule in bytes (the exchanges of rules), and back from a reader at it.
+  static void put_rule(std::string& out, const PairRule& rule);
+  static void read_rule(codec::Reader& in, PairRule& rule);
   /// With the names held by parts: the PairRule of each of this process's own `pairs`, judged
   /// here, the names it does not hold taken from their holders. Collective.
   std::vector<PairRule> pair_rules_here(std::span<const Pair> pairs);
