@@ -209,6 +209,7 @@ Clusters MinhashDetector::find_clusters_by_parts(std::vector<SimilarPair> pairs,
     std::memcpy(&count, theirs.data(), sizeof count);
     examined += count;
     const std::size_t held = all.size(), more = (theirs.size() - sizeof count) / sizeof(SharedMeasure);
+    if (more == 0) continue;  // (memcpy wants a non-null pointer even for no bytes)
     all.resize(held + more);
     std::memcpy(all.data() + held, theirs.data() + sizeof count, more * sizeof(SharedMeasure));
   }

@@ -270,6 +270,7 @@ std::vector<Pair> settle_candidates(const FirstProposals& owned, const DocumentH
   contested.clear();
   for (const std::string& theirs : processes.all_gather_bytes(mine)) {
     const std::size_t held = contested.size(), more = theirs.size() / sizeof(ContestedPair);
+    if (more == 0) continue;  // (memcpy wants a non-null pointer even for no bytes)
     contested.resize(held + more);
     std::memcpy(contested.data() + held, theirs.data(), more * sizeof(ContestedPair));
   }
