@@ -125,8 +125,8 @@ private:
   /// each connected component of those pairs measured as measure_exactly() measures it.
   void measure_here(std::span<const Pair> pairs, const std::vector<bool>& needed, std::span<const PairRule> rules,
                     const DocumentLoader& load, std::vector<Measured>& out) const;
-  /// What compare() returns for `pairs` (as given), from their `ordered` (a < b) forms, `rules`
-  /// and `measured`.
+  /// What compare() returns for `pairs` (as given), from the `rules` and `measured` of their
+  /// ordered (a < b) forms.
   std::vector<Comparison> comparisons(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                       std::span<const PairRule> rules, std::span<const Measured> measured) const;
   /// compare()'s first step: each pair ordered (a < b), its measure where it is known already
