@@ -20,7 +20,6 @@ namespace canon::dedup {
 using lsh_bands::band_key;
 using lsh_bands::exact_band_keys;
 using lsh_bands::Keyed;
-using lsh_bands::merge_band;
 using lsh_bands::Pair;
 using lsh_bands::pair_runs;
 using lsh_bands::sort_unique;

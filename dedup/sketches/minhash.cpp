@@ -144,12 +144,35 @@ LshBanding choose_banding(unsigned num_hashes, double threshold) {
 
 using lsh_bands::exact_band_keys;
 using lsh_bands::Keyed;
-using lsh_bands::merge_band;
 using lsh_bands::Pair;
-using lsh_bands::sort_keyed;
 using lsh_bands::sort_unique;
 
 namespace {
+
+/// Sorts `keyed` by (key, document) whose keys are uniform 64-bit values: one counting pass on
+/// the top bits into `buffer` (about 64 entries per bucket), then a small std::sort per bucket
+/// in cache; the result is the same as std::sort's, several times faster for millions.
+void sort_keyed(std::vector<Keyed>& keyed, std::vector<Keyed>& buffer) {
+  const std::size_t n = keyed.size();
+  if (n < 4096) {
+    std::sort(keyed.begin(), keyed.end());
+    return;
+  }
+  unsigned bits = 1;
+  while (bits < 20 && (std::size_t{64} << bits) < n) ++bits;
+  const unsigned shift = 64 - bits;
+  std::vector<std::size_t> offsets((std::size_t{1} << bits) + 1, 0);
+  for (const Keyed& k : keyed) ++offsets[(k.first >> shift) + 1];
+  for (std::size_t b = 1; b < offsets.size(); ++b) offsets[b] += offsets[b - 1];
+  buffer.resize(n);
+  std::vector<std::size_t> next(offsets.begin(), offsets.end() - 1);
+  for (const Keyed& k : keyed) buffer[next[k.first >> shift]++] = k;
+  for (std::size_t b = 0; b + 1 < offsets.size(); ++b) {
+    std::sort(buffer.begin() + static_cast<std::ptrdiff_t>(offsets[b]),
+              buffer.begin() + static_cast<std::ptrdiff_t>(offsets[b + 1]));
+  }
+  keyed.swap(buffer);
+}
 
 /// The pairs of one band: key each document's rows (rows_of(d), a span; band_key), sort
 /// (key, doc), and pair the runs of equal keys (pair_runs). `prefetch(d)` is called a few
@@ -171,6 +194,26 @@ void band_pairs(std::size_t n, std::span<const bool> skip, const RowsOf& rows_of
   }
   sort_keyed(keyed, buffer);
   lsh_bands::pair_runs(keyed, exact_keys, [&](std::size_t i) { return rows_of(keyed[i].second); }, pairs);
+}
+
+/// Adds the sorted, unique pairs of one band to the sorted, unique `pairs` (the bands before it,
+/// in band order): a pair already there is kept once; a new pair is taken while both of its
+/// documents have fewer than kLshCandidatesPerDocument candidates (`degree`, per document), so
+/// what the union holds is bounded by the number of documents, not by the square of a group.
+void merge_band(std::vector<Pair>& pairs, const std::vector<Pair>& band, std::vector<std::uint32_t>& degree) {
+  std::vector<Pair> merged;
+  merged.reserve(pairs.size() + band.size());
+  auto old = pairs.begin();
+  for (const Pair& p : band) {
+    while (old != pairs.end() && *old < p) merged.push_back(*old++);
+    if (old != pairs.end() && *old == p) continue;  // taken by an earlier band
+    if (degree[p.first] >= kLshCandidatesPerDocument || degree[p.second] >= kLshCandidatesPerDocument) continue;
+    ++degree[p.first];
+    ++degree[p.second];
+    merged.push_back(p);
+  }
+  merged.insert(merged.end(), old, pairs.end());
+  pairs.swap(merged);
 }
 
 }  // namespace
