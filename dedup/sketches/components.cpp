@@ -69,42 +69,48 @@ public:
     const auto it = std::lower_bound(labels_.begin(), labels_.end(), LabelOf{element, 0});
     return it != labels_.end() && it->first == element ? it->second : element;
   }
-  /// Each label jumps to its label's label, asked of the label's owner; true when one moved.
-  bool jump(const std::function<unsigned(Element)>& owner_of, const Collective& processes) {
-    std::vector<LabelOf> asks;  // (label, element asking)
+  /// (label, element) for each element whose label is another element: what jump_labels asks.
+  std::vector<LabelOf> labels_elsewhere() const {
+    std::vector<LabelOf> asks;
     for (const auto& [element, label] : labels_) {
       if (label != element) asks.emplace_back(label, element);
     }
-    const std::vector<std::vector<LabelOf>> asked = records_of(processes.all_to_all_bytes(to_owners(asks, owner_of, processes.size())));
-    std::vector<std::string> answers(processes.size());
-    for (std::size_t p = 0; p < asked.size(); ++p) {
-      for (const auto& [label, element] : asked[p]) {
-        const Element both[2] = {element, of(label)};
-        answers[p].append(reinterpret_cast<const char*>(both), sizeof both);
-      }
-    }
-    return take(records_of(processes.all_to_all_bytes(answers)));
+    return asks;
   }
 
 private:
   std::vector<LabelOf> labels_;
 };
 
+/// Each (key, tag) of `asks` sent to the key's owner, which answers with (tag, the key's label):
+/// the answers this process gets, by answering process. Collective.
+std::vector<std::vector<LabelOf>> ask_labels(std::span<const LabelOf> asks, const OwnedLabels& owned,
+                                             const std::function<unsigned(Element)>& owner_of,
+                                             const Collective& processes) {
+  const std::vector<std::vector<LabelOf>> asked =
+      records_of(processes.all_to_all_bytes(to_owners(asks, owner_of, processes.size())));
+  std::vector<std::string> answers(processes.size());
+  for (std::size_t p = 0; p < asked.size(); ++p) {
+    for (const auto& [key, tag] : asked[p]) {
+      const Element both[2] = {tag, owned.of(key)};
+      answers[p].append(reinterpret_cast<const char*>(both), sizeof both);
+    }
+  }
+  return records_of(processes.all_to_all_bytes(answers));
+}
+
+/// Each owned label jumps to its label's label, asked of the label's owner; true when one moved.
+bool jump_labels(OwnedLabels& owned, const std::function<unsigned(Element)>& owner_of, const Collective& processes) {
+  return owned.take(ask_labels(owned.labels_elsewhere(), owned, owner_of, processes));
+}
+
 /// For each of `elements` (sorted, unique), its label kept by its owner.
 std::vector<Element> labels_from_owners(std::span<const Element> elements, const OwnedLabels& owned,
                                         const std::function<unsigned(Element)>& owner_of, const Collective& processes) {
   std::vector<LabelOf> asks;
   for (const Element e : elements) asks.emplace_back(e, e);
-  const std::vector<std::vector<LabelOf>> asked = records_of(processes.all_to_all_bytes(to_owners(asks, owner_of, processes.size())));
-  std::vector<std::string> answers(processes.size());
-  for (std::size_t p = 0; p < asked.size(); ++p) {
-    for (const auto& [element, unused] : asked[p]) {
-      const Element both[2] = {element, owned.of(element)};
-      answers[p].append(reinterpret_cast<const char*>(both), sizeof both);
-    }
-  }
   std::vector<LabelOf> answered;
-  for (const auto& from : records_of(processes.all_to_all_bytes(answers))) answered.insert(answered.end(), from.begin(), from.end());
+  for (const auto& from : ask_labels(asks, owned, owner_of, processes)) answered.insert(answered.end(), from.begin(), from.end());
   std::sort(answered.begin(), answered.end());
   std::vector<Element> labels;
   for (const LabelOf& a : answered) labels.push_back(a.second);
@@ -135,7 +141,7 @@ std::vector<std::uint32_t> pair_component_labels(std::span<const std::pair<std::
     std::vector<LabelOf> proposals;
     for (std::uint32_t i = 0; i < elements.size(); ++i) proposals.emplace_back(elements[i], smallest[local.find(i)]);
     const bool lowered = owned.take(records_of(processes.all_to_all_bytes(to_owners(proposals, owner_of, processes.size()))));
-    const bool jumped = owned.jump(owner_of, processes);
+    const bool jumped = jump_labels(owned, owner_of, processes);
     label = labels_from_owners(elements, owned, owner_of, processes);
     moved = false;
     for (const std::string& flag : processes.all_gather_bytes(std::string(1, lowered || jumped ? '1' : '0'))) {
