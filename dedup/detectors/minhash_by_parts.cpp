@@ -44,13 +44,7 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules_here(std::spa
   for (const auto& [a, b] : pairs) pages.insert(pages.end(), {a, b});
   names_.take_names(pages, page_names_, *processes_);
   pages = {};
-  std::vector<PairRule> rules(pairs.size());
-  parallel_for(pairs.size(), options_.threads, [&](std::size_t p, std::size_t) {
-    const auto [a, b] = pairs[p];
-    rules[p].required = required(a, b);
-    rules[p].moved = moved(a, b);
-    if (rules[p].moved) rules[p].place = names_.moved_place(a, b);
-  });
+  std::vector<PairRule> rules = pair_rules(pairs);
   names_.forget_taken();
   return rules;
 }

@@ -220,47 +220,14 @@ void MinhashDetector::add_forced_pairs(std::vector<Pair>& candidates, std::span<
   }
 }
 
-std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<const Pair> pairs) {
+std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules(std::span<const Pair> pairs) const {
   std::vector<PairRule> rules(pairs.size());
-  const auto judge = [&](std::size_t p) {
+  parallel_for(pairs.size(), options_.threads, [&](std::size_t p, std::size_t) {
     const auto [a, b] = pairs[p];
     rules[p].required = required(a, b);
     rules[p].moved = moved(a, b);
     if (rules[p].moved) rules[p].place = names_.moved_place(a, b);
-  };
-  if (!names_by_parts()) {
-    parallel_for(pairs.size(), options_.threads, [&](std::size_t p, std::size_t) { judge(p); });
-    return rules;
-  }
-  // The pairs whose handling page this process holds: judged here, the other page's name taken
-  // from its holder; then every process's rules, in pair order.
-  std::vector<std::size_t> judged;
-  std::vector<std::uint32_t> others;
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    const auto [a, b] = pairs[p];
-    const std::uint32_t handler = handling_page(a, b);
-    if (!holds(handler)) continue;
-    judged.push_back(p);
-    others.push_back(handler == a ? b : a);
-  }
-  names_.take_names(others, page_names_, *processes_);
-  others = {};
-  parallel_for(judged.size(), options_.threads, [&](std::size_t k, std::size_t) { judge(judged[k]); });
-  names_.forget_taken();
-  std::string mine;
-  for (const std::size_t p : judged) {
-    codec::put_varint(mine, p);
-    put_rule(mine, rules[p]);
-  }
-  for (const std::string& theirs : processes_->all_gather_bytes(mine)) {
-    codec::Reader in(theirs);
-    while (in.ok() && !in.at_end()) {
-      const std::uint64_t p = in.varint();
-      if (p >= rules.size()) break;
-      read_rule(in, rules[p]);
-    }
-    assert(in.ok() && in.at_end());
-  }
+  });
   return rules;
 }
 
@@ -360,6 +327,8 @@ std::vector<Comparison> MinhashDetector::comparisons(std::span<const Pair> pairs
 }
 
 std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs, const DocumentLoader& load) {
+  // Names held by parts: every process judges all the pairs as its own.
+  if (names_by_parts()) return compare_own(pairs, load);
   std::vector<Pair> ordered;
   std::vector<Measured> measured;
   std::vector<bool> needed;

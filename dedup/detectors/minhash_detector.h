@@ -92,10 +92,9 @@ private:
     bool moved = false;
     MovedPlace place;
   };
-  /// The PairRule of each of `pairs`. With the names held by parts (hold_documents()), the
-  /// process holding a pair's handling page's name judges it, taking the other's name from its
-  /// holder, and all share the rules: collective then. REQUIRES: find_clusters() made names_.
-  std::vector<PairRule> pair_rules(std::span<const Pair> pairs);
+  /// The PairRule of each of `pairs`, judged here. REQUIRES: find_clusters() made names_, and
+  /// this process has both names of every pair (all, or taken: pair_rules_here()).
+  std::vector<PairRule> pair_rules(std::span<const Pair> pairs) const;
   /// A PairRule in bytes (the exchanges of rules), and back from a reader at it.
   static void put_rule(std::string& out, const PairRule& rule);
   static void read_rule(codec::Reader& in, PairRule& rule);

@@ -2,8 +2,8 @@
 /// @brief MinhashDetector's verification: which candidates are worth measuring (their sketches'
 /// estimate), and their exact measures, component by component.
 ///
-/// In a partitioned run (compare(), and find_clusters when every process holds every sketch) the
-/// exact measures are shared so that every process verifies the same pairs.
+/// In a partitioned run where every process holds every sketch (share_work_with() without
+/// hold_documents()) the exact measures are shared so that every process verifies the same pairs.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
