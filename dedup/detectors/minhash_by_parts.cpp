@@ -25,7 +25,6 @@ namespace {
 /// The other page of pair (a, b) than its handling page.
 std::uint32_t other_page(std::uint32_t a, std::uint32_t b) { return handling_page(a, b) == a ? b : a; }
 
-
 /// What a component's owner found for one pair, shared with every process.
 struct SharedMeasure {
   std::uint32_t a;
@@ -49,14 +48,13 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules_here(std::spa
   return rules;
 }
 
-std::vector<bool> MinhashDetector::owned_worth_measuring(std::span<const Pair> owned,
-                                                         std::span<const PairRule> rules) const {
+std::vector<bool> MinhashDetector::owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules,
+                                                         const DocumentHolders& holders) const {
   const auto unbounded_at = [&](std::size_t c) {
     return rules[c].moved || repeated_only_[owned[c].first] || repeated_only_[owned[c].second];
   };
   // The other pages' sketches, asked of their holders.
   const Collective& processes = *processes_;
-  const DocumentHolders holders(held_first_, held_end_, processes);
   std::vector<std::string> asks(processes.size());
   {
     std::vector<std::uint32_t> wanted;
@@ -87,40 +85,30 @@ std::vector<bool> MinhashDetector::owned_worth_measuring(std::span<const Pair> o
 }
 
 std::string MinhashDetector::measure_owned_components(std::span<const Pair> needed, std::span<const PairRule> rules,
+                                                      const DocumentHolders& holders,
                                                       const DocumentLoader& load) const {
   // The component of each pair (labels kept by the pages' holders); each pair, with its rule, to
-  // the holder of its component's smallest page.
+  // the holder of its component's smallest page, which measures the components it gets whole.
   const Collective& processes = *processes_;
-  const DocumentHolders holders(held_first_, held_end_, processes);
   const auto holder_of = [&](std::uint32_t d) { return holders.of(d); };
   const std::vector<std::uint32_t> labels = pair_component_labels(needed, holder_of, processes);
   std::vector<std::string> to_each(processes.size());
   for (std::size_t p = 0; p < needed.size(); ++p) {
     std::string& out = to_each[holders.of(labels[p])];
-    for (const std::uint32_t value : {labels[p], needed[p].first, needed[p].second}) codec::put_fixed(out, value, 4);
+    codec::put_fixed(out, needed[p].first, 4);
+    codec::put_fixed(out, needed[p].second, 4);
     put_rule(out, rules[p]);
   }
-  // The pairs received, by (component, pair), with their rules.
-  std::vector<std::tuple<std::uint32_t, Pair, PairRule>> routed;
+  std::vector<Pair> pairs;
+  std::vector<PairRule> routed_rules;
   for (const std::string& message : processes.all_to_all_bytes(to_each)) {
     for (codec::Reader in(message); in.ok() && !in.at_end();) {
-      auto& [label, pair, rule] = routed.emplace_back();
-      label = static_cast<std::uint32_t>(in.fixed(4));
-      pair.first = static_cast<std::uint32_t>(in.fixed(4));
-      pair.second = static_cast<std::uint32_t>(in.fixed(4));
-      read_rule(in, rule);
+      const auto a = static_cast<std::uint32_t>(in.fixed(4));
+      pairs.emplace_back(a, static_cast<std::uint32_t>(in.fixed(4)));
+      read_rule(in, routed_rules.emplace_back());
     }
   }
   to_each = {};
-  std::sort(routed.begin(), routed.end(), [](const auto& x, const auto& y) {
-    return std::tie(std::get<0>(x), std::get<1>(x)) < std::tie(std::get<0>(y), std::get<1>(y));
-  });
-  std::vector<Pair> pairs;
-  std::vector<PairRule> routed_rules;
-  for (auto& [label, pair, rule] : routed) {
-    pairs.push_back(pair);
-    routed_rules.push_back(std::move(rule));
-  }
   std::vector<Measured> measured(pairs.size());
   measure_here(pairs, std::vector<bool>(pairs.size(), true), routed_rules, load, measured);
   std::string shared;
@@ -183,7 +171,8 @@ Clusters MinhashDetector::find_clusters_by_parts(std::vector<SimilarPair> pairs,
   const auto n = static_cast<std::uint32_t>(sizes_.size());
   const std::vector<Pair> owned = owned_candidate_pairs(skip);
   const std::vector<PairRule> rules = pair_rules_here(owned);
-  const std::vector<bool> worth = owned_worth_measuring(owned, rules);
+  const DocumentHolders holders(held_first_, held_end_, *processes_);
+  const std::vector<bool> worth = owned_worth_measuring(owned, rules, holders);
   std::vector<Pair> needed;
   std::vector<PairRule> needed_rules;
   for (std::size_t c = 0; c < owned.size(); ++c) {
@@ -193,7 +182,7 @@ Clusters MinhashDetector::find_clusters_by_parts(std::vector<SimilarPair> pairs,
   }
   std::string mine;
   codec::put_fixed(mine, owned.size(), 8);
-  mine += measure_owned_components(needed, needed_rules, load);
+  mine += measure_owned_components(needed, needed_rules, holders, load);
   // Every process's measures: the verified pairs (in pair order, as one process lists its
   // candidates) and what compare() looks up.
   std::size_t examined = 0;

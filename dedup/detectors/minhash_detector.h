@@ -14,6 +14,7 @@
 
 #include "common/byte_codec.h"
 #include "dedup/sketches/boilerplate.h"
+#include "dedup/sketches/document_holders.h"
 #include "dedup/detectors/detector.h"
 #include "dedup/detectors/detector_support.h"
 #include "dedup/sketches/minhash.h"
@@ -154,14 +155,15 @@ private:
                                   const DocumentLoader& load);
   /// Whether each of this process's `owned` candidates is worth measuring (as worth_measuring()),
   /// the other pages' sketches asked of their holders. Collective.
-  std::vector<bool> owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules) const;
+  std::vector<bool> owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules,
+                                          const DocumentHolders& holders) const;
   /// Measures this process's `needed` pairs (with their rules) with the rest of their connected
   /// components: each pair sent to the holder of its component's smallest page
   /// (pair_component_labels), which loads the component's pages once and measures it. Returns
   /// this process's measures as SharedMeasure records (a, b, forward, backward, verified).
   /// Collective.
   std::string measure_owned_components(std::span<const Pair> needed, std::span<const PairRule> rules,
-                                       const DocumentLoader& load) const;
+                                       const DocumentHolders& holders, const DocumentLoader& load) const;
   /// The Measured of each of `pairs` (both documents non-empty, their rules in `rules`) whose
   /// `needed` flag is set, into out[index]: the documents are loaded once per connected
   /// component of those pairs, or once
