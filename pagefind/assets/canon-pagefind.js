@@ -125,6 +125,9 @@ async function makeBox(host) {
     render(list, results);
   };
 
+  // Listen before the filters load (that waits for the bundle's index): what a reader types
+  // meanwhile is searched, not lost.
+  input.addEventListener('input', run);
   const available = await pagefind.filters();
   for (const [name, values] of Object.entries(available || {})) {
     const names = Object.keys(values).sort();
@@ -136,7 +139,6 @@ async function makeBox(host) {
     select.addEventListener('change', () => { chosen[name] = select.value; run(); });
     filters.append(select);
   }
-  input.addEventListener('input', run);
 }
 
 const hosts = [...document.querySelectorAll('[data-canon-pagefind]')];

@@ -4,8 +4,9 @@
 
 Python 3 standard library only; the WebDriver client is search_page_test.py's. Started by
 run_pagefind_test.sh, which indexes a small site, exports the bundle into its pagefind/ and
-serves the site with python3 -m http.server. Checks, on the bundle's search.html and on a page of
-the site that embeds the box: typing shows results with their sections (Pagefind's
+serves the site with static_server.py (the bundle's filters answered late). Checks, on the
+bundle's search.html and on a page of the site that embeds the box: what is typed while the box
+still loads is searched; typing shows results with their sections (Pagefind's
 sub-results) and the copies canon collapsed ("also at"), never a copy as a result of its own; a
 word found only in a copy's title finds its page; a page titled with a script shows the title
 as text and runs nothing; a filter of the site's section narrows the results; only the latest

@@ -3,9 +3,10 @@
 # @brief ctest's browser_pagefind: `canon export pagefind`'s bundle and search box on a static
 # site. Writes a small site (a guide with sections and two copies of it, a page titled with a
 # script, pages in two sections of the site), indexes it with `canon index`, exports the bundle
-# into the site's pagefind/ with Pagefind's own package, serves the site with a plain static
-# file server (python3 -m http.server) on loopback, and pagefind_test.py drives headless
-# Chromium over WebDriver. The server is killed at the end, whatever fails.
+# into the site's pagefind/ with Pagefind's own package, serves the site on loopback with
+# static_server.py (a plain static file server that answers the bundle's filters late), and
+# pagefind_test.py drives headless Chromium over WebDriver. The server is killed at the end,
+# whatever fails.
 #
 # Usage: run_pagefind_test.sh CANON_BINARY
 # Environment: CANON_SCREENSHOT_DIR=DIR keeps DIR/pagefind-box.png (the box with results).
@@ -68,7 +69,9 @@ page kitchen/bread.html "Larder bread" '<p>Bread from the flour in the larder, b
   || { cat "$work/export.log" >&2; echo "pagefind test: FAILED: canon export pagefind" >&2; exit 1; }
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site" >"$work/static.log" 2>&1 &
+# The bundle's filters are answered 2 s late, as on a slow network: what the reader types while
+# the box loads them must still be searched.
+python3 "$here/static_server.py" "$port" "$site" --slow /pagefind/filter/=2 >"$work/static.log" 2>&1 &
 static_pid=$!
 for _ in $(seq 1 100); do  # at most 10 s for the server to answer
   python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/pagefind/search.html', timeout=1)" \
