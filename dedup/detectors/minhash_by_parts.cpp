@@ -7,6 +7,7 @@
 #include <bit>
 #include <cassert>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <tuple>
 
@@ -35,7 +36,100 @@ struct SharedMeasure {
 };
 static_assert(sizeof(SharedMeasure) == 32);
 
+/// A page's word-sequence hash, sent to the hash's owner (owned_identical_pairs).
+struct HashedPage {
+  std::uint64_t text_hash;
+  std::uint64_t page;  ///< a document number (64 bits: no padding in the bytes sent)
+};
+static_assert(sizeof(HashedPage) == 16);
+
+/// Appends `record`'s bytes to `out`.
+template <typename Record>
+void put_record(std::string& out, const Record& record) {
+  out.append(reinterpret_cast<const char*>(&record), sizeof record);
+}
+
+/// The records of `bytes` (put_record's), appended to `out`.
+template <typename Record>
+void read_records(const std::string& bytes, std::vector<Record>& out) {
+  const std::size_t held = out.size(), more = bytes.size() / sizeof(Record);
+  if (more == 0) return;  // (memcpy wants a non-null pointer even for no bytes)
+  out.resize(held + more);
+  std::memcpy(out.data() + held, bytes.data(), more * sizeof(Record));
+}
+
 }  // namespace
+
+void MinhashDetector::take_facts(std::span<const std::uint32_t> pages) {
+  if (!names_by_parts()) return;
+  assert(holders_.has_value());
+  const Collective& processes = *processes_;
+  std::vector<std::uint32_t> wanted;
+  for (const std::uint32_t d : pages) {
+    if (holds(d)) continue;
+    const auto it = std::lower_bound(taken_facts_.begin(), taken_facts_.end(), d,
+                                     [](const auto& entry, std::uint32_t page) { return entry.first < page; });
+    if (it == taken_facts_.end() || it->first != d) wanted.push_back(d);
+  }
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  std::vector<std::string> asks(processes.size());
+  for (const std::uint32_t d : wanted) codec::put_fixed(asks[holders_->of(d)], d, 4);
+  const std::vector<std::string> asked = processes.all_to_all_bytes(asks);
+  std::vector<std::string> answers(processes.size());
+  for (std::size_t p = 0; p < asked.size(); ++p) {
+    for (codec::Reader in(asked[p]); in.ok() && !in.at_end();) {
+      const auto d = static_cast<std::uint32_t>(in.fixed(4));
+      const PageFacts f = facts(d);
+      codec::put_fixed(answers[p], d, 4);
+      codec::put_varint(answers[p], f.size);
+      codec::put_fixed(answers[p], f.text_hash, 8);
+      answers[p].push_back(f.repeated_only ? 1 : 0);
+    }
+  }
+  for (const std::string& answer : processes.all_to_all_bytes(answers)) {
+    for (codec::Reader in(answer); in.ok() && !in.at_end();) {
+      auto& [d, f] = taken_facts_.emplace_back();
+      d = static_cast<std::uint32_t>(in.fixed(4));
+      f.size = static_cast<std::uint32_t>(in.varint());
+      f.text_hash = in.fixed(8);
+      f.repeated_only = in.fixed(1) != 0;
+    }
+  }
+  std::sort(taken_facts_.begin(), taken_facts_.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+}
+
+std::vector<SimilarPair> MinhashDetector::owned_identical_pairs(std::span<bool> skip) const {
+  const Collective& processes = *processes_;
+  const unsigned count = processes.size();
+  std::vector<std::string> to_owners(count);
+  for (std::uint32_t d = held_first_; d < held_end_; ++d) {
+    const PageFacts f = facts(d);
+    skip[d] = f.size == 0;
+    if (f.text_hash != 0) put_record(to_owners[f.text_hash % count], HashedPage{f.text_hash, d});
+  }
+  std::vector<HashedPage> by_text;
+  for (const std::string& message : processes.all_to_all_bytes(to_owners)) read_records(message, by_text);
+  to_owners.assign(count, {});
+  std::sort(by_text.begin(), by_text.end(),
+            [](const HashedPage& x, const HashedPage& y) { return std::tie(x.text_hash, x.page) < std::tie(y.text_hash, y.page); });
+  // Each group's later pages are paired with its first and left out of LSH, told to their holders.
+  std::vector<SimilarPair> pairs;
+  std::vector<std::string> later(count);
+  for (std::size_t g = 0, end = 0; g < by_text.size(); g = end) {
+    while (end < by_text.size() && by_text[end].text_hash == by_text[g].text_hash) ++end;
+    for (std::size_t m = g + 1; m < end; ++m) {
+      const auto first = static_cast<std::uint32_t>(by_text[g].page), page = static_cast<std::uint32_t>(by_text[m].page);
+      pairs.push_back({first, page, 1.0});
+      codec::put_fixed(later[holders_->of(page)], page, 4);
+    }
+  }
+  for (const std::string& message : processes.all_to_all_bytes(later)) {
+    for (codec::Reader in(message); in.ok() && !in.at_end();) skip[in.fixed(4)] = true;
+  }
+  return pairs;
+}
 
 std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules_here(std::span<const Pair> pairs) {
   std::vector<std::uint32_t> pages;  // take_names() leaves out those held here
@@ -48,12 +142,18 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules_here(std::spa
   return rules;
 }
 
-std::vector<bool> MinhashDetector::owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules,
-                                                         const DocumentHolders& holders) const {
+std::vector<bool> MinhashDetector::owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules) {
+  // The other pages' facts, then the sketches of those whose pairs the sketches bound.
+  {
+    std::vector<std::uint32_t> others;
+    others.reserve(owned.size());
+    for (const auto& [a, b] : owned) others.push_back(other_page(a, b));
+    take_facts(others);
+  }
   const auto unbounded_at = [&](std::size_t c) {
-    return rules[c].moved || repeated_only_[owned[c].first] || repeated_only_[owned[c].second];
+    return rules[c].moved || takes_whole(owned[c].first, owned[c].second);
   };
-  // The other pages' sketches, asked of their holders.
+  const DocumentHolders& holders = *holders_;
   const Collective& processes = *processes_;
   std::vector<std::string> asks(processes.size());
   {
@@ -85,11 +185,11 @@ std::vector<bool> MinhashDetector::owned_worth_measuring(std::span<const Pair> o
 }
 
 std::string MinhashDetector::measure_owned_components(std::span<const Pair> needed, std::span<const PairRule> rules,
-                                                      const DocumentHolders& holders,
-                                                      const DocumentLoader& load) const {
+                                                      const DocumentLoader& load) {
   // The component of each pair (labels kept by the pages' holders); each pair, with its rule, to
   // the holder of its component's smallest page, which measures the components it gets whole.
   const Collective& processes = *processes_;
+  const DocumentHolders& holders = *holders_;
   const auto holder_of = [&](std::uint32_t d) { return holders.of(d); };
   const std::vector<std::uint32_t> labels = pair_component_labels(needed, holder_of, processes);
   std::vector<std::string> to_each(processes.size());
@@ -122,7 +222,7 @@ std::string MinhashDetector::measure_owned_components(std::span<const Pair> need
 
 void MinhashDetector::measure_here(std::span<const Pair> pairs, const std::vector<bool>& needed,
                                    std::span<const PairRule> rules, const DocumentLoader& load,
-                                   std::vector<Measured>& out) const {
+                                   std::vector<Measured>& out) {
   std::vector<std::uint32_t> members;
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     if (needed[p]) members.insert(members.end(), {pairs[p].first, pairs[p].second});
@@ -130,6 +230,7 @@ void MinhashDetector::measure_here(std::span<const Pair> pairs, const std::vecto
   std::sort(members.begin(), members.end());
   members.erase(std::unique(members.begin(), members.end()), members.end());
   load.locate(members);
+  take_facts(members);
   // The connected components of the needed pairs, over their pages' places in `members`.
   const auto member = [&](std::uint32_t d) {
     return static_cast<std::uint32_t>(std::lower_bound(members.begin(), members.end(), d) - members.begin());
@@ -157,22 +258,33 @@ void MinhashDetector::measure_here(std::span<const Pair> pairs, const std::vecto
 
 std::vector<Comparison> MinhashDetector::compare_own(std::span<const Pair> pairs, const DocumentLoader& load) {
   assert(names_by_parts());
+  {
+    std::vector<std::uint32_t> pages;
+    pages.reserve(2 * pairs.size());
+    for (const auto& [a, b] : pairs) pages.insert(pages.end(), {a, b});
+    take_facts(pages);
+  }
   std::vector<Pair> ordered;
   std::vector<Measured> measured;
   std::vector<bool> needed;
   known_measures(pairs, ordered, measured, needed);
   const std::vector<PairRule> rules = pair_rules_here(ordered);
   measure_here(ordered, needed, rules, load, measured);
-  return comparisons(pairs, rules, measured);
+  std::vector<Comparison> result = comparisons(pairs, rules, measured);
+  forget_facts();
+  return result;
 }
 
-Clusters MinhashDetector::find_clusters_by_parts(std::vector<SimilarPair> pairs, std::span<const bool> skip,
-                                                 const DocumentLoader& load) {
-  const auto n = static_cast<std::uint32_t>(sizes_.size());
-  const std::vector<Pair> owned = owned_candidate_pairs(skip);
+Clusters MinhashDetector::find_clusters_by_parts(const DocumentLoader& load) {
+  const std::uint32_t n = documents_;
+  holders_.emplace(held_first_, held_end_, *processes_);
+  // Pages with the same word sequence, by their hashes' owners; LSH over the rest (skip: one
+  // byte a page of the site, of which this process marks its own).
+  const auto skip = std::make_unique<bool[]>(n);
+  const std::vector<SimilarPair> identical = owned_identical_pairs(std::span(skip.get(), n));
+  const std::vector<Pair> owned = owned_candidate_pairs(std::span<const bool>(skip.get(), n));
   const std::vector<PairRule> rules = pair_rules_here(owned);
-  const DocumentHolders holders(held_first_, held_end_, *processes_);
-  const std::vector<bool> worth = owned_worth_measuring(owned, rules, holders);
+  const std::vector<bool> worth = owned_worth_measuring(owned, rules);
   std::vector<Pair> needed;
   std::vector<PairRule> needed_rules;
   for (std::size_t c = 0; c < owned.size(); ++c) {
@@ -182,19 +294,24 @@ Clusters MinhashDetector::find_clusters_by_parts(std::vector<SimilarPair> pairs,
   }
   std::string mine;
   codec::put_fixed(mine, owned.size(), 8);
-  mine += measure_owned_components(needed, needed_rules, holders, load);
-  // Every process's measures: the verified pairs (in pair order, as one process lists its
-  // candidates) and what compare() looks up.
+  codec::put_fixed(mine, identical.size(), 8);
+  for (const SimilarPair& p : identical) put_record(mine, SharedMeasure{p.a, p.b, 1.0, 1.0, 1});
+  mine += measure_owned_components(needed, needed_rules, load);
+  forget_facts();
+  // Every process's identical pairs and measures: the verified pairs and what compare() looks up.
   std::size_t examined = 0;
+  std::vector<SimilarPair> pairs;
   std::vector<SharedMeasure> all;
   for (const std::string& theirs : processes_->all_gather_bytes(mine)) {
-    std::uint64_t count = 0;
-    std::memcpy(&count, theirs.data(), sizeof count);
-    examined += count;
-    const std::size_t held = all.size(), more = (theirs.size() - sizeof count) / sizeof(SharedMeasure);
-    if (more == 0) continue;  // (memcpy wants a non-null pointer even for no bytes)
-    all.resize(held + more);
-    std::memcpy(all.data() + held, theirs.data() + sizeof count, more * sizeof(SharedMeasure));
+    codec::Reader in(theirs);
+    examined += in.fixed(8);
+    const std::uint64_t identical_count = in.fixed(8);
+    std::vector<SharedMeasure> records;
+    read_records(std::string(in.rest()), records);
+    for (std::size_t r = 0; r < records.size(); ++r) {
+      if (r < identical_count) pairs.push_back({records[r].a, records[r].b, 1.0});
+      else all.push_back(records[r]);
+    }
   }
   std::sort(all.begin(), all.end(), [](const SharedMeasure& x, const SharedMeasure& y) {
     return std::tie(x.a, x.b) < std::tie(y.a, y.b);

@@ -37,16 +37,19 @@ double MinhashDetector::measure(std::size_t common, std::size_t a, std::size_t b
 
 void MinhashDetector::reset(std::uint32_t n) {
   // Fresh zeroed arrays: a document never added keeps size 0 and is a singleton.
+  documents_ = n;
   held_first_ = std::min(hold_first_, n);
   held_end_ = std::max(held_first_, std::min(hold_end_, n));
-  sketches_.assign(std::size_t{held_end_ - held_first_} * width_, 0);
+  const std::uint32_t held = held_end_ - held_first_;
+  sketches_.assign(std::size_t{held} * width_, 0);
   sketches_.shrink_to_fit();
-  sizes_.assign(n, 0);
+  sizes_.assign(held, 0);
   sizes_.shrink_to_fit();
-  text_hashes_.assign(n, 0);
+  text_hashes_.assign(held, 0);
   text_hashes_.shrink_to_fit();
-  repeated_only_.assign(n, 0);
+  repeated_only_.assign(held, 0);
   repeated_only_.shrink_to_fit();
+  taken_facts_ = {};
   // The names of the documents this process adds: every document's but in a partitioned run.
   page_names_.reset(held_end_ - held_first_);
   names_ = SiteNames();
@@ -58,8 +61,20 @@ void MinhashDetector::learn_site(std::span<const DedupDocument> sample) {
   if (options_.discount_boilerplate) boilerplate_ = Boilerplate::learn(sample, options_.shingle_size);
 }
 
+MinhashDetector::PageFacts MinhashDetector::facts(std::uint32_t d) const {
+  if (holds(d)) {
+    const std::uint32_t k = d - held_first_;
+    return {sizes_[k], text_hashes_[k], repeated_only_[k] != 0};
+  }
+  const auto it = std::lower_bound(taken_facts_.begin(), taken_facts_.end(), d,
+                                   [](const auto& entry, std::uint32_t page) { return entry.first < page; });
+  assert(it != taken_facts_.end() && it->first == d);  // take_facts() took it
+  return it->second;
+}
+
 void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
-  assert(i < sizes_.size());
+  assert(holds(i));  // hold_documents(): a process adds its own documents only
+  const std::uint32_t k = i - held_first_;
   // Scratch reused per thread: no allocation per word or per document once warmed up.
   // The sketch ignores order and repeats, so the shingle hashes are not sorted; the set's size
   // is counted with a small hash table instead.
@@ -67,20 +82,18 @@ void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
   thread_local std::vector<std::uint64_t> shingles, scratch;
   tokenize_joined(doc.text, words);
   if (words.size() == 0) return;
-  text_hashes_[i] = hash_all_words(words) | 1;  // never 0, which means "no words"
-  assert(holds(i));  // hold_documents(): a process adds its own documents only
-  page_names_.set(i - held_first_, page_name(doc));
+  text_hashes_[k] = hash_all_words(words) | 1;  // never 0, which means "no words"
+  page_names_.set(k, page_name(doc));
   shingle_hashes(words, options_.shingle_size, shingles);
   const bool has_shingles = !shingles.empty();
   boilerplate_.remove_from(shingles);
-  sizes_[i] = static_cast<std::uint32_t>(std::min<std::size_t>(
+  sizes_[k] = static_cast<std::uint32_t>(std::min<std::size_t>(
       count_distinct(shingles, scratch), std::numeric_limits<std::uint32_t>::max()));
   if (shingles.empty()) {
-    repeated_only_[i] = has_shingles ? 1 : 0;
+    repeated_only_[k] = has_shingles ? 1 : 0;
     return;
   }
-  assert(holds(i));  // hold_documents(): a process adds its own documents only
-  hasher_.sketch32(shingles, std::span(sketches_).subspan(std::size_t{i - held_first_} * width_, width_));
+  hasher_.sketch32(shingles, std::span(sketches_).subspan(std::size_t{k} * width_, width_));
 }
 
 std::size_t MinhashDetector::state_bytes_per_document() const {
@@ -94,22 +107,23 @@ constexpr std::string_view kEncodedTag = "canon minhash documents";
 }  // namespace
 
 std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, std::uint32_t end) const {
-  assert(begin <= end && end <= sizes_.size() && page_names_.size() == held_end_ - held_first_);
-  // Sketches and names held by parts stay with their part: the receiver keeps none of them.
-  const bool with_sketches = !by_parts_;
+  assert(begin <= end && end <= documents_ && page_names_.size() == held_end_ - held_first_);
+  // State held by parts stays with its part: the receiver keeps none of it.
   std::string out;
   codec::put_string(out, kEncodedTag);
-  codec::put_varint(out, with_sketches ? width_ : 0);
+  codec::put_varint(out, by_parts_ ? 0 : width_);
   codec::put_varint(out, begin);
   codec::put_varint(out, end);
+  if (by_parts_) return out;
   for (std::uint32_t d = begin; d < end; ++d) {
-    codec::put_varint(out, sizes_[d]);
-    codec::put_fixed(out, text_hashes_[d], 8);
-    out.push_back(static_cast<char>(repeated_only_[d]));
-    if (with_sketches && sizes_[d] > 0) {
+    const PageFacts f = facts(d);
+    codec::put_varint(out, f.size);
+    codec::put_fixed(out, f.text_hash, 8);
+    out.push_back(f.repeated_only ? 1 : 0);
+    if (f.size > 0) {
       for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(out, value, 4);
     }
-    if (with_sketches) page_names_.append_encoded(d, out);
+    page_names_.append_encoded(d, out);
   }
   return out;
 }
@@ -119,16 +133,21 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   const bool tagged = in.string() == kEncodedTag;
   const std::uint64_t width = in.varint();
   const std::uint64_t begin = in.varint(), end = in.varint();
-  // Sketches come with the documents unless they are held by parts; then the documents taken
-  // are another process's, whose sketches it keeps.
+  // The documents come with their state unless it is held by parts; then the documents named
+  // are another process's, which keeps their state: there is nothing to take.
   const bool ours = tagged && (by_parts_ ? width == 0 : width == width_);
-  if (!ours || !in.ok() || begin > end || end > sizes_.size() || page_names_.size() != held_end_ - held_first_ ||
+  if (!ours || !in.ok() || begin > end || end > documents_ || page_names_.size() != held_end_ - held_first_ ||
       (width == 0 && begin < end && begin < held_end_ && held_first_ < end)) {
     return Status::corruption("encoded documents not of this minhash detector (another kind, sketch size or run)");
   }
+  if (width == 0) {
+    if (!in.at_end()) return Status::corruption("encoded minhash documents damaged");
+    return Status::ok_status();
+  }
+  assert(holds_all());  // not by parts
   // Read whole before anything is taken: bytes that do not check out change nothing.
   const std::size_t count = end - begin;
-  std::vector<std::uint32_t> sizes(count), sketches(width == 0 ? 0 : count * width_, 0);
+  std::vector<std::uint32_t> sizes(count), sketches(count * width_, 0);
   std::vector<std::uint64_t> text_hashes(count);
   std::vector<char> repeated_only(count, 0);
   std::vector<std::string_view> names(count);  // views of `bytes`
@@ -141,10 +160,9 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
     const std::uint64_t repeated = in.fixed(1);
     if (repeated > 1 || (repeated == 1 && sizes[k] > 0)) in.mark_bad();
     repeated_only[k] = static_cast<char>(repeated);
-    if (width != 0 && sizes[k] > 0) {
+    if (sizes[k] > 0) {
       for (std::size_t h = 0; h < width_; ++h) sketches[k * width_ + h] = static_cast<std::uint32_t>(in.fixed(4));
     }
-    if (width == 0) continue;  // names held by parts: not sent
     const std::string_view rest = in.rest();
     decode_page_name(in, checked);
     names[k] = rest.substr(0, rest.size() - in.rest().size());
@@ -153,15 +171,14 @@ Status MinhashDetector::add_encoded(std::string_view bytes) {
   std::copy(sizes.begin(), sizes.end(), sizes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(text_hashes.begin(), text_hashes.end(), text_hashes_.begin() + static_cast<std::ptrdiff_t>(begin));
   std::copy(repeated_only.begin(), repeated_only.end(), repeated_only_.begin() + static_cast<std::ptrdiff_t>(begin));
-  if (width != 0) {
-    std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
-    for (std::size_t k = 0; k < count; ++k) page_names_.set_encoded(begin + k, names[k]);
-  }
+  std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
+  for (std::size_t k = 0; k < count; ++k) page_names_.set_encoded(begin + k, names[k]);
   return Status::ok_status();
 }
 
 std::vector<SimilarPair> MinhashDetector::identical_pairs(std::span<bool> skip) const {
-  const auto n = static_cast<std::uint32_t>(sizes_.size());
+  assert(holds_all());
+  const std::uint32_t n = documents_;
   std::vector<SimilarPair> pairs;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> by_text;
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -191,12 +208,17 @@ std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<co
   return candidates;
 }
 
-std::vector<MinhashDetector::Pair> MinhashDetector::owned_candidate_pairs(std::span<const bool> skip) const {
+std::vector<MinhashDetector::Pair> MinhashDetector::owned_candidate_pairs(std::span<const bool> skip) {
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
-  std::vector<Pair> candidates = owned_lsh_candidates(sketches_, held_first_, sizes_.size(), width_, banding, skip,
+  std::vector<Pair> candidates = owned_lsh_candidates(sketches_, held_first_, documents_, width_, banding, skip,
                                                       options_.threads, *processes_);
   if (options_.title_rule) {
     const auto [same_name, moved_pages] = names_.name_pairs(kLshRunNeighbours, page_names_, *processes_);
+    std::vector<std::uint32_t> pages;  // add_forced_pairs() asks whether they take part
+    for (const auto forced : {std::span(same_name), std::span(moved_pages)}) {
+      for (const auto& [a, b] : forced) pages.insert(pages.end(), {a, b});
+    }
+    take_facts(pages);
     add_forced_pairs(candidates, same_name, moved_pages);
   }
   return candidates;
@@ -248,7 +270,7 @@ void MinhashDetector::read_rule(codec::Reader& in, PairRule& rule) {
 }
 
 Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
-  const auto n = static_cast<std::uint32_t>(sizes_.size());
+  const std::uint32_t n = documents_;
   // The site's names: whole, or this process's own with the site's statistics (the names of
   // its documents stay encoded, for the pairs that need them elsewhere).
   if (names_by_parts()) {
@@ -260,9 +282,9 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   // Pages with the same word sequence are merged at once, each with the first of its group;
   // only that first page takes part in LSH (a thousand identical pages would otherwise be half
   // a million candidate pairs). Pages without own shingles take no part either.
+  if (names_by_parts()) return find_clusters_by_parts(load);
   const auto skip = std::make_unique<bool[]>(n);
   std::vector<SimilarPair> pairs = identical_pairs(std::span(skip.get(), n));
-  if (names_by_parts()) return find_clusters_by_parts(std::move(pairs), std::span<const bool>(skip.get(), n), load);
   const std::vector<Pair> candidates = candidate_pairs(std::span<const bool>(skip.get(), n));
 
   // LSH only proposes. A candidate whose similarity could reach what its names require only if
@@ -294,9 +316,9 @@ void MinhashDetector::known_measures(std::span<const Pair> pairs, std::vector<Pa
   needed.assign(pairs.size(), false);
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     auto [a, b] = pairs[p];
-    assert(a < sizes_.size() && b < sizes_.size());
+    assert(a < documents_ && b < documents_);
     ordered[p] = {std::min(a, b), std::max(a, b)};
-    if (text_hashes_[a] == 0 || text_hashes_[b] == 0) continue;
+    if (facts(a).text_hash == 0 || facts(b).text_hash == 0) continue;
     if (a == b || identical(a, b)) {
       measured[p] = {1.0, 1.0};
       continue;
@@ -318,7 +340,7 @@ std::vector<Comparison> MinhashDetector::comparisons(std::span<const Pair> pairs
   std::vector<Comparison> result(pairs.size());
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
-    if (text_hashes_[a] == 0 || text_hashes_[b] == 0) continue;
+    if (facts(a).text_hash == 0 || facts(b).text_hash == 0) continue;
     // Measured is of (smaller index, larger index): the first page of the pair against the second.
     const double similarity = a <= b ? measured[p].forward : measured[p].backward;
     result[p] = {similarity, a == b || identical(a, b) || similarity >= rules[p].required, a != b && rules[p].moved};

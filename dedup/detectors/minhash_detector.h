@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -65,11 +66,11 @@ public:
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                   const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
-  /// Per document: its own shingle count, word-sequence hash, whether its shingles are all
-  /// the site's repeated text, and, unless this detector holds its own documents' sketches and
-  /// names only (hold_documents()), its sketch (when it has own shingles) and PageName
-  /// (encode_page_name()); after a header naming the detector, the sketch width (0: no
-  /// sketches, no names) and the range.
+  /// After a header naming the detector, the sketch width and the range; then, unless this
+  /// detector holds its own documents' state only (hold_documents(): width 0, nothing more),
+  /// per document its own shingle count, word-sequence hash, whether its shingles are all the
+  /// site's repeated text, its sketch (when it has own shingles) and PageName
+  /// (encode_page_name()).
   std::optional<std::string> encode_added(std::uint32_t begin, std::uint32_t end) const override;
   Status add_encoded(std::string_view bytes) override;
 
@@ -104,12 +105,34 @@ private:
   std::vector<PairRule> pair_rules_here(std::span<const Pair> pairs);
   /// Whether the names are held by parts (this process holds its own documents' only).
   bool names_by_parts() const { return by_parts_ && processes_ != nullptr; }
+  /// What the detector knows of one document besides its sketch and name: its own shingle
+  /// count (0: none), the XXH3 of its whole word sequence (0: no words, or never added), and
+  /// whether it has shingles but every one is the site's repeated text.
+  struct PageFacts {
+    std::uint32_t size = 0;
+    std::uint64_t text_hash = 0;
+    bool repeated_only = false;
+  };
+  /// Document d's facts. REQUIRES: holds(d), or d's taken (take_facts()).
+  PageFacts facts(std::uint32_t d) const;
+  /// With the documents held by parts: takes the facts of those of `pages` held elsewhere from
+  /// their holders, kept until forget_facts(). Collective (every process calls it at the same
+  /// point); without parts, nothing to take.
+  void take_facts(std::span<const std::uint32_t> pages);
+  void forget_facts() { taken_facts_ = {}; }
   /// Whether document d is compared with others: it has own shingles, or all its shingles are
-  /// the site's repeated text (repeated_only_).
-  bool takes_part(std::uint32_t d) const { return sizes_[d] != 0 || repeated_only_[d] != 0; }
+  /// the site's repeated text. REQUIRES: as facts().
+  bool takes_part(std::uint32_t d) const {
+    const PageFacts f = facts(d);
+    return f.size != 0 || f.repeated_only;
+  }
+  /// Whether pair (a, b) is measured on all their shingles: one of them has none but the site's
+  /// repeated text. REQUIRES: as facts().
+  bool takes_whole(std::uint32_t a, std::uint32_t b) const { return facts(a).repeated_only || facts(b).repeated_only; }
   /// Whether documents a and b have the same word sequence (so the same shingles).
   bool identical(std::uint32_t a, std::uint32_t b) const {
-    return text_hashes_[a] != 0 && text_hashes_[a] == text_hashes_[b];
+    const std::uint64_t hash = facts(a).text_hash;
+    return hash != 0 && hash == facts(b).text_hash;
   }
   /// What a pair (a, b) measured: `forward` of a against b, `backward` of b against a. Both the
   /// Jaccard of their own shingles, or for moved pages the share of a's (b's) masked shingles
@@ -121,10 +144,11 @@ private:
     double larger() const { return std::max(forward, backward); }
   };
   /// The Measured of each of `pairs` (a < b) whose `needed` flag is set, into out[index],
-  /// measured by this process: the pages told to `load` (DocumentLoader::locate, collective),
-  /// each connected component of those pairs measured as measure_exactly() measures it.
+  /// measured by this process: the pages told to `load` (DocumentLoader::locate) and their facts
+  /// taken (take_facts()), each connected component of those pairs measured as
+  /// measure_exactly() measures it. Collective.
   void measure_here(std::span<const Pair> pairs, const std::vector<bool>& needed, std::span<const PairRule> rules,
-                    const DocumentLoader& load, std::vector<Measured>& out) const;
+                    const DocumentLoader& load, std::vector<Measured>& out);
   /// What compare() returns for `pairs` (as given), from the `rules` and `measured` of their
   /// ordered (a < b) forms.
   std::vector<Comparison> comparisons(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
@@ -135,35 +159,39 @@ private:
                       std::vector<Measured>& measured, std::vector<bool>& needed) const;
   /// Pairs of documents with the same word sequence (similarity 1), each with the first of its
   /// group; `skip` (one per document) marks those later ones and the documents without own
-  /// shingles, which take no part in LSH.
+  /// shingles, which take no part in LSH. REQUIRES: holds_all().
   std::vector<SimilarPair> identical_pairs(std::span<bool> skip) const;
+  /// The same with the documents held by parts: each process's documents by word-sequence hash
+  /// to the hash's owner (hash mod P), which pairs its groups and tells the holders of the later
+  /// pages; returns the pairs of the groups this process owns, and marks `skip` for the
+  /// documents it holds. Collective.
+  std::vector<SimilarPair> owned_identical_pairs(std::span<bool> skip) const;
   /// LSH's candidate pairs among the documents `skip` leaves in, with the pairs the name rule
   /// makes candidates whatever their sketches (same_name_pairs, moved_pairs); sorted, unique.
   /// REQUIRES: names_ made (find_clusters()).
   std::vector<Pair> candidate_pairs(std::span<const bool> skip) const;
   /// With the documents held by parts: the candidates (as candidate_pairs()) whose handling page
   /// this process holds (owned_lsh_candidates, SiteNames::name_pairs). Collective.
-  std::vector<Pair> owned_candidate_pairs(std::span<const bool> skip) const;
+  std::vector<Pair> owned_candidate_pairs(std::span<const bool> skip);
   /// Adds the name rule's forced pairs (sorted; those whose pages both take part) to the sorted,
   /// unique `candidates`.
   void add_forced_pairs(std::vector<Pair>& candidates, std::span<const Pair> same_name,
                         std::span<const Pair> moved_pages) const;
-  /// find_clusters() with the documents held by parts, after the identical texts (`pairs`,
-  /// `skip`): each process's own candidates judged by it, the pairs worth measuring measured by
-  /// their component's owner (measure_owned_components), every measure then shared. Collective.
-  Clusters find_clusters_by_parts(std::vector<SimilarPair> pairs, std::span<const bool> skip,
-                                  const DocumentLoader& load);
+  /// find_clusters() with the documents held by parts: the identical texts by their hashes'
+  /// owners (owned_identical_pairs), each process's own candidates judged by it, the pairs worth
+  /// measuring measured by their component's owner (measure_owned_components), every measure
+  /// and identical pair then shared. Collective.
+  Clusters find_clusters_by_parts(const DocumentLoader& load);
   /// Whether each of this process's `owned` candidates is worth measuring (as worth_measuring()),
   /// the other pages' sketches asked of their holders. Collective.
-  std::vector<bool> owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules,
-                                          const DocumentHolders& holders) const;
+  std::vector<bool> owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules);
   /// Measures this process's `needed` pairs (with their rules) with the rest of their connected
   /// components: each pair sent to the holder of its component's smallest page
   /// (pair_component_labels), which loads the component's pages once and measures it. Returns
   /// this process's measures as SharedMeasure records (a, b, forward, backward, verified).
   /// Collective.
   std::string measure_owned_components(std::span<const Pair> needed, std::span<const PairRule> rules,
-                                       const DocumentHolders& holders, const DocumentLoader& load) const;
+                                       const DocumentLoader& load);
   /// The Measured of each of `pairs` (both documents non-empty, their rules in `rules`) whose
   /// `needed` flag is set, into out[index]: the documents are loaded once per connected
   /// component of those pairs, or once
@@ -194,7 +222,7 @@ private:
   /// Whether this detector holds document d's sketch (hold_documents()).
   bool holds(std::uint32_t d) const { return d >= held_first_ && d < held_end_; }
   /// Whether it holds every document's sketch (a one-process run).
-  bool holds_all() const { return held_first_ == 0 && held_end_ == sizes_.size(); }
+  bool holds_all() const { return held_first_ == 0 && held_end_ == documents_; }
   /// REQUIRES: holds(d).
   std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {
     return std::span(sketches_).subspan(std::size_t{d - held_first_} * width_, width_);
@@ -203,16 +231,21 @@ private:
   DedupOptions options_;
   MinHasher hasher_;
   std::size_t width_;
-  /// Per document of this run: sketch32 of its own shingles (row-major, width_ values each;
-  /// of the documents [held_first_, held_end_) only), own shingle count (0: none), XXH3 of the
-  /// whole word sequence (0: no words or never added).
+  /// The run's documents.
+  std::uint32_t documents_ = 0;
+  /// Per document held, d - held_first_ (every document but in a partitioned run): sketch32 of
+  /// its own shingles (row-major, width_ values each) and its PageFacts, in three arrays (13
+  /// bytes a document, not 16). A document whose shingles are all the site's repeated text (an
+  /// include rendered as a page of its own) takes no part in LSH, and is measured on all its
+  /// shingles against the pages the name rule makes its candidates (same_name_pairs).
   std::vector<std::uint32_t> sketches_;
   std::vector<std::uint32_t> sizes_;
   std::vector<std::uint64_t> text_hashes_;
-  /// Per document: 1 when it has shingles but every one is the site's repeated text (an
-  /// include rendered as a page of its own): it takes no part in LSH, and is measured on all
-  /// its shingles against the pages the name rule makes its candidates (same_name_pairs).
   std::vector<char> repeated_only_;
+  /// The facts of documents held elsewhere that take_facts() took, sorted by document.
+  std::vector<std::pair<std::uint32_t, PageFacts>> taken_facts_;
+  /// With the documents held by parts: every process's range, told when find_clusters() starts.
+  std::optional<DocumentHolders> holders_;
   /// The site's boilerplate shingles (learn_site()), left out of every page's set.
   Boilerplate boilerplate_;
   /// page_name() of each document until find_clusters() makes names_ from them.

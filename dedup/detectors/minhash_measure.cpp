@@ -38,10 +38,11 @@ bool MinhashDetector::worth_measuring(std::uint32_t a, std::uint32_t b, double r
   const double slack = kEstimateSlackSigmas * 0.5 / std::sqrt(static_cast<double>(width_));
   const double high = std::min(1.0, estimate_jaccard(sketch_a, sketch_b) + slack);
   // The overlap that Jaccard `high` would mean, at most the smaller set.
-  const double sum = static_cast<double>(sizes_[a]) + static_cast<double>(sizes_[b]);
-  const double common = std::min<double>(high * sum / (1.0 + high), std::min(sizes_[a], sizes_[b]));
+  const std::uint32_t size_a = facts(a).size, size_b = facts(b).size;
+  const double sum = static_cast<double>(size_a) + static_cast<double>(size_b);
+  const double common = std::min<double>(high * sum / (1.0 + high), std::min(size_a, size_b));
   const auto common_high = static_cast<std::size_t>(std::ceil(common));
-  return measure(common_high, sizes_[a], sizes_[b]) >= required;
+  return measure(common_high, size_a, size_b) >= required;
 }
 
 std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candidates,
@@ -51,7 +52,7 @@ std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candida
   std::vector<char> worth(candidates.size(), 0);
   parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
     const auto [a, b] = candidates[c];
-    worth[c] = rules[c].moved || repeated_only_[a] || repeated_only_[b] ||
+    worth[c] = rules[c].moved || takes_whole(a, b) ||
                worth_measuring(a, b, rules[c].required, sketch_of(a), sketch_of(b));
   });
   return {worth.begin(), worth.end()};
@@ -73,14 +74,14 @@ std::vector<std::uint32_t> component_members(std::span<const std::pair<std::uint
 }
 
 /// The block of each of `members`: consecutive members, each block holding at most `budget`
-/// shingles (a member counts its own shingle count in `sizes`, at least 1; a member larger
+/// shingles (a member counts its own shingle count size_of(d), at least 1; a member larger
 /// than the budget is a block of its own).
-std::vector<std::size_t> member_blocks(std::span<const std::uint32_t> members, std::span<const std::uint32_t> sizes,
-                                       std::size_t budget) {
+std::vector<std::size_t> member_blocks(std::span<const std::uint32_t> members,
+                                       const std::function<std::uint32_t(std::uint32_t)>& size_of, std::size_t budget) {
   std::vector<std::size_t> block_of(members.size());
   std::size_t blocks = 0;
   for (std::size_t m = 0, held = 0; m < members.size(); ++m) {
-    const std::size_t size = std::max<std::size_t>(sizes[members[m]], 1);
+    const std::size_t size = std::max<std::size_t>(size_of(members[m]), 1);
     if (m == 0 || held + size > budget) {
       ++blocks;
       held = 0;
@@ -98,8 +99,7 @@ void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::ve
                                       const DocumentLoader& load, std::vector<Measured>& out) const {
   // Connected components of the needed pairs: each document is loaded once, by the worker that
   // owns its component, and its shingle set lives only while that component is measured.
-  const auto n = static_cast<std::uint32_t>(sizes_.size());
-  UnionFind sets(n);
+  UnionFind sets(documents_);
   std::vector<std::pair<std::uint32_t, std::size_t>> by_root;  // (component root, pair index)
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     if (needed[p]) sets.unite(pairs[p].first, pairs[p].second);
@@ -178,7 +178,8 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
   // the budget (thousands of releases of one page) is measured block against block, so what a
   // worker holds does not grow with the component; its documents are then loaded once per
   // block they are measured against, instead of once.
-  const std::vector<std::size_t> block_of = member_blocks(members, sizes_, options_.measure_budget_shingles / 2);
+  const std::vector<std::size_t> block_of = member_blocks(
+      members, [&](std::uint32_t d) { return facts(d).size; }, options_.measure_budget_shingles / 2);
   const auto member_index = [&](std::uint32_t d) {
     return static_cast<std::size_t>(std::lower_bound(members.begin(), members.end(), d) - members.begin());
   };
@@ -195,7 +196,7 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
   std::vector<char> in_moved(members.size(), 0), in_plain(members.size(), 0), in_whole(members.size(), 0);
   for (const std::size_t p : component) {
     const auto [a, b] = pairs[p];
-    std::vector<char>& in = rules[p].moved ? in_moved : repeated_only_[a] || repeated_only_[b] ? in_whole : in_plain;
+    std::vector<char>& in = rules[p].moved ? in_moved : takes_whole(a, b) ? in_whole : in_plain;
     for (const std::uint32_t d : {a, b}) in[member_index(d)] = 1;
   }
   const auto load_block = [&](std::size_t block) {
@@ -244,7 +245,7 @@ void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<c
       out[p] = {forward, backward};
       continue;
     }
-    const bool whole = repeated_only_[a] || repeated_only_[b];
+    const bool whole = takes_whole(a, b);
     const ShingleSet &x = (whole ? all_shingles : shingles)[member_index(a)],
                      &y = (whole ? all_shingles : shingles)[member_index(b)];
     const double jaccard = x.empty() || y.empty() ? 0.0 : measure(intersection_size<std::uint64_t>(x, y), x.size(), y.size());
