@@ -193,10 +193,8 @@ Result<std::unique_ptr<dedup::Detector>> make_run_detector(const IndexOptions& o
   auto detector = dedup::make_detector(options.detector, dedup_options);
   if (!detector.ok()) return detector;
   detector.value()->share_work_with(processes);
-  if (processes.size() > 1) {
-    const auto [first, end] = files_of_process(chunks, processes.rank(), processes.size());
-    detector.value()->hold_documents(first, end);
-  }
+  const auto [first, end] = files_of_process(chunks, processes.rank(), processes.size());
+  detector.value()->hold_documents(first, end);
   detector.value()->reset(static_cast<std::uint32_t>(chunks.files));
   return detector;
 }

@@ -190,15 +190,16 @@ public:
   /// (`processes`, which must outlive find_clusters()), each of which has added the same
   /// documents and calls find_clusters() at the same point of its run: each still returns the
   /// one-process result. The default shares nothing (every process does all of it); minhash
-  /// sends its LSH band keys to the processes that own them (lsh_candidates, dedup/sketches/minhash.h).
+  /// sends its LSH band keys to the processes that own them (owned_lsh_candidates,
+  /// dedup/sketches/minhash.h), and needs hold_documents() too.
   virtual void share_work_with(const Collective& processes) { (void)processes; }
   /// In a partitioned build (after share_work_with()): from the next reset() on, this process
   /// add()s the documents [first, end) itself, and takes every other document over from the
   /// encode_added() of the process that added it; the processes' ranges cover every document
   /// once. A detector may then keep some of its state for its own documents only, and still
-  /// returns the one-process result. The default keeps everything; minhash keeps the sketches
-  /// and the names of its own documents only (encode_added() leaves them out; find_clusters()
-  /// sends a sketch where a candidate's estimate needs it, and a name where a pair's rule does:
+  /// returns the one-process result. The default keeps everything; minhash keeps its own
+  /// documents' state only (encode_added() names the range; find_clusters() sends a sketch
+  /// where a candidate's estimate needs it, and a name where a pair's rule does:
   /// SiteNames::of_part(), dedup/names/page_names.h).
   virtual void hold_documents(std::uint32_t first, std::uint32_t end) {
     (void)first;
@@ -206,23 +207,14 @@ public:
   }
   /// The detector's judgement of each pair (a, b) of this run, candidate or not (the pipeline
   /// asks for each duplicate against its cluster's chosen page); may call `load`. A pair that
-  /// find_clusters() returned compares as near-duplicate with the same similarity.
+  /// find_clusters() returned compares as near-duplicate with the same similarity, and a pair's
+  /// judgement does not depend on the other pairs asked with it. In a partitioned build
+  /// (share_work_with()) a collective call: every process calls it at the same point with its
+  /// own pairs (any number, possibly none) and gets their judgements.
   /// REQUIRES: find_clusters() of this run was called; a, b < n.
   virtual std::vector<Comparison> compare(
       std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
       const DocumentLoader& load) = 0;
-  /// Whether compare_own() may be called: each process of a partitioned build then compares
-  /// its own pairs only. False by default (compare() wants every process's pairs on each).
-  virtual bool compares_own_pairs() const { return false; }
-  /// compare() of this process's own `pairs` (each process passes its own, any number): the
-  /// judgements of its pairs, the same as compare() of them. Collective (every process calls
-  /// it at the same point). REQUIRES: compares_own_pairs().
-  virtual std::vector<Comparison> compare_own(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                                              const DocumentLoader& load) {
-    (void)pairs;
-    (void)load;
-    return {};
-  }
   /// Average bytes of per-document state kept between add() and find_clusters(), for
   /// docs/bench.
   virtual std::size_t state_bytes_per_document() const = 0;

@@ -224,7 +224,7 @@ std::vector<std::pair<double, double>> ExactDetector::moved_coverages(
   for (const auto& [a, b] : pairs) docs.insert(docs.end(), {a, b});
   std::sort(docs.begin(), docs.end());
   docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
-  load.locate(docs);  // every process of a partitioned build holds the same pairs: a collective call
+  load.locate(docs);  // a collective call (compare(): each process its own pairs), made whatever the pairs
   std::vector<JoinedWords> texts(docs.size());
   for (std::size_t i = 0; i < docs.size(); ++i) {
     load(docs[i], [&](const DedupDocument& doc) { tokenize_joined(doc.text, texts[i]); });

@@ -107,113 +107,33 @@ constexpr std::string_view kEncodedTag = "canon minhash documents";
 }  // namespace
 
 std::optional<std::string> MinhashDetector::encode_added(std::uint32_t begin, std::uint32_t end) const {
-  assert(begin <= end && end <= documents_ && page_names_.size() == held_end_ - held_first_);
-  // State held by parts stays with its part: the receiver keeps none of it.
+  assert(begin <= end && end <= documents_);
   std::string out;
   codec::put_string(out, kEncodedTag);
-  codec::put_varint(out, by_parts_ ? 0 : width_);
   codec::put_varint(out, begin);
   codec::put_varint(out, end);
-  if (by_parts_) return out;
-  for (std::uint32_t d = begin; d < end; ++d) {
-    const PageFacts f = facts(d);
-    codec::put_varint(out, f.size);
-    codec::put_fixed(out, f.text_hash, 8);
-    out.push_back(f.repeated_only ? 1 : 0);
-    if (f.size > 0) {
-      for (const std::uint32_t value : sketch_of(d)) codec::put_fixed(out, value, 4);
-    }
-    page_names_.append_encoded(d, out);
-  }
   return out;
 }
 
 Status MinhashDetector::add_encoded(std::string_view bytes) {
   codec::Reader in(bytes);
   const bool tagged = in.string() == kEncodedTag;
-  const std::uint64_t width = in.varint();
   const std::uint64_t begin = in.varint(), end = in.varint();
-  // The documents come with their state unless it is held by parts; then the documents named
-  // are another process's, which keeps their state: there is nothing to take.
-  const bool ours = tagged && (by_parts_ ? width == 0 : width == width_);
-  if (!ours || !in.ok() || begin > end || end > documents_ || page_names_.size() != held_end_ - held_first_ ||
-      (width == 0 && begin < end && begin < held_end_ && held_first_ < end)) {
-    return Status::corruption("encoded documents not of this minhash detector (another kind, sketch size or run)");
+  if (!tagged || !in.ok() || begin > end || end > documents_ ||
+      (begin < end && begin < held_end_ && held_first_ < end)) {
+    return Status::corruption("encoded documents not of this minhash detector (another kind, or not another process's "
+                              "documents of this run)");
   }
-  if (width == 0) {
-    if (!in.at_end()) return Status::corruption("encoded minhash documents damaged");
-    return Status::ok_status();
-  }
-  assert(holds_all());  // not by parts
-  // Read whole before anything is taken: bytes that do not check out change nothing.
-  const std::size_t count = end - begin;
-  std::vector<std::uint32_t> sizes(count), sketches(count * width_, 0);
-  std::vector<std::uint64_t> text_hashes(count);
-  std::vector<char> repeated_only(count, 0);
-  std::vector<std::string_view> names(count);  // views of `bytes`
-  PageName checked;  // each name decoded into it to be checked, then kept encoded
-  for (std::size_t k = 0; k < count && in.ok(); ++k) {
-    const std::uint64_t size = in.varint();
-    if (size > std::numeric_limits<std::uint32_t>::max()) in.mark_bad();
-    sizes[k] = static_cast<std::uint32_t>(size);
-    text_hashes[k] = in.fixed(8);
-    const std::uint64_t repeated = in.fixed(1);
-    if (repeated > 1 || (repeated == 1 && sizes[k] > 0)) in.mark_bad();
-    repeated_only[k] = static_cast<char>(repeated);
-    if (sizes[k] > 0) {
-      for (std::size_t h = 0; h < width_; ++h) sketches[k * width_ + h] = static_cast<std::uint32_t>(in.fixed(4));
-    }
-    const std::string_view rest = in.rest();
-    decode_page_name(in, checked);
-    names[k] = rest.substr(0, rest.size() - in.rest().size());
-  }
-  if (!in.ok() || !in.at_end()) return Status::corruption("encoded minhash documents cut short or damaged");
-  std::copy(sizes.begin(), sizes.end(), sizes_.begin() + static_cast<std::ptrdiff_t>(begin));
-  std::copy(text_hashes.begin(), text_hashes.end(), text_hashes_.begin() + static_cast<std::ptrdiff_t>(begin));
-  std::copy(repeated_only.begin(), repeated_only.end(), repeated_only_.begin() + static_cast<std::ptrdiff_t>(begin));
-  std::copy(sketches.begin(), sketches.end(), sketches_.begin() + static_cast<std::ptrdiff_t>(begin * width_));
-  for (std::size_t k = 0; k < count; ++k) page_names_.set_encoded(begin + k, names[k]);
+  if (!in.at_end()) return Status::corruption("encoded minhash documents damaged");
   return Status::ok_status();
-}
-
-std::vector<SimilarPair> MinhashDetector::identical_pairs(std::span<bool> skip) const {
-  assert(holds_all());
-  const std::uint32_t n = documents_;
-  std::vector<SimilarPair> pairs;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_text;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (text_hashes_[i] != 0) by_text.emplace_back(text_hashes_[i], i);
-  }
-  std::sort(by_text.begin(), by_text.end());
-  for (std::uint32_t i = 0; i < n; ++i) skip[i] = sizes_[i] == 0;
-  for (std::size_t g = 0, end = 0; g < by_text.size(); g = end) {
-    while (end < by_text.size() && by_text[end].first == by_text[g].first) ++end;
-    for (std::size_t m = g + 1; m < end; ++m) {
-      pairs.push_back({by_text[g].second, by_text[m].second, 1.0});
-      skip[by_text[m].second] = true;
-    }
-  }
-  return pairs;
-}
-
-std::vector<MinhashDetector::Pair> MinhashDetector::candidate_pairs(std::span<const bool> skip) const {
-  const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
-  assert(!names_by_parts());
-  std::vector<Pair> candidates = processes_ == nullptr
-                                     ? lsh_candidates(sketches_, width_, banding, skip, options_.threads)
-                                     : lsh_candidates(sketches_, width_, banding, skip, options_.threads, *processes_);
-  if (options_.title_rule) {
-    add_forced_pairs(candidates, names_.same_name_pairs(kLshRunNeighbours), names_.moved_pairs(kLshRunNeighbours));
-  }
-  return candidates;
 }
 
 std::vector<MinhashDetector::Pair> MinhashDetector::owned_candidate_pairs(std::span<const bool> skip) {
   const LshBanding banding = choose_banding(options_.num_hashes, options_.threshold);
   std::vector<Pair> candidates = owned_lsh_candidates(sketches_, held_first_, documents_, width_, banding, skip,
-                                                      options_.threads, *processes_);
+                                                      options_.threads, collective());
   if (options_.title_rule) {
-    const auto [same_name, moved_pages] = names_.name_pairs(kLshRunNeighbours, page_names_, *processes_);
+    const auto [same_name, moved_pages] = names_.name_pairs(kLshRunNeighbours, page_names_, collective());
     std::vector<std::uint32_t> pages;  // add_forced_pairs() asks whether they take part
     for (const auto forced : {std::span(same_name), std::span(moved_pages)}) {
       for (const auto& [a, b] : forced) pages.insert(pages.end(), {a, b});
@@ -269,46 +189,6 @@ void MinhashDetector::read_rule(codec::Reader& in, PairRule& rule) {
   for (std::uint32_t& w : rule.place.words) w = static_cast<std::uint32_t>(in.fixed(4));
 }
 
-Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
-  const std::uint32_t n = documents_;
-  // The site's names: whole, or this process's own with the site's statistics (the names of
-  // its documents stay encoded, for the pairs that need them elsewhere).
-  if (names_by_parts()) {
-    names_ = SiteNames::of_part(page_names_, held_first_, *processes_);
-  } else {
-    names_ = SiteNames(page_names_);
-    page_names_ = {};
-  }
-  // Pages with the same word sequence are merged at once, each with the first of its group;
-  // only that first page takes part in LSH (a thousand identical pages would otherwise be half
-  // a million candidate pairs). Pages without own shingles take no part either.
-  if (names_by_parts()) return find_clusters_by_parts(load);
-  const auto skip = std::make_unique<bool[]>(n);
-  std::vector<SimilarPair> pairs = identical_pairs(std::span(skip.get(), n));
-  const std::vector<Pair> candidates = candidate_pairs(std::span<const bool>(skip.get(), n));
-
-  // LSH only proposes. A candidate whose similarity could reach what its names require only if
-  // its estimate were several standard deviations too low is dropped unread. The rest are
-  // measured exactly from reloaded documents.
-  const std::vector<PairRule> rules = pair_rules(candidates);
-  const std::vector<bool> needed = worth_measuring(candidates, rules);
-  std::vector<Measured> measured(candidates.size());
-  measure_exactly(candidates, needed, rules, load, measured);
-
-  measured_.clear();
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    const auto [a, b] = candidates[c];
-    if (needed[c] && measured[c].larger() >= rules[c].required) pairs.push_back({a, b, measured[c].larger()});
-    if (needed[c]) measured_.emplace_back(pair_key(a, b), measured[c]);
-  }
-  std::sort(measured_.begin(), measured_.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
-  for (SimilarPair& p : pairs) {
-    if (p.a > p.b) std::swap(p.a, p.b);
-  }
-  return clusters_from_pairs(n, std::move(pairs), candidates.size());
-}
-
 void MinhashDetector::known_measures(std::span<const Pair> pairs, std::vector<Pair>& ordered,
                                      std::vector<Measured>& measured, std::vector<bool>& needed) const {
   measured.assign(pairs.size(), {});
@@ -346,18 +226,6 @@ std::vector<Comparison> MinhashDetector::comparisons(std::span<const Pair> pairs
     result[p] = {similarity, a == b || identical(a, b) || similarity >= rules[p].required, a != b && rules[p].moved};
   }
   return result;
-}
-
-std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs, const DocumentLoader& load) {
-  // Names held by parts: every process judges all the pairs as its own.
-  if (names_by_parts()) return compare_own(pairs, load);
-  std::vector<Pair> ordered;
-  std::vector<Measured> measured;
-  std::vector<bool> needed;
-  known_measures(pairs, ordered, measured, needed);
-  const std::vector<PairRule> rules = pair_rules(ordered);
-  measure_exactly(ordered, needed, rules, load, measured);
-  return comparisons(pairs, rules, measured);
 }
 
 }  // namespace canon::dedup

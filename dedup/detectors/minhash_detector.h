@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/byte_codec.h"
+#include "common/collective.h"
 #include "dedup/sketches/boilerplate.h"
 #include "dedup/sketches/document_holders.h"
 #include "dedup/detectors/detector.h"
@@ -43,6 +44,10 @@ namespace canon::dedup {
 /// union-find. compare() is the same measure and rule, 0 when either document has no own
 /// shingles (1 when their word sequences are identical); it reuses the similarity of a pair
 /// find_clusters() measured and loads the documents of the others.
+///
+/// One implementation for any number of processes (docs/partitioned-build.md,
+/// "Near-duplicates"): each process keeps the state of the documents it holds, and each step
+/// routes what it needs to the process that owns it; one process is the case P = 1.
 class MinhashDetector final : public Detector {
 public:
   /// REQUIRES: options.shingle_size >= 1, options.num_hashes >= 1.
@@ -52,25 +57,21 @@ public:
   void learn_site(std::span<const DedupDocument> sample) override;
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
+  /// One process (the default) is the case P = 1 of a partitioned run: it holds every document.
+  /// With several, hold_documents() must give each process its part.
   void share_work_with(const Collective& processes) override { processes_ = &processes; }
   void hold_documents(std::uint32_t first, std::uint32_t end) override {
     hold_first_ = first;
     hold_end_ = end;
-    by_parts_ = true;
   }
-  /// With the documents held by parts (hold_documents()): each process judges its own pairs, the
-  /// names and pages it does not hold taken from their holders.
-  bool compares_own_pairs() const override { return names_by_parts(); }
-  std::vector<Comparison> compare_own(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                                      const DocumentLoader& load) override;
+  /// Each process judges its own pairs, the names, facts and pages it does not hold taken from
+  /// their holders.
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
                                   const DocumentLoader& load) override;
   std::size_t state_bytes_per_document() const override;
-  /// After a header naming the detector, the sketch width and the range; then, unless this
-  /// detector holds its own documents' state only (hold_documents(): width 0, nothing more),
-  /// per document its own shingle count, word-sequence hash, whether its shingles are all the
-  /// site's repeated text, its sketch (when it has own shingles) and PageName
-  /// (encode_page_name()).
+  /// A header naming the detector and the range: a document's state stays with the process that
+  /// added it, so another process taking these documents over only checks that they are not its
+  /// own and within its run.
   std::optional<std::string> encode_added(std::uint32_t begin, std::uint32_t end) const override;
   Status add_encoded(std::string_view bytes) override;
 
@@ -100,11 +101,11 @@ private:
   /// A PairRule in bytes (the exchanges of rules), and back from a reader at it.
   static void put_rule(std::string& out, const PairRule& rule);
   static void read_rule(codec::Reader& in, PairRule& rule);
-  /// With the names held by parts: the PairRule of each of this process's own `pairs`, judged
-  /// here, the names it does not hold taken from their holders. Collective.
+  /// The PairRule of each of this process's own `pairs`, judged here, the names it does not
+  /// hold taken from their holders. Collective.
   std::vector<PairRule> pair_rules_here(std::span<const Pair> pairs);
-  /// Whether the names are held by parts (this process holds its own documents' only).
-  bool names_by_parts() const { return by_parts_ && processes_ != nullptr; }
+  /// The processes the documents are held by: share_work_with()'s, or this one alone.
+  const Collective& collective() const { return processes_ != nullptr ? *processes_ : alone_; }
   /// What the detector knows of one document besides its sketch and name: its own shingle
   /// count (0: none), the XXH3 of its whole word sequence (0: no words, or never added), and
   /// whether it has shingles but every one is the site's repeated text.
@@ -115,9 +116,8 @@ private:
   };
   /// Document d's facts. REQUIRES: holds(d), or d's taken (take_facts()).
   PageFacts facts(std::uint32_t d) const;
-  /// With the documents held by parts: takes the facts of those of `pages` held elsewhere from
-  /// their holders, kept until forget_facts(). Collective (every process calls it at the same
-  /// point); without parts, nothing to take.
+  /// Takes the facts of those of `pages` held elsewhere from their holders, kept until
+  /// forget_facts(). Collective (every process calls it at the same point).
   void take_facts(std::span<const std::uint32_t> pages);
   void forget_facts() { taken_facts_ = {}; }
   /// Whether document d is compared with others: it has own shingles, or all its shingles are
@@ -145,8 +145,8 @@ private:
   };
   /// The Measured of each of `pairs` (a < b) whose `needed` flag is set, into out[index],
   /// measured by this process: the pages told to `load` (DocumentLoader::locate) and their facts
-  /// taken (take_facts()), each connected component of those pairs measured as
-  /// measure_exactly() measures it. Collective.
+  /// taken (take_facts()), each connected component of those pairs measured once
+  /// (measure_component(), components in parallel). Collective.
   void measure_here(std::span<const Pair> pairs, const std::vector<bool>& needed, std::span<const PairRule> rules,
                     const DocumentLoader& load, std::vector<Measured>& out);
   /// What compare() returns for `pairs` (as given), from the `rules` and `measured` of their
@@ -158,32 +158,24 @@ private:
   void known_measures(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, std::vector<Pair>& ordered,
                       std::vector<Measured>& measured, std::vector<bool>& needed) const;
   /// Pairs of documents with the same word sequence (similarity 1), each with the first of its
-  /// group; `skip` (one per document) marks those later ones and the documents without own
-  /// shingles, which take no part in LSH. REQUIRES: holds_all().
-  std::vector<SimilarPair> identical_pairs(std::span<bool> skip) const;
-  /// The same with the documents held by parts: each process's documents by word-sequence hash
-  /// to the hash's owner (hash mod P), which pairs its groups and tells the holders of the later
-  /// pages; returns the pairs of the groups this process owns, and marks `skip` for the
-  /// documents it holds. Collective.
+  /// group: each process's documents by word-sequence hash to the hash's owner (hash mod P),
+  /// which pairs its groups and tells the holders of the later pages. Returns the pairs of the
+  /// groups this process owns; marks in `skip` (one per document) those later ones of its own
+  /// documents and its documents without own shingles, which take no part in LSH. Collective.
   std::vector<SimilarPair> owned_identical_pairs(std::span<bool> skip) const;
-  /// LSH's candidate pairs among the documents `skip` leaves in, with the pairs the name rule
-  /// makes candidates whatever their sketches (same_name_pairs, moved_pairs); sorted, unique.
-  /// REQUIRES: names_ made (find_clusters()).
-  std::vector<Pair> candidate_pairs(std::span<const bool> skip) const;
-  /// With the documents held by parts: the candidates (as candidate_pairs()) whose handling page
-  /// this process holds (owned_lsh_candidates, SiteNames::name_pairs). Collective.
+  /// The candidate pairs whose handling page this process holds: LSH's among the documents
+  /// `skip` leaves in (owned_lsh_candidates), with the pairs the name rule makes candidates
+  /// whatever their sketches (SiteNames::name_pairs); sorted, unique. REQUIRES: names_ made
+  /// (find_clusters()). Collective.
   std::vector<Pair> owned_candidate_pairs(std::span<const bool> skip);
   /// Adds the name rule's forced pairs (sorted; those whose pages both take part) to the sorted,
   /// unique `candidates`.
   void add_forced_pairs(std::vector<Pair>& candidates, std::span<const Pair> same_name,
                         std::span<const Pair> moved_pages) const;
-  /// find_clusters() with the documents held by parts: the identical texts by their hashes'
-  /// owners (owned_identical_pairs), each process's own candidates judged by it, the pairs worth
-  /// measuring measured by their component's owner (measure_owned_components), every measure
-  /// and identical pair then shared. Collective.
-  Clusters find_clusters_by_parts(const DocumentLoader& load);
-  /// Whether each of this process's `owned` candidates is worth measuring (as worth_measuring()),
-  /// the other pages' sketches asked of their holders. Collective.
+  /// Whether each of this process's `owned` candidates may be similar enough to be measured: the
+  /// pair needs masked containment or all shingles, or its sketch estimate could reach its
+  /// rule's required similarity (worth_measuring()), the other pages' facts and sketches asked
+  /// of their holders. Collective.
   std::vector<bool> owned_worth_measuring(std::span<const Pair> owned, std::span<const PairRule> rules);
   /// Measures this process's `needed` pairs (with their rules) with the rest of their connected
   /// components: each pair sent to the holder of its component's smallest page
@@ -192,37 +184,17 @@ private:
   /// Collective.
   std::string measure_owned_components(std::span<const Pair> needed, std::span<const PairRule> rules,
                                        const DocumentLoader& load);
-  /// The Measured of each of `pairs` (both documents non-empty, their rules in `rules`) whose
-  /// `needed` flag is set, into out[index]: the documents are loaded once per connected
-  /// component of those pairs, or once
-  /// per block of it measured against theirs when the component holds more than
-  /// options_.measure_budget_shingles. In a partitioned build each process measures its share
-  /// of the components, having told `load` their documents (DocumentLoader::locate, so every
-  /// process calls this at the same point), and then receives the others' measures.
-  void measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed, std::span<const PairRule> rules,
-                       const DocumentLoader& load, std::vector<Measured>& out) const;
   /// The Measured of the pairs whose indices are `component` (one connected component), into
   /// out[index]: its documents loaded once, or block against block beyond the budget.
   void measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
                          std::span<const PairRule> rules,
                          const DocumentLoader& load, std::vector<Measured>& out) const;
-  /// In a partitioned build, after each process measured the components `mine` (indices into
-  /// `components`, ranges of `by_root`'s (root, pair index)): every process's measures in every
-  /// process's `out`.
-  void share_measures(std::span<const std::pair<std::uint32_t, std::size_t>> by_root,
-                      std::span<const std::pair<std::size_t, std::size_t>> components,
-                      std::span<const std::size_t> mine, std::vector<Measured>& out) const;
-  /// Whether `candidates[c]` may be similar enough to be measured, for each c: the pair needs
-  /// masked containment or all shingles, or its sketch estimate, `slack` above, could reach
-  /// rules[c].required. REQUIRES: holds_all().
-  std::vector<bool> worth_measuring(std::span<const Pair> candidates, std::span<const PairRule> rules) const;
-  /// The same verdict for one pair, from its two sketches.
+  /// Whether pair (a, b) may reach `required`: its sketch estimate, kEstimateSlackSigmas
+  /// standard deviations above, could. REQUIRES: as facts() for a and b.
   bool worth_measuring(std::uint32_t a, std::uint32_t b, double required, std::span<const std::uint32_t> sketch_a,
                        std::span<const std::uint32_t> sketch_b) const;
   /// Whether this detector holds document d's sketch (hold_documents()).
   bool holds(std::uint32_t d) const { return d >= held_first_ && d < held_end_; }
-  /// Whether it holds every document's sketch (a one-process run).
-  bool holds_all() const { return held_first_ == 0 && held_end_ == documents_; }
   /// REQUIRES: holds(d).
   std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {
     return std::span(sketches_).subspan(std::size_t{d - held_first_} * width_, width_);
@@ -233,7 +205,7 @@ private:
   std::size_t width_;
   /// The run's documents.
   std::uint32_t documents_ = 0;
-  /// Per document held, d - held_first_ (every document but in a partitioned run): sketch32 of
+  /// Per document held, d - held_first_ (every document in a one-process run): sketch32 of
   /// its own shingles (row-major, width_ values each) and its PageFacts, in three arrays (13
   /// bytes a document, not 16). A document whose shingles are all the site's repeated text (an
   /// include rendered as a page of its own) takes no part in LSH, and is measured on all its
@@ -244,7 +216,7 @@ private:
   std::vector<char> repeated_only_;
   /// The facts of documents held elsewhere that take_facts() took, sorted by document.
   std::vector<std::pair<std::uint32_t, PageFacts>> taken_facts_;
-  /// With the documents held by parts: every process's range, told when find_clusters() starts.
+  /// Every process's range, told when find_clusters() starts.
   std::optional<DocumentHolders> holders_;
   /// The site's boilerplate shingles (learn_site()), left out of every page's set.
   Boilerplate boilerplate_;
@@ -257,16 +229,13 @@ private:
   std::vector<std::pair<std::uint64_t, Measured>> measured_;
   /// The key of pair (a, b), a < b, in measured_.
   static std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return std::uint64_t{a} << 32 | b; }
-  /// The processes LSH's band keys and the exact measures are shared among (share_work_with);
-  /// none: this one does all.
+  /// The processes the documents are held by (share_work_with); none: this one alone (alone_).
   const Collective* processes_ = nullptr;
-  /// The documents hold_documents() gave this process (all by default), and those whose
-  /// sketches this run holds: the same, within the run's documents.
+  LocalCollective alone_;
+  /// The documents hold_documents() gave this process (all by default), and those whose state
+  /// this run holds: the same, within the run's documents.
   std::uint32_t hold_first_ = 0;
   std::uint32_t hold_end_ = std::numeric_limits<std::uint32_t>::max();
-  /// Whether hold_documents() gave this process a part (which may be every document, or none):
-  /// sketches and names then stay with their holders, whatever this process's range.
-  bool by_parts_ = false;
   std::uint32_t held_first_ = 0;
   std::uint32_t held_end_ = 0;
 };

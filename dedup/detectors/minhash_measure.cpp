@@ -1,9 +1,6 @@
 /// @file minhash_measure.cpp
-/// @brief MinhashDetector's verification: which candidates are worth measuring (their sketches'
-/// estimate), and their exact measures, component by component.
-///
-/// In a partitioned run where every process holds every sketch (share_work_with() without
-/// hold_documents()) the exact measures are shared so that every process verifies the same pairs.
+/// @brief MinhashDetector's verification: whether a candidate is worth measuring (its sketches'
+/// estimate), and the exact measures of a connected component of candidates.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -45,19 +42,6 @@ bool MinhashDetector::worth_measuring(std::uint32_t a, std::uint32_t b, double r
   return measure(common_high, size_a, size_b) >= required;
 }
 
-std::vector<bool> MinhashDetector::worth_measuring(std::span<const Pair> candidates,
-                                                   std::span<const PairRule> rules) const {
-  assert(holds_all());
-  // Masked containment, or all shingles: no bound from the sketches of the own shingles.
-  std::vector<char> worth(candidates.size(), 0);
-  parallel_for(candidates.size(), options_.threads, [&](std::size_t c, std::size_t) {
-    const auto [a, b] = candidates[c];
-    worth[c] = rules[c].moved || takes_whole(a, b) ||
-               worth_measuring(a, b, rules[c].required, sketch_of(a), sketch_of(b));
-  });
-  return {worth.begin(), worth.end()};
-}
-
 namespace {
 
 /// The documents of the pairs `component` of `pairs`, sorted, once each.
@@ -93,82 +77,6 @@ std::vector<std::size_t> member_blocks(std::span<const std::uint32_t> members,
 }
 
 }  // namespace
-
-void MinhashDetector::measure_exactly(std::span<const Pair> pairs, const std::vector<bool>& needed,
-                                      std::span<const PairRule> rules,
-                                      const DocumentLoader& load, std::vector<Measured>& out) const {
-  // Connected components of the needed pairs: each document is loaded once, by the worker that
-  // owns its component, and its shingle set lives only while that component is measured.
-  UnionFind sets(documents_);
-  std::vector<std::pair<std::uint32_t, std::size_t>> by_root;  // (component root, pair index)
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    if (needed[p]) sets.unite(pairs[p].first, pairs[p].second);
-  }
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    if (needed[p]) by_root.emplace_back(sets.find(pairs[p].first), p);
-  }
-  std::sort(by_root.begin(), by_root.end());
-  std::vector<std::pair<std::size_t, std::size_t>> components;  // [begin, end) in by_root
-  for (std::size_t begin = 0, end = 0; begin < by_root.size(); begin = end) {
-    while (end < by_root.size() && by_root[end].first == by_root[begin].first) ++end;
-    components.emplace_back(begin, end);
-  }
-  // Largest first, so that one big component does not start last.
-  std::stable_sort(components.begin(), components.end(), [](const auto& x, const auto& y) {
-    return x.second - x.first > y.second - y.first;
-  });
-  // In a partitioned build each process measures its share of the components (the same split
-  // on every process: each component, largest first, to the process with the fewest pairs so
-  // far), and every process then receives every measure.
-  const unsigned processes = processes_ != nullptr ? processes_->size() : 1;
-  const unsigned rank = processes_ != nullptr ? processes_->rank() : 0;
-  std::vector<std::size_t> mine, load_of(processes, 0);
-  for (std::size_t c = 0; c < components.size(); ++c) {
-    const auto least = static_cast<unsigned>(std::min_element(load_of.begin(), load_of.end()) - load_of.begin());
-    load_of[least] += components[c].second - components[c].first;
-    if (least == rank) mine.push_back(c);
-  }
-  // The documents this process loads, located first (where another process holds them).
-  {
-    std::vector<std::size_t> my_pairs;
-    for (const std::size_t c : mine) {
-      for (std::size_t i = components[c].first; i < components[c].second; ++i) my_pairs.push_back(by_root[i].second);
-    }
-    load.locate(component_members(pairs, my_pairs));
-  }
-  parallel_for(mine.size(), options_.threads, [&](std::size_t m, std::size_t) {
-    const auto [begin, end] = components[mine[m]];
-    std::vector<std::size_t> component;
-    for (std::size_t i = begin; i < end; ++i) component.push_back(by_root[i].second);
-    measure_component(pairs, component, rules, load, out);
-  });
-  if (processes > 1) share_measures(by_root, components, mine, out);
-}
-
-void MinhashDetector::share_measures(std::span<const std::pair<std::uint32_t, std::size_t>> by_root,
-                                     std::span<const std::pair<std::size_t, std::size_t>> components,
-                                     std::span<const std::size_t> mine, std::vector<Measured>& out) const {
-  struct Sent {
-    std::uint64_t pair;
-    double forward;
-    double backward;
-  };
-  std::string bytes;
-  for (const std::size_t c : mine) {
-    for (std::size_t i = components[c].first; i < components[c].second; ++i) {
-      const std::size_t p = by_root[i].second;
-      const Sent sent{p, out[p].forward, out[p].backward};
-      bytes.append(reinterpret_cast<const char*>(&sent), sizeof sent);
-    }
-  }
-  for (const std::string& theirs : processes_->all_gather_bytes(bytes)) {
-    for (std::size_t at = 0; at + sizeof(Sent) <= theirs.size(); at += sizeof(Sent)) {
-      Sent sent{};
-      std::memcpy(&sent, theirs.data() + at, sizeof sent);
-      out[sent.pair] = {sent.forward, sent.backward};
-    }
-  }
-}
 
 void MinhashDetector::measure_component(std::span<const Pair> pairs, std::span<const std::size_t> component,
                                         std::span<const PairRule> rules,

@@ -227,7 +227,7 @@ public:
   /// first + pages.size()) only, `pages[k]` being document first + k's. What it answers of the
   /// documents it has (has()) is what the SiteNames of the whole site answers. Collective: every
   /// process calls it at the same point of its run; their parts tile the run's documents in rank
-  /// order.
+  /// order. One process builds the whole site's as the constructor does.
   static SiteNames of_part(const EncodedPageNames& pages, std::uint32_t first, const Collective& processes);
 
   /// Whether the names of document d are here: the whole site's, or a process's own and those
@@ -246,7 +246,7 @@ public:
   /// name and depth, its path and its path without each directory), which takes the names of the groups of two or more from their holders and
   /// pairs them. `pages`: this process's own. Collective; each pair goes to the process holding
   /// its handling_page (dedup/sketches/minhash.h), so the processes' results together are the
-  /// whole site's.
+  /// whole site's. One process returns same_name_pairs() and moved_pairs().
   std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
   name_pairs(std::size_t neighbours, const EncodedPageNames& pages, const Collective& processes) const;
 

@@ -208,6 +208,12 @@ SiteNames::Statistics SiteNames::site_statistics(Counts& counts, const Collectiv
 }
 
 SiteNames SiteNames::of_part(const EncodedPageNames& pages, std::uint32_t first, const Collective& processes) {
+  if (processes.size() == 1) {  // the site's statistics are this process's counts: no exchange
+    SiteNames whole(pages);
+    whole.first_ = first;
+    whole.holders_ = holders_of_parts(first, static_cast<std::uint32_t>(first + pages.size()), processes);
+    return whole;
+  }
   SiteNames names;
   names.first_ = first;
   names.holders_ = holders_of_parts(first, static_cast<std::uint32_t>(first + pages.size()), processes);
@@ -286,6 +292,7 @@ void SiteNames::take_names(std::span<const std::uint32_t> documents, const Encod
 std::pair<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::vector<std::pair<std::uint32_t, std::uint32_t>>>
 SiteNames::name_pairs(std::size_t neighbours, const EncodedPageNames& pages, const Collective& processes) const {
   const unsigned count = processes.size();
+  if (count == 1) return {same_name_pairs(neighbours), moved_pairs(neighbours)};  // every name is here
   // 1. Each named page's name (kind 0), its file name and depth (kind 1: the groups
   // parallel_moved_pairs() pairs within), and its path and its path without each directory
   // (kind 2: the pages nested_moved_pairs() pairs), to the key's owner.

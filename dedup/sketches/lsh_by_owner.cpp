@@ -288,18 +288,6 @@ std::vector<Pair> settle_candidates(const FirstProposals& owned, const DocumentH
 
 }  // namespace
 
-std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
-                                 std::span<const bool> skip, unsigned threads, const Collective& processes) {
-  if (processes.size() == 1) return lsh_candidates(matrix, width, banding, skip, threads);
-  assert(width > 0);
-  const std::size_t n = matrix.size() / width;
-  // An even split of the documents by process number.
-  const std::size_t own_first = n * processes.rank() / processes.size();
-  const std::size_t own_end = n * (processes.rank() + 1) / processes.size();
-  return lsh_candidates(matrix.subspan(own_first * width, (own_end - own_first) * width), own_first, n, width, banding,
-                        skip, threads, processes);
-}
-
 std::vector<Pair> owned_lsh_candidates(std::span<const std::uint32_t> held_rows, std::size_t first,
                                        [[maybe_unused]] std::size_t documents, std::size_t width, LshBanding banding,
                                        std::span<const bool> skip, unsigned threads, const Collective& processes) {
@@ -340,20 +328,6 @@ std::vector<Pair> owned_lsh_candidates(std::span<const std::uint32_t> held_rows,
   }
   // 4. The cap on candidates per document, where it can bind.
   return settle_candidates(owned, holders, processes);
-}
-
-std::vector<Pair> lsh_candidates(std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents,
-                                 std::size_t width, LshBanding banding, std::span<const bool> skip, unsigned threads,
-                                 const Collective& processes) {
-  const std::vector<Pair> owned =
-      owned_lsh_candidates(held_rows, first, documents, width, banding, skip, threads, processes);
-  if (processes.size() == 1) return owned;
-  std::string mine;
-  append_pair_lists(mine, {owned});
-  std::vector<std::vector<Pair>> all(1);
-  for (const std::string& theirs : processes.all_gather_bytes(mine)) read_pair_lists(theirs, all);
-  std::sort(all[0].begin(), all[0].end());
-  return std::move(all[0]);
 }
 
 }  // namespace canon::dedup

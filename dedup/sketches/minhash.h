@@ -103,31 +103,18 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
     std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
     std::span<const bool> skip, unsigned threads);
 
-/// The same, computed by the processes of a partitioned build together, each giving the same
-/// arguments; every process returns the one-process result. Each process keys its share of the
-/// documents (an even split of them by process number) and sends each band key, with the
-/// document (and its rows when the key does not determine them), to the process that owns the
-/// key (the key mod P) in one all-to-all per round of bands; each owner pairs the runs of its
-/// keys and sends each pair to the owner of its handling_page, who keeps the band that first
-/// proposed it. The cap on candidates per document is settled where it can bind (the pairs of
-/// documents proposed more than kLshCandidatesPerDocument times, with their bands); the pairs
-/// are then gathered once (owned_lsh_candidates: not gathered). So what a process sorts and pairs is its share of the keys and of
-/// the pairs (docs/partitioned-build.md).
-std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
-    std::span<const std::uint32_t> matrix, std::size_t width, LshBanding banding,
-    std::span<const bool> skip, unsigned threads, const Collective& processes);
-
-/// The same, each process holding the rows of some of the `documents` only: `held_rows` are the
-/// rows of documents [first, first + held_rows.size() / width), and the processes' ranges
-/// together cover every document once (`skip`, when not empty, is of all `documents`). Each
-/// process keys the documents it holds; every process returns the one-process result over all
-/// the rows.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
-    std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents, std::size_t width,
-    LshBanding banding, std::span<const bool> skip, unsigned threads, const Collective& processes);
-
-/// The same candidates, each returned by one process only: the one holding its handling_page
-/// (sorted). Together the processes' results are the one-process result.
+/// The same, computed by the processes of a partitioned build together, each holding the rows of
+/// some of the `documents` only: `held_rows` are the rows of documents [first, first +
+/// held_rows.size() / width), and the processes' ranges together cover every document once
+/// (`skip`, when not empty, is of all `documents`). Each process keys the documents it holds and
+/// sends each band key, with the document (and its rows when the key does not determine them),
+/// to the process that owns the key (the key mod P) in one all-to-all per round of bands; each
+/// owner pairs the runs of its keys and sends each pair to the holder of its handling_page, who
+/// keeps the band that first proposed it. The cap on candidates per document is settled where it
+/// can bind (the pairs of documents proposed more than kLshCandidatesPerDocument times, with their
+/// bands). Each candidate is returned by one process only, the holder of its handling_page
+/// (sorted); together the processes' results are the one-process result. So what a process sorts
+/// and pairs is its share of the keys and of the pairs (docs/partitioned-build.md).
 std::vector<std::pair<std::uint32_t, std::uint32_t>> owned_lsh_candidates(
     std::span<const std::uint32_t> held_rows, std::size_t first, std::size_t documents, std::size_t width,
     LshBanding banding, std::span<const bool> skip, unsigned threads, const Collective& processes);

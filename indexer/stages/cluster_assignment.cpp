@@ -162,10 +162,8 @@ Result<ClusterShare> gather_cluster_share(const HeldRecords& records, const dedu
 
 namespace {
 
-/// The judge of a share's pairs in a partitioned build: every process gives the pairs of its
-/// share, as detector documents. A detector that compares each process's own pairs
-/// (Detector::compare_own) judges them there; for any other, Detector::compare judges every
-/// process's pairs on every process (the same pairs on every process) and each takes its own.
+/// The judge of a share's pairs: each process gives the detector its own share's pairs, as
+/// detector documents (Detector::compare, collective in a partitioned build).
 class ShareJudge final : public dedup::PairJudge {
 public:
   ShareJudge(dedup::Detector& detector, const dedup::DocumentLoader& load, std::span<const std::uint32_t> documents,
@@ -173,34 +171,10 @@ public:
       : detector_(detector), load_(load), documents_(documents), processes_(processes) {}
 
   std::vector<dedup::Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs) override {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> all;
-    std::size_t mine_at = 0;
-    if (processes_.size() > 1 && detector_.compares_own_pairs()) {  // each process its own pairs
-      for (const auto& [a, b] : pairs) all.emplace_back(documents_[a], documents_[b]);
-      return detector_.compare_own(all, load_);
-    }
-    if (processes_.size() == 1) {
-      for (const auto& [a, b] : pairs) all.emplace_back(documents_[a], documents_[b]);
-    } else {
-      std::string mine;
-      for (const auto& [a, b] : pairs) {
-        codec::put_fixed(mine, documents_[a], 4);
-        codec::put_fixed(mine, documents_[b], 4);
-      }
-      const std::vector<std::string> given = processes_.all_gather_bytes(mine);
-      for (unsigned p = 0; p < given.size(); ++p) {
-        if (p == processes_.rank()) mine_at = all.size();
-        codec::Reader in(given[p]);
-        while (in.ok() && !in.at_end()) {
-          const auto a = static_cast<std::uint32_t>(in.fixed(4)), b = static_cast<std::uint32_t>(in.fixed(4));
-          if (in.ok()) all.emplace_back(a, b);
-        }
-        if (!in.ok() && failed_.ok()) failed_ = Status::corruption("the pairs process " + std::to_string(p) + " gave to judge do not decode");
-      }
-    }
-    const std::vector<dedup::Comparison> verdicts = detector_.compare(all, load_);
-    const auto from = verdicts.begin() + static_cast<std::ptrdiff_t>(std::min(mine_at, verdicts.size()));
-    return {from, from + static_cast<std::ptrdiff_t>(std::min(pairs.size(), static_cast<std::size_t>(verdicts.end() - from)))};
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> own;
+    own.reserve(pairs.size());
+    for (const auto& [a, b] : pairs) own.emplace_back(documents_[a], documents_[b]);
+    return detector_.compare(own, load_);
   }
 
   bool any(bool mine) override {
@@ -209,15 +183,11 @@ public:
     return none == 0;
   }
 
-  /// Whether every process's pairs decoded.
-  const Status& status() const { return failed_; }
-
 private:
   dedup::Detector& detector_;
   const dedup::DocumentLoader& load_;
   std::span<const std::uint32_t> documents_;
   const Collective& processes_;
-  Status failed_ = Status::ok_status();
 };
 
 }  // namespace
@@ -263,7 +233,6 @@ Result<ChosenAuthorities> choose_authorities_by_owner(const HeldRecords& records
     const dedup::AuthoritativePages chosen =
         dedup::choose_authoritative_pages(judge, share.cluster_of, share.pairs, dedup::AuthorityCandidateTable(share.candidates),
                                           honour_canonical, policy, &places.value());
-    if (!judge.status().ok()) return judge.status();
     out.split_off = detail::count_of_processes(chosen.split_off, processes).total;
     out.split_for_definitions = detail::count_of_processes(chosen.split_for_definitions, processes).total;
     for (std::uint32_t i = 0; i < share.documents.size(); ++i) {

@@ -1,14 +1,16 @@
-/// @file minhash_by_parts.cpp
-/// @brief MinhashDetector::find_clusters when each process holds a part of the documents: every
-/// candidate stays with the process holding its handling page (LSH, the name rule, the sketch
-/// estimate), the pairs to measure go to the owner of their component, and only the measures
-/// are shared (docs/partitioned-build.md, "Near-duplicates").
+/// @file minhash_clusters.cpp
+/// @brief MinhashDetector::find_clusters and compare, for one process or several: each
+/// process holds a part of the documents; every candidate stays with the process holding its
+/// handling page (LSH, the name rule, the sketch estimate), the pairs to measure go to the owner
+/// of their component, and only the measures are shared (docs/partitioned-build.md,
+/// "Near-duplicates").
 #include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "common/byte_codec.h"
@@ -51,7 +53,7 @@ void put_record(std::string& out, const Record& record) {
 
 /// The records of `bytes` (put_record's), appended to `out`.
 template <typename Record>
-void read_records(const std::string& bytes, std::vector<Record>& out) {
+void read_records(std::string_view bytes, std::vector<Record>& out) {
   const std::size_t held = out.size(), more = bytes.size() / sizeof(Record);
   if (more == 0) return;  // (memcpy wants a non-null pointer even for no bytes)
   out.resize(held + more);
@@ -61,9 +63,8 @@ void read_records(const std::string& bytes, std::vector<Record>& out) {
 }  // namespace
 
 void MinhashDetector::take_facts(std::span<const std::uint32_t> pages) {
-  if (!names_by_parts()) return;
   assert(holders_.has_value());
-  const Collective& processes = *processes_;
+  const Collective& processes = collective();
   std::vector<std::uint32_t> wanted;
   for (const std::uint32_t d : pages) {
     if (holds(d)) continue;
@@ -101,7 +102,7 @@ void MinhashDetector::take_facts(std::span<const std::uint32_t> pages) {
 }
 
 std::vector<SimilarPair> MinhashDetector::owned_identical_pairs(std::span<bool> skip) const {
-  const Collective& processes = *processes_;
+  const Collective& processes = collective();
   const unsigned count = processes.size();
   std::vector<std::string> to_owners(count);
   for (std::uint32_t d = held_first_; d < held_end_; ++d) {
@@ -135,7 +136,7 @@ std::vector<MinhashDetector::PairRule> MinhashDetector::pair_rules_here(std::spa
   std::vector<std::uint32_t> pages;  // take_names() leaves out those held here
   pages.reserve(2 * pairs.size());
   for (const auto& [a, b] : pairs) pages.insert(pages.end(), {a, b});
-  names_.take_names(pages, page_names_, *processes_);
+  names_.take_names(pages, page_names_, collective());
   pages = {};
   std::vector<PairRule> rules = pair_rules(pairs);
   names_.forget_taken();
@@ -154,7 +155,7 @@ std::vector<bool> MinhashDetector::owned_worth_measuring(std::span<const Pair> o
     return rules[c].moved || takes_whole(owned[c].first, owned[c].second);
   };
   const DocumentHolders& holders = *holders_;
-  const Collective& processes = *processes_;
+  const Collective& processes = collective();
   std::vector<std::string> asks(processes.size());
   {
     std::vector<std::uint32_t> wanted;
@@ -188,27 +189,32 @@ std::string MinhashDetector::measure_owned_components(std::span<const Pair> need
                                                       const DocumentLoader& load) {
   // The component of each pair (labels kept by the pages' holders); each pair, with its rule, to
   // the holder of its component's smallest page, which measures the components it gets whole.
-  const Collective& processes = *processes_;
-  const DocumentHolders& holders = *holders_;
-  const auto holder_of = [&](std::uint32_t d) { return holders.of(d); };
-  const std::vector<std::uint32_t> labels = pair_component_labels(needed, holder_of, processes);
-  std::vector<std::string> to_each(processes.size());
-  for (std::size_t p = 0; p < needed.size(); ++p) {
-    std::string& out = to_each[holders.of(labels[p])];
-    codec::put_fixed(out, needed[p].first, 4);
-    codec::put_fixed(out, needed[p].second, 4);
-    put_rule(out, rules[p]);
-  }
+  // Alone, every component is this process's.
+  const Collective& processes = collective();
   std::vector<Pair> pairs;
   std::vector<PairRule> routed_rules;
-  for (const std::string& message : processes.all_to_all_bytes(to_each)) {
-    for (codec::Reader in(message); in.ok() && !in.at_end();) {
-      const auto a = static_cast<std::uint32_t>(in.fixed(4));
-      pairs.emplace_back(a, static_cast<std::uint32_t>(in.fixed(4)));
-      read_rule(in, routed_rules.emplace_back());
+  if (processes.size() == 1) {
+    pairs.assign(needed.begin(), needed.end());
+    routed_rules.assign(rules.begin(), rules.end());
+  } else {
+    const DocumentHolders& holders = *holders_;
+    const auto holder_of = [&](std::uint32_t d) { return holders.of(d); };
+    const std::vector<std::uint32_t> labels = pair_component_labels(needed, holder_of, processes);
+    std::vector<std::string> to_each(processes.size());
+    for (std::size_t p = 0; p < needed.size(); ++p) {
+      std::string& out = to_each[holders.of(labels[p])];
+      codec::put_fixed(out, needed[p].first, 4);
+      codec::put_fixed(out, needed[p].second, 4);
+      put_rule(out, rules[p]);
+    }
+    for (const std::string& message : processes.all_to_all_bytes(to_each)) {
+      for (codec::Reader in(message); in.ok() && !in.at_end();) {
+        const auto a = static_cast<std::uint32_t>(in.fixed(4));
+        pairs.emplace_back(a, static_cast<std::uint32_t>(in.fixed(4)));
+        read_rule(in, routed_rules.emplace_back());
+      }
     }
   }
-  to_each = {};
   std::vector<Measured> measured(pairs.size());
   measure_here(pairs, std::vector<bool>(pairs.size(), true), routed_rules, load, measured);
   std::string shared;
@@ -256,8 +262,7 @@ void MinhashDetector::measure_here(std::span<const Pair> pairs, const std::vecto
   });
 }
 
-std::vector<Comparison> MinhashDetector::compare_own(std::span<const Pair> pairs, const DocumentLoader& load) {
-  assert(names_by_parts());
+std::vector<Comparison> MinhashDetector::compare(std::span<const Pair> pairs, const DocumentLoader& load) {
   {
     std::vector<std::uint32_t> pages;
     pages.reserve(2 * pairs.size());
@@ -275,9 +280,13 @@ std::vector<Comparison> MinhashDetector::compare_own(std::span<const Pair> pairs
   return result;
 }
 
-Clusters MinhashDetector::find_clusters_by_parts(const DocumentLoader& load) {
+Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   const std::uint32_t n = documents_;
-  holders_.emplace(held_first_, held_end_, *processes_);
+  // The site's names: this process's own, with the site's statistics (the names of its
+  // documents stay encoded, for the pairs that need them elsewhere).
+  names_ = SiteNames::of_part(page_names_, held_first_, collective());
+  if (collective().size() == 1) page_names_ = {};  // alone, no process will ask for a name
+  holders_.emplace(held_first_, held_end_, collective());
   // Pages with the same word sequence, by their hashes' owners; LSH over the rest (skip: one
   // byte a page of the site, of which this process marks its own).
   const auto skip = std::make_unique<bool[]>(n);
@@ -302,16 +311,15 @@ Clusters MinhashDetector::find_clusters_by_parts(const DocumentLoader& load) {
   std::size_t examined = 0;
   std::vector<SimilarPair> pairs;
   std::vector<SharedMeasure> all;
-  for (const std::string& theirs : processes_->all_gather_bytes(mine)) {
+  for (const std::string& theirs : collective().all_gather_bytes(mine)) {
     codec::Reader in(theirs);
     examined += in.fixed(8);
-    const std::uint64_t identical_count = in.fixed(8);
-    std::vector<SharedMeasure> records;
-    read_records(std::string(in.rest()), records);
-    for (std::size_t r = 0; r < records.size(); ++r) {
-      if (r < identical_count) pairs.push_back({records[r].a, records[r].b, 1.0});
-      else all.push_back(records[r]);
-    }
+    // The sender's identical pairs first, then its measures.
+    const std::size_t first = all.size(), identical_end = first + in.fixed(8);
+    read_records(in.rest(), all);
+    for (std::size_t r = first; r < identical_end && r < all.size(); ++r) pairs.push_back({all[r].a, all[r].b, 1.0});
+    all.erase(all.begin() + static_cast<std::ptrdiff_t>(first),
+              all.begin() + static_cast<std::ptrdiff_t>(std::min(identical_end, all.size())));
   }
   std::sort(all.begin(), all.end(), [](const SharedMeasure& x, const SharedMeasure& y) {
     return std::tie(x.a, x.b) < std::tie(y.a, y.b);
