@@ -192,9 +192,8 @@ Result<std::unique_ptr<dedup::Detector>> make_run_detector(const IndexOptions& o
   dedup_options.threads = threads;
   auto detector = dedup::make_detector(options.detector, dedup_options);
   if (!detector.ok()) return detector;
-  detector.value()->share_work_with(processes);
   const auto [first, end] = files_of_process(chunks, processes.rank(), processes.size());
-  detector.value()->hold_documents(first, end);
+  detector.value()->place({&processes, first, end});
   detector.value()->reset(static_cast<std::uint32_t>(chunks.files));
   return detector;
 }

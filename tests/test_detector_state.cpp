@@ -119,8 +119,7 @@ TEST_CASE("minhash: processes holding their own documents' sketches only each cl
       canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
         const auto [first, end] = range_of(collective.rank());
         MinhashDetector mine(DedupOptions{});
-        mine.share_work_with(collective);
-        mine.hold_documents(first, end);
+        mine.place({&collective, first, end});
         learn(mine, docs);
         for (std::uint32_t d = first; d < end; ++d) mine.add(d, docs[d]);
         // The parse exchange: each process's range of documents, without their state, to all.
@@ -145,7 +144,7 @@ TEST_CASE("minhash: another process's documents are taken by a detector holding 
   const std::vector<DedupDocument>& docs = site.docs;
   const auto n = static_cast<std::uint32_t>(docs.size());
   MinhashDetector holder(DedupOptions{});
-  holder.hold_documents(0, n / 2);
+  holder.place({nullptr, 0, n / 2});
   learn(holder, docs);
   for (std::uint32_t d = 0; d < n / 2; ++d) holder.add(d, docs[d]);
   const std::string part = holder.encode_added(0, n / 2).value();
@@ -153,11 +152,11 @@ TEST_CASE("minhash: another process's documents are taken by a detector holding 
   learn(whole, docs);
   CHECK_FALSE(whole.add_encoded(part).ok());
   MinhashDetector overlapping(DedupOptions{});  // holds some of these documents
-  overlapping.hold_documents(10, n);
+  overlapping.place({nullptr, 10, n});
   learn(overlapping, docs);
   CHECK_FALSE(overlapping.add_encoded(part).ok());
   MinhashDetector other_range(DedupOptions{});
-  other_range.hold_documents(n / 2, n);
+  other_range.place({nullptr, n / 2, n});
   learn(other_range, docs);
   CHECK(other_range.add_encoded(part).ok());
 }
@@ -167,13 +166,13 @@ TEST_CASE("minhash: encoded documents that do not check out are refused") {
   const std::vector<DedupDocument>& docs = site.docs;
   const auto n = static_cast<std::uint32_t>(docs.size());
   MinhashDetector source(DedupOptions{});
-  source.hold_documents(0, n / 2);
+  source.place({nullptr, 0, n / 2});
   learn(source, docs);
   for (std::uint32_t d = 0; d < n / 2; ++d) source.add(d, docs[d]);
   const std::string bytes = source.encode_added(0, n / 2).value();
   const auto other_half = [&] {
     auto target = std::make_unique<MinhashDetector>(DedupOptions{});
-    target->hold_documents(n / 2, n);
+    target->place({nullptr, n / 2, n});
     learn(*target, docs);
     return target;
   };
@@ -193,7 +192,7 @@ TEST_CASE("minhash: encoded documents that do not check out are refused") {
   }
   // A run of fewer documents: refused.
   MinhashDetector smaller(DedupOptions{});
-  smaller.hold_documents(n / 2, n / 2 + 1);
+  smaller.place({nullptr, n / 2, n / 2 + 1});
   smaller.reset(n / 2 - 1);
   CHECK_FALSE(smaller.add_encoded(bytes).ok());
 }

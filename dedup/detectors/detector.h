@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -130,6 +131,19 @@ struct DedupOptions {
   double multik_max_dissimilarity = 0.2;
 };
 
+/// Where a detector's documents are (Detector::place): the processes of the run and the documents
+/// this process adds itself.
+struct DocumentPlacement {
+  /// The processes of a partitioned build, which must outlive find_clusters() and compare();
+  /// none: this process alone.
+  const Collective* processes = nullptr;
+  /// This process add()s the documents [first, end) itself and takes every other document over
+  /// from the encode_added() of the process that added it; the processes' ranges cover every
+  /// document once. The default: every document.
+  std::uint32_t first = 0;
+  std::uint32_t end = std::numeric_limits<std::uint32_t>::max();
+};
+
 /// Gives documents again, for detectors that need more than they kept: load(doc, use) gives
 /// document `doc` to `use` (its views live until `use` returns). In a partitioned build the
 /// pages are found where they are stored by asking the processes that hold them: a detector
@@ -186,30 +200,19 @@ public:
   /// Clusters the added documents; may call `load` for documents whose kept state is not
   /// enough. Documents with no words are singletons.
   virtual Clusters find_clusters(const DocumentLoader& load) = 0;
-  /// Lets find_clusters() share its work with the other processes of a partitioned build
-  /// (`processes`, which must outlive find_clusters()), each of which has added the same
-  /// documents and calls find_clusters() at the same point of its run: each still returns the
-  /// one-process result. The default shares nothing (every process does all of it); minhash
-  /// sends its LSH band keys to the processes that own them (owned_lsh_candidates,
-  /// dedup/sketches/minhash.h), and needs hold_documents() too.
-  virtual void share_work_with(const Collective& processes) { (void)processes; }
-  /// In a partitioned build (after share_work_with()): from the next reset() on, this process
-  /// add()s the documents [first, end) itself, and takes every other document over from the
-  /// encode_added() of the process that added it; the processes' ranges cover every document
-  /// once. A detector may then keep some of its state for its own documents only, and still
-  /// returns the one-process result. The default keeps everything; minhash keeps its own
-  /// documents' state only (encode_added() names the range; find_clusters() sends a sketch
-  /// where a candidate's estimate needs it, and a name where a pair's rule does:
-  /// SiteNames::of_part(), dedup/names/page_names.h).
-  virtual void hold_documents(std::uint32_t first, std::uint32_t end) {
-    (void)first;
-    (void)end;
-  }
+  /// Where the run's documents are, from the next reset() on (DocumentPlacement). With several
+  /// processes, each calls find_clusters() and compare() at the same points of its run, and
+  /// each still gets the one-process result. The default keeps every document's state and does
+  /// all the work on every process; minhash keeps its own documents' state only (encode_added()
+  /// names the range), sends its LSH band keys to their owners (owned_lsh_candidates,
+  /// dedup/sketches/minhash.h), a sketch where a candidate's estimate needs it and a name where
+  /// a pair's rule does (SiteNames::of_part(), dedup/names/page_names.h).
+  virtual void place(const DocumentPlacement& placement) { (void)placement; }
   /// The detector's judgement of each pair (a, b) of this run, candidate or not (the pipeline
   /// asks for each duplicate against its cluster's chosen page); may call `load`. A pair that
   /// find_clusters() returned compares as near-duplicate with the same similarity, and a pair's
   /// judgement does not depend on the other pairs asked with it. In a partitioned build
-  /// (share_work_with()) a collective call: every process calls it at the same point with its
+  /// (place()) a collective call: every process calls it at the same point with its
   /// own pairs (any number, possibly none) and gets their judgements.
   /// REQUIRES: find_clusters() of this run was called; a, b < n.
   virtual std::vector<Comparison> compare(

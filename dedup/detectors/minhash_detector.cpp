@@ -38,8 +38,8 @@ double MinhashDetector::measure(std::size_t common, std::size_t a, std::size_t b
 void MinhashDetector::reset(std::uint32_t n) {
   // Fresh zeroed arrays: a document never added keeps size 0 and is a singleton.
   documents_ = n;
-  held_first_ = std::min(hold_first_, n);
-  held_end_ = std::max(held_first_, std::min(hold_end_, n));
+  held_first_ = std::min(placement_.first, n);
+  held_end_ = std::max(held_first_, std::min(placement_.end, n));
   const std::uint32_t held = held_end_ - held_first_;
   sketches_.assign(std::size_t{held} * width_, 0);
   sketches_.shrink_to_fit();
@@ -73,7 +73,7 @@ MinhashDetector::PageFacts MinhashDetector::facts(std::uint32_t d) const {
 }
 
 void MinhashDetector::add(std::uint32_t i, const DedupDocument& doc) {
-  assert(holds(i));  // hold_documents(): a process adds its own documents only
+  assert(holds(i));  // place(): a process adds its own documents only
   const std::uint32_t k = i - held_first_;
   // Scratch reused per thread: no allocation per word or per document once warmed up.
   // The sketch ignores order and repeats, so the shingle hashes are not sorted; the set's size

@@ -57,13 +57,8 @@ public:
   void learn_site(std::span<const DedupDocument> sample) override;
   void add(std::uint32_t i, const DedupDocument& doc) override;
   Clusters find_clusters(const DocumentLoader& load) override;
-  /// One process (the default) is the case P = 1 of a partitioned run: it holds every document.
-  /// With several, hold_documents() must give each process its part.
-  void share_work_with(const Collective& processes) override { processes_ = &processes; }
-  void hold_documents(std::uint32_t first, std::uint32_t end) override {
-    hold_first_ = first;
-    hold_end_ = end;
-  }
+  /// One process holding every document (the default) is the case P = 1 of a partitioned run.
+  void place(const DocumentPlacement& placement) override { placement_ = placement; }
   /// Each process judges its own pairs, the names, facts and pages it does not hold taken from
   /// their holders.
   std::vector<Comparison> compare(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
@@ -104,8 +99,8 @@ private:
   /// The PairRule of each of this process's own `pairs`, judged here, the names it does not
   /// hold taken from their holders. Collective.
   std::vector<PairRule> pair_rules_here(std::span<const Pair> pairs);
-  /// The processes the documents are held by: share_work_with()'s, or this one alone.
-  const Collective& collective() const { return processes_ != nullptr ? *processes_ : alone_; }
+  /// The processes the documents are held by: place()'s, or this one alone.
+  const Collective& collective() const { return placement_.processes != nullptr ? *placement_.processes : alone_; }
   /// What the detector knows of one document besides its sketch and name: its own shingle
   /// count (0: none), the XXH3 of its whole word sequence (0: no words, or never added), and
   /// whether it has shingles but every one is the site's repeated text.
@@ -193,7 +188,7 @@ private:
   /// standard deviations above, could. REQUIRES: as facts() for a and b.
   bool worth_measuring(std::uint32_t a, std::uint32_t b, double required, std::span<const std::uint32_t> sketch_a,
                        std::span<const std::uint32_t> sketch_b) const;
-  /// Whether this detector holds document d's sketch (hold_documents()).
+  /// Whether this detector holds document d's state (place()).
   bool holds(std::uint32_t d) const { return d >= held_first_ && d < held_end_; }
   /// REQUIRES: holds(d).
   std::span<const std::uint32_t> sketch_of(std::uint32_t d) const {
@@ -229,13 +224,10 @@ private:
   std::vector<std::pair<std::uint64_t, Measured>> measured_;
   /// The key of pair (a, b), a < b, in measured_.
   static std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return std::uint64_t{a} << 32 | b; }
-  /// The processes the documents are held by (share_work_with); none: this one alone (alone_).
-  const Collective* processes_ = nullptr;
+  /// Where the documents are (place()); with no processes, this one alone (alone_).
+  DocumentPlacement placement_;
   LocalCollective alone_;
-  /// The documents hold_documents() gave this process (all by default), and those whose state
-  /// this run holds: the same, within the run's documents.
-  std::uint32_t hold_first_ = 0;
-  std::uint32_t hold_end_ = std::numeric_limits<std::uint32_t>::max();
+  /// The documents whose state this run holds: the placement's, within the run's documents.
   std::uint32_t held_first_ = 0;
   std::uint32_t held_end_ = 0;
 };
