@@ -333,7 +333,8 @@ TEST_CASE("lsh_candidates by several processes (band keys and pairs sent to thei
       canon::testing::run_processes(processes, [&](const canon::Collective& collective) {
         const unsigned r = collective.rank();
         const std::span<const std::uint32_t> held(matrix.data() + cut[r] * width, (cut[r + 1] - cut[r]) * width);
-        owned[r] = owned_lsh_candidates(held, cut[r], docs, width, banding, skip_span, threads, collective);
+        const auto held_skip = skip_span.empty() ? skip_span : skip_span.subspan(cut[r], cut[r + 1] - cut[r]);
+        owned[r] = owned_lsh_candidates(held, cut[r], docs, width, banding, held_skip, threads, collective);
       });
       // Each candidate returned once, by the process holding its handling page.
       Pairs together;

@@ -107,7 +107,7 @@ std::vector<SimilarPair> MinhashDetector::owned_identical_pairs(std::span<bool> 
   std::vector<std::string> to_owners(count);
   for (std::uint32_t d = held_first_; d < held_end_; ++d) {
     const PageFacts f = facts(d);
-    skip[d] = f.size == 0;
+    skip[d - held_first_] = f.size == 0;
     if (f.text_hash != 0) put_record(to_owners[f.text_hash % count], HashedPage{f.text_hash, d});
   }
   std::vector<HashedPage> by_text;
@@ -127,7 +127,7 @@ std::vector<SimilarPair> MinhashDetector::owned_identical_pairs(std::span<bool> 
     }
   }
   for (const std::string& message : processes.all_to_all_bytes(later)) {
-    for (codec::Reader in(message); in.ok() && !in.at_end();) skip[in.fixed(4)] = true;
+    for (codec::Reader in(message); in.ok() && !in.at_end();) skip[in.fixed(4) - held_first_] = true;
   }
   return pairs;
 }
@@ -288,10 +288,11 @@ Clusters MinhashDetector::find_clusters(const DocumentLoader& load) {
   if (collective().size() == 1) page_names_ = {};  // alone, no process will ask for a name
   holders_.emplace(held_first_, held_end_, collective());
   // Pages with the same word sequence, by their hashes' owners; LSH over the rest (skip: one
-  // byte a page of the site, of which this process marks its own).
-  const auto skip = std::make_unique<bool[]>(n);
-  const std::vector<SimilarPair> identical = owned_identical_pairs(std::span(skip.get(), n));
-  const std::vector<Pair> owned = owned_candidate_pairs(std::span<const bool>(skip.get(), n));
+  // byte a page this process holds).
+  const std::uint32_t held = held_end_ - held_first_;
+  const auto skip = std::make_unique<bool[]>(held);
+  const std::vector<SimilarPair> identical = owned_identical_pairs(std::span(skip.get(), held));
+  const std::vector<Pair> owned = owned_candidate_pairs(std::span<const bool>(skip.get(), held));
   const std::vector<PairRule> rules = pair_rules_here(owned);
   const std::vector<bool> worth = owned_worth_measuring(owned, rules);
   std::vector<Pair> needed;

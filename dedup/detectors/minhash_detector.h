@@ -155,8 +155,9 @@ private:
   /// Pairs of documents with the same word sequence (similarity 1), each with the first of its
   /// group: each process's documents by word-sequence hash to the hash's owner (hash mod P),
   /// which pairs its groups and tells the holders of the later pages. Returns the pairs of the
-  /// groups this process owns; marks in `skip` (one per document) those later ones of its own
-  /// documents and its documents without own shingles, which take no part in LSH. Collective.
+  /// groups this process owns; marks in `skip` (one per document it holds, d - held_first_)
+  /// those later ones of its own documents and its documents without own shingles, which take
+  /// no part in LSH. Collective.
   std::vector<SimilarPair> owned_identical_pairs(std::span<bool> skip) const;
   /// The candidate pairs whose handling page this process holds: LSH's among the documents
   /// `skip` leaves in (owned_lsh_candidates), with the pairs the name rule makes candidates

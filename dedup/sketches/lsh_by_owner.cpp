@@ -93,7 +93,7 @@ std::vector<std::string> band_keys_for_owners(std::span<const std::uint32_t> hel
   parallel_for(in_round, threads, [&](std::size_t i, std::size_t) {
     const auto band = static_cast<std::uint32_t>(round + i);
     for (std::size_t d = own_first; d < own_end; ++d) {
-      if (!skip.empty() && skip[d]) continue;
+      if (!skip.empty() && skip[d - own_first]) continue;
       const auto band_rows = held_rows.subspan((d - own_first) * keying.width + std::size_t{band} * keying.rows, keying.rows);
       const SentKey sent{band, static_cast<std::uint32_t>(d), band_key(band_rows)};
       std::string& message = outbox[i][sent.key % count];
@@ -292,7 +292,7 @@ std::vector<Pair> owned_lsh_candidates(std::span<const std::uint32_t> held_rows,
                                        [[maybe_unused]] std::size_t documents, std::size_t width, LshBanding banding,
                                        std::span<const bool> skip, unsigned threads, const Collective& processes) {
   assert(width > 0 && std::size_t{banding.bands} * banding.rows <= width);
-  assert(skip.empty() || skip.size() == documents);
+  assert(skip.empty() || skip.size() == held_rows.size() / width);
   const unsigned count = processes.size();
   const std::size_t own_first = first, own_end = first + held_rows.size() / width;
   assert(own_end <= documents);

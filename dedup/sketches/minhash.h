@@ -106,7 +106,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> lsh_candidates(
 /// The same, computed by the processes of a partitioned build together, each holding the rows of
 /// some of the `documents` only: `held_rows` are the rows of documents [first, first +
 /// held_rows.size() / width), and the processes' ranges together cover every document once
-/// (`skip`, when not empty, is of all `documents`). Each process keys the documents it holds and
+/// (`skip`, when not empty, is of the held documents: skip[d - first]). Each process keys the documents it holds and
 /// sends each band key, with the document (and its rows when the key does not determine them),
 /// to the process that owns the key (the key mod P) in one all-to-all per round of bands; each
 /// owner pairs the runs of its keys and sends each pair to the holder of its handling_page, who
