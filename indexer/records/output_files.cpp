@@ -6,6 +6,7 @@
 #include <charconv>
 #include <numeric>
 #include <optional>
+#include <queue>
 #include <span>
 
 #include <nlohmann/json.hpp>
@@ -310,25 +311,27 @@ private:
 };
 
 /// The lines of `parts` (SortedPartWriter's files, each in key order) into the text file `path`,
-/// in key order: a merge that holds one entry of each part.
+/// in key order (equal keys in part order): a merge that holds one entry of each part, the next
+/// found in a heap of the parts' heads (log P comparisons a line).
 Status merge_sorted_parts(const std::vector<fs::path>& parts, const fs::path& path) {
   std::vector<std::unique_ptr<SortedPartReader>> readers;
   for (const fs::path& part : parts) readers.push_back(std::make_unique<SortedPartReader>(part));
   struct Head {
-    std::string_view key, line;
-    bool live = false;
+    std::string_view key, line;  ///< views into the reader of `part`, valid until its next()
+    std::size_t part = 0;
   };
-  std::vector<Head> heads(readers.size());
-  for (std::size_t i = 0; i < readers.size(); ++i) heads[i].live = readers[i]->next(heads[i].key, heads[i].line);
+  const auto after = [](const Head& x, const Head& y) { return x.key != y.key ? x.key > y.key : x.part > y.part; };
+  std::priority_queue<Head, std::vector<Head>, decltype(after)> heads(after);
+  for (std::size_t i = 0; i < readers.size(); ++i) {
+    Head head{{}, {}, i};
+    if (readers[i]->next(head.key, head.line)) heads.push(head);
+  }
   LineWriter out(path);
-  for (;;) {
-    std::size_t least = heads.size();
-    for (std::size_t i = 0; i < heads.size(); ++i) {
-      if (heads[i].live && (least == heads.size() || heads[i].key < heads[least].key)) least = i;
-    }
-    if (least == heads.size()) break;
-    out.write(heads[least].line);
-    heads[least].live = readers[least]->next(heads[least].key, heads[least].line);
+  while (!heads.empty()) {
+    Head head = heads.top();
+    heads.pop();
+    out.write(head.line);
+    if (readers[head.part]->next(head.key, head.line)) heads.push(head);
   }
   for (const auto& reader : readers) {
     if (!reader->status().ok()) return reader->status();
