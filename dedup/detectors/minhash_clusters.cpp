@@ -219,9 +219,8 @@ std::string MinhashDetector::measure_owned_components(std::span<const Pair> need
   measure_here(pairs, std::vector<bool>(pairs.size(), true), routed_rules, load, measured);
   std::string shared;
   for (std::size_t p = 0; p < pairs.size(); ++p) {
-    const SharedMeasure m{pairs[p].first, pairs[p].second, measured[p].forward, measured[p].backward,
-                          measured[p].larger() >= routed_rules[p].required ? 1u : 0u};
-    shared.append(reinterpret_cast<const char*>(&m), sizeof m);
+    put_record(shared, SharedMeasure{pairs[p].first, pairs[p].second, measured[p].forward, measured[p].backward,
+                                     measured[p].larger() >= routed_rules[p].required ? 1u : 0u});
   }
   return shared;
 }
